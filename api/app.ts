@@ -1,0 +1,57 @@
+// The API as a Fastify plugin tree. `buildApp` makes the instance without listening, so tests
+// and the server build exactly the same thing.
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Client, Connection } from '@temporalio/client';
+import type { Config } from '../config/index.ts';
+import type { Db } from '../db/pool.ts';
+import { loggerOptions, type Logger } from '../logging/logger.ts';
+import type { OutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
+import { errorsPlugin } from './plugins/errors.ts';
+import { requestIdFrom } from './request-id.ts';
+import { healthRoutes } from './routes/health.ts';
+import { validatorCompiler } from './validation.ts';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  /** Null when Temporal is not configured (readiness then reports it). */
+  temporal: { connection: Connection; client: Client } | null;
+  dispatcher: OutboxDispatcher | null;
+  logger?: Logger;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}
+
+export const BODY_LIMIT = 64 * 1024;
+
+export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const app = Fastify({
+    logger: deps.logger ? undefined : { ...loggerOptions(deps.config.logLevel, 'api') },
+    ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : {}),
+    bodyLimit: BODY_LIMIT,
+    genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('deps', deps);
+  app.setValidatorCompiler(validatorCompiler);
+  // JSON only: a text/plain body answers 415 instead of being parsed as a string.
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(errorsPlugin);
+  await app.register(healthRoutes);
+  return app;
+}

@@ -1,0 +1,76 @@
+// The one error handler and the one not-found handler: every non-2xx answer is the envelope of
+// decisions.md with the request id, and a 5xx never carries a stack, SQL or a secret.
+import fp from 'fastify-plugin';
+import FindMyWay from 'find-my-way';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ConnectionError, SlonikError } from 'slonik';
+import { InvalidCursorError } from '../../db/pagination.ts';
+import { ApiError, errorBody } from '../errors.ts';
+import { describeValidationError, paramOf } from '../validation.ts';
+
+function isUnavailable(error: unknown): boolean {
+  if (error instanceof ConnectionError) return true;
+  const code = (error as { code?: string }).code;
+  if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001'].includes(code)) return true;
+  const message = error instanceof Error ? error.message : '';
+  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Failed to connect/i.test(message);
+}
+
+export function toApiError(error: unknown, request: FastifyRequest): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof InvalidCursorError) return new ApiError('invalid_request', error.message, { param: 'cursor' });
+  const fe = error as FastifyError & { validation?: unknown[]; validationContext?: string };
+  if (fe.validation) {
+    const first = fe.validation[0] as Parameters<typeof paramOf>[0];
+    const param = paramOf(first);
+    return new ApiError('invalid_request', describeValidationError(first, fe.validationContext), param ? { param } : {});
+  }
+  switch (fe.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE': return new ApiError('payload_too_large', 'request body is larger than 64 KiB');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return new ApiError('unsupported_media_type', `content type ${JSON.stringify(request.headers['content-type'] ?? '')} is not supported: send application/json`);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY': return new ApiError('invalid_request', 'the body is empty: send a JSON object or omit the Content-Type header');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH': return new ApiError('invalid_request', 'Content-Length does not match the body');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY': return new ApiError('invalid_request', 'the body is not valid JSON');
+    default: break;
+  }
+  if (fe instanceof SyntaxError || fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return new ApiError('invalid_request', 'the body is not valid JSON');
+  if (isUnavailable(error)) return new ApiError('service_unavailable', 'a backing service is unavailable; retry shortly', { headers: { 'retry-after': '5' } });
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return new ApiError('invalid_request', fe.message || 'the request is not valid', { status: fe.statusCode });
+  }
+  return new ApiError('internal_error', 'an internal error occurred; retry later, and quote the request id if it persists');
+}
+
+export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
+  return reply.code(error.status).type('application/json; charset=utf-8').send(errorBody(error, reply.request.id));
+}
+
+export const errorsPlugin = fp(async function errors(app: FastifyInstance) {
+  // A shadow router of every registered route, so an unknown method on a known path answers 405
+  // with Allow instead of 404.
+  const shadow = FindMyWay();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const m of methods) {
+      if (m === 'HEAD' || m === 'OPTIONS') continue;
+      try { shadow.on(m as 'GET', route.url, () => undefined); } catch { /* duplicate: fine */ }
+    }
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const apiError = toApiError(error, request);
+    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ code: apiError.code }, 'request rejected');
+    return sendError(reply, apiError);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allow = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'].filter((m) => shadow.find(m as 'GET', path));
+    if (allow.length) {
+      return sendError(reply, new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allow.join(', ')}`, { headers: { allow: allow.join(', ') } }));
+    }
+    return sendError(reply, new ApiError('not_found', `no route ${request.method} ${path}; see /v1/openapi.json for the API`));
+  });
+});

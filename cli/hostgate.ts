@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+// Operator CLI. `npm run cli -- <command>` or `npx hostgate <command>`.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from '../config/index.ts';
+import { migrate } from '../db/migrate.ts';
+import { createDb, type Db } from '../db/pool.ts';
+import { apiKeysRepository, isScope, scopes, type Scope } from '../db/repositories/api-keys.ts';
+import { organizationsRepository } from '../db/repositories/organizations.ts';
+
+const usage = `Usage: hostgate <command> [options]
+
+Commands:
+  orgs create --name <name> [--return-origin <origin>]...   create an organization
+  orgs list                                                  list organizations
+  keys create --org <org_id> --scopes <s1,s2|all> [--name <label>]
+                                                             create an API key (printed once)
+  keys list [--org <org_id>]                                 list API keys (never their secrets)
+  keys revoke <key_id>                                       revoke an API key at once
+  migrate                                                    apply pending database migrations
+
+Scopes: ${scopes.join(', ')} (or "all").
+Environment: DATABASE_URL (default: the embedded Postgres that \`npm start\` runs).`;
+
+export class UsageError extends Error {}
+
+function databaseUrl(config: Config): string {
+  if (config.databaseUrl) return config.databaseUrl;
+  if (existsSync(path.resolve(config.dataDir, 'postgres'))) return `postgres://postgres:postgres@127.0.0.1:${config.raw.HOSTGATE_POSTGRES_PORT}/hostgate`;
+  throw new UsageError('DATABASE_URL is not set and there is no embedded Postgres under HOSTGATE_DATA_DIR: set DATABASE_URL, or run `npm start` first');
+}
+
+function parseScopes(value: string | undefined): Scope[] {
+  if (!value) throw new UsageError('--scopes is required (comma-separated, or "all")');
+  if (value === 'all') return [...scopes];
+  const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = list.filter((s) => !isScope(s));
+  if (bad.length || list.length === 0) throw new UsageError(`unknown scope(s): ${bad.join(', ') || '(none given)'}; known: ${scopes.join(', ')}`);
+  return list as Scope[];
+}
+
+export async function run(argv: string[], out: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const [group, action, ...rest] = argv;
+  if (!group || group === 'help' || group === '--help' || group === '-h') { out(usage); return; }
+  const config = loadConfig(env);
+  const url = databaseUrl(config);
+  if (group === 'migrate' && action === undefined) {
+    const result = await migrate(url, (m) => out(m));
+    out(`schema at version ${result.version}${result.applied.length ? '' : ' (nothing to apply)'}`);
+    return;
+  }
+  const command = `${group} ${action ?? ''}`.trim();
+  const known = ['orgs create', 'orgs list', 'keys create', 'keys list', 'keys revoke'];
+  if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
+
+  const { values, positionals } = (() => {
+    try {
+      return parseArgs({ args: rest, allowPositionals: true, strict: true, options: {
+        name: { type: 'string' }, org: { type: 'string' }, scopes: { type: 'string' },
+        'return-origin': { type: 'string', multiple: true },
+      } });
+    } catch (error) {
+      throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
+  })();
+
+  let db: Db;
+  try {
+    db = await createDb(url, { maximumPoolSize: 1 });
+  } catch (error) {
+    throw new Error(`cannot reach the database: ${error instanceof Error ? error.message : String(error)} (is \`npm start\` running, or DATABASE_URL right?)`);
+  }
+  try {
+    const orgs = organizationsRepository(db);
+    const keys = apiKeysRepository(db);
+    switch (command) {
+      case 'orgs create': {
+        if (!values.name) throw new UsageError('--name is required');
+        const org = await orgs.create({ name: values.name, allowedReturnOrigins: values['return-origin'] ?? [] });
+        out(`created organization ${org.id} (${org.name})`);
+        return;
+      }
+      case 'orgs list': {
+        for (const o of await orgs.list()) out(`${o.id}\t${o.plan}\t${o.billing_status}\t${o.name}`);
+        return;
+      }
+      case 'keys create': {
+        if (!values.org) throw new UsageError('--org is required');
+        const scopeList = parseScopes(values.scopes);
+        if (!(await orgs.get(values.org))) throw new UsageError(`organization ${values.org} does not exist (see \`hostgate orgs list\`)`);
+        const { key, secret } = await keys.create({ organizationId: values.org, scopes: scopeList, ...(values.name ? { name: values.name } : {}) });
+        out(`created key ${key.id} for ${key.organization_id} with scopes ${key.scopes.join(',') || '(read only)'}`);
+        out(secret);
+        out('Store this key now: it is shown once and cannot be recovered.');
+        return;
+      }
+      case 'keys list': {
+        for (const k of await keys.list(values.org)) {
+          out(`${k.id}\t${k.organization_id}\t${k.display_prefix}…\t${k.scopes.join(',') || '-'}\t${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}\t${k.name ?? ''}`);
+        }
+        return;
+      }
+      case 'keys revoke': {
+        const id = positionals[0];
+        if (!id) throw new UsageError('keys revoke needs a key id (see `hostgate keys list`)');
+        const key = await keys.revoke(id);
+        if (!key) throw new UsageError(`key ${id} does not exist`);
+        out(`revoked ${key.id} at ${key.revoked_at}`);
+        return;
+      }
+    }
+  } finally {
+    await db.end();
+  }
+}
+
+const invokedDirectly = process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1]));
+if (invokedDirectly) {
+  try {
+    await run(process.argv.slice(2), (line) => console.log(line));
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`hostgate: ${error.message}\n\n${usage}`);
+      process.exit(64);
+    }
+    if (error instanceof ConfigError) { console.error(error.message); process.exit(78); }
+    console.error(`hostgate: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}

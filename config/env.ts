@@ -1,0 +1,73 @@
+// Every environment variable the processes read is declared here, validated once at start-up,
+// and turned into a typed Config. A wrong value stops the process with a message naming the
+// variable and what it expects, instead of failing later somewhere deep.
+import { Type, type Static, type TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+
+const Port = Type.Integer({ minimum: 1, maximum: 65535 });
+
+/** Declared variables: name → schema, default and a human description (shown on error). */
+const variables = {
+  HOSTGATE_ENV: { schema: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')]), default: 'development', describe: 'one of development, production, test' },
+  DATABASE_URL: { schema: Type.String({ pattern: '^postgres(ql)?://' }), default: undefined, describe: 'a postgres:// connection URL (unset: embedded Postgres under HOSTGATE_DATA_DIR)' },
+  DATABASE_POOL_SIZE: { schema: Type.Integer({ minimum: 1, maximum: 200 }), default: '10', describe: 'an integer from 1 to 200' },
+  TEMPORAL_ADDRESS: { schema: Type.String({ pattern: '^[^\\s:]+:\\d+$' }), default: undefined, describe: 'host:port of a Temporal frontend (unset: local dev server)' },
+  TEMPORAL_NAMESPACE: { schema: Type.String({ minLength: 1 }), default: 'default', describe: 'a Temporal namespace name' },
+  TEMPORAL_TASK_QUEUE: { schema: Type.String({ minLength: 1, maxLength: 200 }), default: undefined, describe: 'a task queue name (unset: the versioned default)' },
+  TEMPORAL_CLI_PATH: { schema: Type.String({ minLength: 1 }), default: undefined, describe: 'path to the `temporal` CLI binary' },
+  HOSTGATE_DATA_DIR: { schema: Type.String({ minLength: 1 }), default: '.data', describe: 'a directory for local state' },
+  HOSTGATE_HOST: { schema: Type.String({ minLength: 1 }), default: '127.0.0.1', describe: 'the interface the API listens on' },
+  HOSTGATE_API_PORT: { schema: Port, default: '3000', describe: 'a TCP port (1-65535)' },
+  HOSTGATE_TEMPORAL_PORT: { schema: Port, default: '7233', describe: 'a TCP port (1-65535) for the local Temporal dev server' },
+  HOSTGATE_TEMPORAL_UI_PORT: { schema: Port, default: '8233', describe: 'a TCP port (1-65535) for the Temporal Web UI' },
+  HOSTGATE_POSTGRES_PORT: { schema: Port, default: '5433', describe: 'a TCP port (1-65535) for the embedded Postgres' },
+  HOSTGATE_PUBLIC_URL: { schema: Type.String({ pattern: '^https?://[^/]+$' }), default: undefined, describe: 'the API origin, e.g. https://api.example.com (no path)' },
+  HOSTGATE_SERVICE_DOMAIN: { schema: Type.String({ pattern: '^[a-z0-9.-]+$' }), default: 'hostgate.localhost', describe: "the service's own DNS domain (customers cannot claim it)" },
+  HOSTGATE_CNAME_TARGET: { schema: Type.String({ pattern: '^[a-z0-9.-]+$' }), default: undefined, describe: 'the hostname customers CNAME to (default edge.<HOSTGATE_SERVICE_DOMAIN>)' },
+  HOSTGATE_EDGE_IPV4: { schema: Type.String({ pattern: '^$|^[0-9.,]+$' }), default: '', describe: 'comma-separated IPv4 addresses of the edge (A records for apex domains)' },
+  HOSTGATE_EDGE_IPV6: { schema: Type.String({ pattern: '^$|^[0-9a-fA-F:,]+$' }), default: '', describe: 'comma-separated IPv6 addresses of the edge (AAAA records for apex domains)' },
+  HOSTGATE_ENCRYPTION_KEYS: { schema: Type.String({ pattern: '^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=]{43,44}(,[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=]{43,44})*$' }), default: undefined, describe: 'comma-separated kid:base64(32 bytes) AES-256-GCM keys, the first encrypts (unset in development: generated under HOSTGATE_DATA_DIR)' },
+  HOSTGATE_RATE_LIMIT_PER_SECOND: { schema: Type.Integer({ minimum: 1 }), default: '50', describe: 'a positive integer (requests per second per API key)' },
+  HOSTGATE_RATE_LIMIT_BURST: { schema: Type.Integer({ minimum: 1 }), default: '100', describe: 'a positive integer (burst size per API key)' },
+  HOSTGATE_ALLOW_PRIVATE_TARGETS: { schema: Type.Boolean(), default: 'false', describe: 'true or false: allow loopback/private destination and webhook targets (tests only)' },
+  LOG_LEVEL: { schema: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))), default: 'info', describe: 'one of fatal, error, warn, info, debug, trace, silent' },
+} as const satisfies Record<string, { schema: TSchema; default: string | undefined; describe: string }>;
+
+type Vars = typeof variables;
+export type RawConfig = { [K in keyof Vars]: Vars[K]['default'] extends string ? Static<Vars[K]['schema']> : Static<Vars[K]['schema']> | undefined };
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+function coerce(schema: TSchema, raw: string): unknown {
+  const type = (schema as { type?: string }).type;
+  if (type === 'integer' || type === 'number') return raw.trim() === '' ? raw : Number(raw);
+  if (type === 'boolean') return raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : raw;
+  return raw;
+}
+
+/** Reads and validates the environment; throws ConfigError listing every bad variable. */
+export function readEnv(env: NodeJS.ProcessEnv = process.env): RawConfig {
+  const problems: string[] = [];
+  const out: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(variables) as [string, { schema: TSchema; default: string | undefined; describe: string }][]) {
+    const raw = env[name] !== undefined && env[name] !== '' ? env[name] : spec.default;
+    if (raw === undefined) continue;
+    const value = coerce(spec.schema, raw);
+    if (!Compile(spec.schema).Check(value)) {
+      problems.push(`${name}=${JSON.stringify(name.includes('KEY') || name.includes('URL') ? '<redacted>' : raw)} is not valid: expected ${spec.describe}`);
+      continue;
+    }
+    out[name] = value;
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return out as RawConfig;
+}
+
+export const declaredVariables = Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, { default: v.default, describe: v.describe }]));

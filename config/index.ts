@@ -1,0 +1,73 @@
+import { ConfigError, readEnv, type RawConfig } from './env.ts';
+
+export { ConfigError } from './env.ts';
+
+export interface EncryptionKey { id: string; key: Buffer }
+
+export interface Config {
+  env: RawConfig['HOSTGATE_ENV'];
+  raw: RawConfig;
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  temporal: { address: string | undefined; namespace: string; taskQueue: string | undefined; cliPath: string | undefined };
+  dataDir: string;
+  host: string;
+  apiPort: number;
+  publicUrl: string;
+  serviceDomain: string;
+  cnameTarget: string;
+  edgeIpv4: string[];
+  edgeIpv6: string[];
+  encryptionKeys: EncryptionKey[];
+  rateLimit: { perSecond: number; burst: number };
+  allowPrivateTargets: boolean;
+  logLevel: RawConfig['LOG_LEVEL'];
+}
+
+function list(value: string): string[] {
+  return value.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+export function parseEncryptionKeys(value: string | undefined): EncryptionKey[] {
+  if (!value) return [];
+  return list(value).map((entry) => {
+    const [id, b64] = entry.split(':') as [string, string];
+    const key = Buffer.from(b64, 'base64');
+    if (key.length !== 32) throw new ConfigError([`HOSTGATE_ENCRYPTION_KEYS: key "${id}" is ${key.length} bytes; expected 32 bytes, base64-encoded`]);
+    return { id, key };
+  });
+}
+
+/**
+ * Validated configuration. `require` names what this process cannot run without, so the message
+ * says which variable is missing instead of a connection error later.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('database' | 'temporal' | 'encryption')[] = []): Config {
+  const raw = readEnv(env);
+  const problems: string[] = [];
+  if (require.includes('database') && !raw.DATABASE_URL) problems.push('DATABASE_URL is required for this process: expected a postgres:// URL (or run `npm start`, which starts an embedded Postgres)');
+  if (require.includes('temporal') && !raw.TEMPORAL_ADDRESS) problems.push('TEMPORAL_ADDRESS is required for this process: expected host:port (or run `npm start`, which starts the Temporal dev server)');
+  const encryptionKeys = parseEncryptionKeys(raw.HOSTGATE_ENCRYPTION_KEYS);
+  if (require.includes('encryption') && encryptionKeys.length === 0) problems.push('HOSTGATE_ENCRYPTION_KEYS is required for this process: expected kid:base64(32 bytes), e.g. k1:$(openssl rand -base64 32)');
+  if (problems.length) throw new ConfigError(problems);
+  const serviceDomain = raw.HOSTGATE_SERVICE_DOMAIN;
+  return {
+    env: raw.HOSTGATE_ENV,
+    raw,
+    databaseUrl: raw.DATABASE_URL,
+    databasePoolSize: raw.DATABASE_POOL_SIZE,
+    temporal: { address: raw.TEMPORAL_ADDRESS, namespace: raw.TEMPORAL_NAMESPACE, taskQueue: raw.TEMPORAL_TASK_QUEUE, cliPath: raw.TEMPORAL_CLI_PATH },
+    dataDir: raw.HOSTGATE_DATA_DIR,
+    host: raw.HOSTGATE_HOST,
+    apiPort: raw.HOSTGATE_API_PORT,
+    publicUrl: raw.HOSTGATE_PUBLIC_URL ?? `http://localhost:${raw.HOSTGATE_API_PORT}`,
+    serviceDomain,
+    cnameTarget: raw.HOSTGATE_CNAME_TARGET ?? `edge.${serviceDomain}`,
+    edgeIpv4: list(raw.HOSTGATE_EDGE_IPV4),
+    edgeIpv6: list(raw.HOSTGATE_EDGE_IPV6),
+    encryptionKeys,
+    rateLimit: { perSecond: raw.HOSTGATE_RATE_LIMIT_PER_SECOND, burst: raw.HOSTGATE_RATE_LIMIT_BURST },
+    allowPrivateTargets: raw.HOSTGATE_ALLOW_PRIVATE_TARGETS,
+    logLevel: raw.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,48 @@
+// Keyset pagination on (created_at, id), newest first. A page costs one index range scan at any
+// depth: the cursor is the last row's (created_at, id), never an offset.
+import { sql } from './pool.ts';
+
+export interface PageRequest { limit: number; cursor?: string | undefined }
+export interface Page<T> { data: T[]; has_more: boolean; next_cursor: string | null }
+
+export class InvalidCursorError extends Error {
+  constructor() {
+    super('cursor is not valid: pass the next_cursor value of a previous page unchanged');
+  }
+}
+
+export function encodeCursor(createdAt: string, id: string): string {
+  return Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string'
+      && !Number.isNaN(Date.parse(value[0])) && value[1].length <= 64) {
+      return { createdAt: value[0], id: value[1] };
+    }
+  } catch { /* fall through */ }
+  throw new InvalidCursorError();
+}
+
+/** The WHERE fragment that starts a page after the cursor (true when there is none). */
+export function afterCursor(cursor: string | undefined, table?: string) {
+  if (!cursor) return sql.fragment`true`;
+  const { createdAt, id } = decodeCursor(cursor);
+  const c = table ? sql.identifier([table, 'created_at']) : sql.identifier(['created_at']);
+  const i = table ? sql.identifier([table, 'id']) : sql.identifier(['id']);
+  return sql.fragment`(${c}, ${i}) < (${createdAt}::timestamptz, ${id})`;
+}
+
+/** Rows were fetched with `limit + 1`; trims the probe row and builds the page metadata. */
+export function toPage<T extends { created_at: string; id: string }, U>(rows: readonly T[], limit: number, map: (row: T) => U): Page<U> {
+  const hasMore = rows.length > limit;
+  const pageRows = hasMore ? rows.slice(0, limit) : rows;
+  const last = pageRows.at(-1);
+  return {
+    data: pageRows.map(map),
+    has_more: hasMore,
+    next_cursor: hasMore && last ? encodeCursor(last.created_at, last.id) : null,
+  };
+}

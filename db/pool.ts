@@ -1,0 +1,56 @@
+// The slonik pool every process uses. Rows are validated against the TypeBox schema given to
+// `sql.type(...)`, so schema drift fails loudly at the query instead of leaking odd shapes.
+import { createPool, SchemaValidationError, sql as slonikSql, type DatabasePool, type Interceptor, type QueryResultRow } from 'slonik';
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { type Static, type TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+
+export type Db = DatabasePool;
+export const sql = slonikSql;
+
+/** Wraps a TypeBox object schema as a Standard Schema, which is what slonik's sql.type accepts. */
+export function row<T extends TSchema>(schema: T): StandardSchemaV1<unknown, Static<T>> {
+  const validator = Compile(schema);
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'typebox',
+      validate(value: unknown) {
+        if (validator.Check(value)) return { value: value as Static<T> };
+        const issues = [...validator.Errors(value)].slice(0, 5).map((e) => ({ message: `${e.instancePath || '/'} ${e.message}` }));
+        return { issues };
+      },
+    },
+  };
+}
+
+const resultParser: Interceptor = {
+  name: 'typebox-result-parser',
+  transformRow(context, query, row, fields) {
+    const parser = context.resultParser;
+    if (!parser) return row;
+    const result = parser['~standard'].validate(row);
+    if (result instanceof Promise) throw new Error('async result parsers are not supported');
+    if (result.issues) throw new SchemaValidationError(query, row as never, result.issues as never);
+    return result.value as QueryResultRow;
+  },
+};
+
+// Timestamps leave the database as ISO 8601 strings with an offset ("…Z"), which is what the
+// API returns; bigint counters as numbers (they stay far below 2^53).
+const typeParsers = [
+  { name: 'timestamptz', parse: (v: string) => new Date(v).toISOString() },
+  { name: 'timestamp', parse: (v: string) => new Date(`${v}Z`).toISOString() },
+  { name: 'int8', parse: (v: string) => Number(v) },
+  { name: 'numeric', parse: (v: string) => Number(v) },
+];
+
+export async function createDb(databaseUrl: string, options: { maximumPoolSize?: number } = {}): Promise<Db> {
+  return createPool(databaseUrl, {
+    interceptors: [resultParser],
+    typeParsers,
+    maximumPoolSize: options.maximumPoolSize ?? 10,
+    statementTimeout: 30_000,
+    connectionTimeout: 10_000,
+  });
+}

@@ -1,0 +1,21 @@
+import type { DatabaseTransactionConnection } from 'slonik';
+import type { EventKind } from '../../model/domain-status.ts';
+import { newId } from '../ids.ts';
+import { sql } from '../pool.ts';
+
+export interface HostnameEventData {
+  id: string;
+  hostname: string;
+  status: string;
+  destination_id: string;
+  external_customer_id: string | null;
+}
+
+/** Appends an event to the outbox inside the caller's transaction; the webhooks fan-out reads it. */
+export async function appendEvent(tx: DatabaseTransactionConnection, organizationId: string, kind: EventKind, data: HostnameEventData): Promise<string> {
+  const id = newId('event');
+  await tx.query(sql.unsafe`
+    insert into events (id, organization_id, kind, domain_id, data)
+    values (${id}, ${organizationId}, ${kind}, ${data.id}, ${sql.jsonb(data as never)})`);
+  return id;
+}

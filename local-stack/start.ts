@@ -1,0 +1,144 @@
+// `npm start`: the whole service on one machine with embedded defaults. Postgres (DATABASE_URL or
+// embedded), Temporal (TEMPORAL_ADDRESS or the real dev server with its Web UI), migrations,
+// search attributes, a bootstrap organization and key, then the API and worker processes.
+// Ctrl-C stops every child; a second start reuses the data under HOSTGATE_DATA_DIR.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, loadConfig } from '../config/index.ts';
+import { migrate } from '../db/migrate.ts';
+import { createDb } from '../db/pool.ts';
+import { apiKeysRepository, scopes } from '../db/repositories/api-keys.ts';
+import { organizationsRepository } from '../db/repositories/organizations.ts';
+import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
+import { bundleIsFresh, buildWorkflowBundle } from '../worker/workflow-bundle.ts';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded-postgres.ts';
+import { localEncryptionKeys } from './encryption-keys.ts';
+import { findTemporalCli, startTemporalDevServer, type DevServerHandle } from './temporal-dev-server.ts';
+import path from 'node:path';
+
+const t0 = Date.now();
+const say = (msg: string) => console.log(`hostgate: ${msg}`);
+const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) { console.error(error.message); process.exit(78); }
+  throw error;
+}
+const raw = config.raw;
+
+let postgres: EmbeddedPostgresHandle | null = null;
+let temporal: DevServerHandle | null = null;
+const children: ChildProcess[] = [];
+let shuttingDown = false;
+
+async function shutdown(code: number): Promise<never> {
+  if (shuttingDown) return new Promise<never>(() => undefined);
+  shuttingDown = true;
+  say('stopping…');
+  await Promise.all(children.map((child) => new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 20_000).unref();
+  })));
+  await temporal?.stop().catch(() => undefined);
+  await postgres?.stop().catch(() => undefined);
+  say('stopped');
+  process.exit(code);
+}
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+
+try {
+  let databaseUrl = config.databaseUrl;
+  if (databaseUrl) say('[1/6] Postgres: using DATABASE_URL');
+  else {
+    say(`[1/6] Postgres: starting embedded Postgres on 127.0.0.1:${raw.HOSTGATE_POSTGRES_PORT} (data in ${path.join(config.dataDir, 'postgres')})`);
+    postgres = await startEmbeddedPostgres(config.dataDir, raw.HOSTGATE_POSTGRES_PORT, say);
+    databaseUrl = postgres.url;
+  }
+
+  let temporalAddress = config.temporal.address;
+  let temporalUi: string | null = null;
+  if (temporalAddress) say(`[2/6] Temporal: using ${temporalAddress}`);
+  else {
+    const cli = findTemporalCli(config.temporal.cliPath, say);
+    say(`[2/6] Temporal: starting the dev server on 127.0.0.1:${raw.HOSTGATE_TEMPORAL_PORT} (UI :${raw.HOSTGATE_TEMPORAL_UI_PORT}, data in ${path.join(config.dataDir, 'temporal')})`);
+    temporal = await startTemporalDevServer({
+      cliPath: cli, port: raw.HOSTGATE_TEMPORAL_PORT, uiPort: raw.HOSTGATE_TEMPORAL_UI_PORT,
+      dbFile: path.resolve(config.dataDir, 'temporal', 'temporal.db'), namespace: config.temporal.namespace, log: say,
+    });
+    temporalAddress = temporal.address;
+    temporalUi = temporal.uiUrl;
+    temporal.process.once('exit', (code) => { if (!shuttingDown) { say(`Temporal dev server exited (${String(code)})`); void shutdown(1); } });
+  }
+
+  say('[3/6] migrations');
+  const migrated = await migrate(databaseUrl, (m) => say(`  ${m}`));
+  say(`  schema at version ${migrated.version}`);
+
+  say('[4/6] Temporal namespace: search attributes');
+  const conn = await connectTemporal(temporalAddress);
+  const added = await ensureSearchAttributes(conn, config.temporal.namespace);
+  if (added.length) say(`  registered ${added.join(', ')}`);
+  await conn.close();
+
+  const db = await createDb(databaseUrl, { maximumPoolSize: 2 });
+  const orgs = organizationsRepository(db);
+  let bootstrap: { org: string; key: string } | null = null;
+  if ((await orgs.list()).length === 0) {
+    const org = await orgs.create({ name: 'Default organization', allowedReturnOrigins: [config.publicUrl] });
+    const { secret } = await apiKeysRepository(db).create({ organizationId: org.id, scopes, name: 'bootstrap' });
+    bootstrap = { org: org.id, key: secret };
+  }
+  await db.end();
+
+  if (!bundleIsFresh()) {
+    say('[5/6] building the workflow bundle (sources changed)');
+    await buildWorkflowBundle();
+  } else say('[5/6] workflow bundle is up to date');
+
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: temporalAddress,
+    HOSTGATE_ENCRYPTION_KEYS: raw.HOSTGATE_ENCRYPTION_KEYS ?? localEncryptionKeys(config.dataDir),
+  };
+  say('[6/6] starting api and worker');
+  for (const [name, entry] of [['api', '../api/server.ts'], ['worker', '../worker/main.ts']] as const) {
+    const child = spawn(process.execPath, [fileURLToPath(new URL(entry, import.meta.url))], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.once('exit', (code, signal) => {
+      if (!shuttingDown) { say(`${name} exited (${code ?? signal}); stopping everything`); void shutdown(1); }
+    });
+    children.push(child);
+  }
+
+  const apiUrl = `http://localhost:${config.apiPort}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const ok = await fetch(`${apiUrl}/readyz`).then((r) => r.ok).catch(() => false);
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`the API did not become ready on ${apiUrl}/readyz within 60 s; see the log lines above`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+
+  console.log('');
+  say(`ready in ${elapsed()}`);
+  say(`  API:          ${apiUrl}/v1`);
+  say(`  API docs:     ${apiUrl}/docs  (OpenAPI: ${apiUrl}/v1/openapi.json)`);
+  if (temporalUi) say(`  Temporal UI:  ${temporalUi}`);
+  say(`  Readiness:    ${apiUrl}/readyz`);
+  if (bootstrap) {
+    say(`  Organization: ${bootstrap.org}`);
+    say(`  API key:      ${bootstrap.key}`);
+    say('  (shown once; create more with `npm run cli -- keys create --org <id> --scopes …`)');
+    say(`  Try:          curl -H "Authorization: Bearer ${bootstrap.key}" ${apiUrl}/v1/domains`);
+  }
+  say('Press Ctrl-C to stop.');
+} catch (error) {
+  console.error(`hostgate: start failed: ${error instanceof Error ? error.message : String(error)}`);
+  await shutdown(1);
+}

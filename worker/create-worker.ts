@@ -1,0 +1,30 @@
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createActivities } from '../activities/index.ts';
+import type { Db } from '../db/pool.ts';
+import type { Logger } from '../logging/logger.ts';
+import { readBundle, workflowsPath } from './workflow-bundle.ts';
+
+export interface HostgateWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  db: Db;
+  logger: Logger;
+  /** Prebuilt bundle path; omitted in tests, which bundle from source. */
+  bundlePath?: string | undefined;
+}
+
+export async function createHostgateWorker(options: HostgateWorkerOptions): Promise<Worker> {
+  const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = options.bundlePath
+    ? { workflowBundle: readBundle(options.bundlePath) }
+    : { workflowsPath };
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    ...workflowSource,
+    activities: createActivities({ db: options.db, logger: options.logger }),
+    // Matches the orchestrator's stop grace (docker-compose stop_grace_period 30s).
+    shutdownGraceTime: '20 seconds',
+  });
+}

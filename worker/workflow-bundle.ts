@@ -1,0 +1,44 @@
+// The workflow bundle: built once ahead of time (`npm run build:workflows`, the Docker image, and
+// `npm start` when sources changed) so a worker start does not pay webpack on every boot.
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+
+export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+export const defaultBundlePath = fileURLToPath(new URL('../dist/workflow-bundle.js', import.meta.url));
+const sourceRoots = ['../workflows/', '../model/'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+
+function newestSource(): number {
+  let newest = 0;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(full).mtimeMs);
+    }
+  };
+  for (const root of sourceRoots) if (existsSync(root)) walk(root);
+  return newest;
+}
+
+export function bundleIsFresh(bundlePath = defaultBundlePath): boolean {
+  return existsSync(bundlePath) && statSync(bundlePath).mtimeMs >= newestSource();
+}
+
+export async function buildWorkflowBundle(bundlePath = defaultBundlePath): Promise<string> {
+  const { code } = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
+  mkdirSync(path.dirname(bundlePath), { recursive: true });
+  writeFileSync(bundlePath, code);
+  return bundlePath;
+}
+
+export function readBundle(bundlePath = defaultBundlePath): { code: string } {
+  return { code: readFileSync(bundlePath, 'utf8') };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const started = Date.now();
+  const out = await buildWorkflowBundle(process.argv[2] ?? defaultBundlePath);
+  console.log(`workflow bundle written to ${path.relative(process.cwd(), out)} in ${Date.now() - started} ms`);
+}

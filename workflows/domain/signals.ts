@@ -1,0 +1,18 @@
+// Messages of the domain workflow, shared by the workflow, the API and the CLI.
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+
+/** "Check DNS now": cuts the current backoff sleep short. */
+export const verifySignal = defineSignal('verify');
+/** The domain row is already `deleting`; the workflow cancels its phase, cleans up, ends `deleted`. */
+export const deleteSignal = defineSignal('delete');
+export const suspendSignal = defineSignal<[{ reason: string }]>('suspend');
+export const resumeSignal = defineSignal('resume');
+
+export interface DomainWorkflowState {
+  phase: string;
+  verifyRequests: number;
+  deleteRequested: boolean;
+}
+export const stateQuery = defineQuery<DomainWorkflowState>('state');
+
+export type DomainSignalName = 'verify' | 'delete' | 'suspend' | 'resume';

@@ -1,0 +1,2 @@
+// Every workflow the worker registers. Only this file is bundled into the workflow sandbox.
+export { domainLifecycleWorkflow } from './domain/workflows.ts';

@@ -1,0 +1,94 @@
+// Turns committed workflow_outbox rows into Temporal starts and signals. Requests commit a row and
+// return; the API kicks the dispatcher right after commit (fast path) and the worker sweeps on an
+// interval (slow path, covers a Temporal outage or a crashed API). Rows are dispatched in id
+// order, so a domain's start always precedes its signals.
+import type { Client } from '@temporalio/client';
+import { domainsRepository } from '../db/repositories/domains.ts';
+import { workflowOutboxRepository, type OutboxRow } from '../db/repositories/workflow-outbox.ts';
+import type { Db } from '../db/pool.ts';
+import type { Logger } from '../logging/logger.ts';
+import { signalDomainWorkflow, startDomainWorkflow } from './domain/client.ts';
+import type { DomainSignalName } from './domain/signals.ts';
+
+export interface OutboxDispatcher {
+  /** Dispatches the given rows now (or every pending row); resolves when done, never rejects. */
+  kick(ids?: readonly number[]): Promise<void>;
+  /** Sweeps pending rows and re-queues starts for live domains without a workflow. */
+  reconcile(): Promise<{ dispatched: number; requeued: number }>;
+  startLoop(intervalMs: number): void;
+  stop(): Promise<void>;
+}
+
+export function createOutboxDispatcher(deps: { db: Db; client: Client; taskQueue: string; logger: Logger }): OutboxDispatcher {
+  const outbox = workflowOutboxRepository(deps.db);
+  const domains = domainsRepository(deps.db);
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+
+  async function dispatchRows(rows: readonly OutboxRow[]): Promise<Map<number, string | null>> {
+    const results = new Map<number, string | null>();
+    const failedWorkflows = new Set<string>();
+    for (const r of rows) {
+      // Keep per-workflow order: after a failed start, its signals wait for the next pass.
+      if (failedWorkflows.has(r.workflow_id)) { results.set(r.id, 'waiting for an earlier row of the same workflow'); continue; }
+      try {
+        if (r.kind === 'start_domain') {
+          const p = r.payload as { domainId: string; organizationId: string; hostname: string };
+          await startDomainWorkflow(deps.client, deps.taskQueue, p);
+        } else {
+          const p = r.payload as { signal: DomainSignalName; reason?: string };
+          await signalDomainWorkflow(deps.client, r.workflow_id.slice('domain/'.length), p.signal, p.reason);
+        }
+        results.set(r.id, null);
+      } catch (error) {
+        failedWorkflows.add(r.workflow_id);
+        results.set(r.id, error instanceof Error ? error.message : String(error));
+        deps.logger.warn({ outboxId: r.id, workflowId: r.workflow_id, err: error instanceof Error ? error.message : String(error) }, 'workflow dispatch failed; will retry');
+      }
+    }
+    return results;
+  }
+
+  async function sweep(ids?: readonly number[]): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await outbox.claim(100, dispatchRows, ids);
+      total += n;
+      if (n < 100 || ids) return total;
+    }
+  }
+
+  const dispatcher: OutboxDispatcher = {
+    async kick(ids) {
+      const run = sweep(ids).catch((error: unknown) => deps.logger.warn({ err: String(error) }, 'outbox kick failed; the sweep will retry'));
+      running = Promise.all([running, run]);
+      await run;
+    },
+    async reconcile() {
+      const dispatched = await sweep();
+      // A live domain whose start row was lost (it cannot be, but a manual DB edit can) gets a new one.
+      const orphans = await domains.withoutWorkflow(60, 100);
+      for (const d of orphans) {
+        await deps.db.transaction((tx) => outbox.enqueue(tx, 'start_domain', `domain/${d.id}`, { domainId: d.id, organizationId: d.organization_id, hostname: d.hostname }));
+      }
+      return { dispatched, requeued: orphans.length };
+    },
+    startLoop(intervalMs) {
+      const tick = async () => {
+        if (stopped) return;
+        const run = dispatcher.reconcile().catch((error: unknown) => deps.logger.warn({ err: String(error) }, 'outbox sweep failed; retrying'));
+        running = run;
+        await run;
+        if (!stopped) timer = setTimeout(tick, intervalMs);
+      };
+      timer = setTimeout(tick, 0);
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+  return dispatcher;
+}

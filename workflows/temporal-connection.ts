@@ -1,0 +1,35 @@
+// Connecting to Temporal and preparing a namespace: the one place that knows how.
+import { Client, Connection } from '@temporalio/client';
+import proto from '@temporalio/proto';
+import { SearchAttributeType } from '@temporalio/common';
+import { allSearchAttributes } from './search-attributes.ts';
+
+// @temporalio/proto is CommonJS whose exports Node cannot detect statically.
+const { temporal } = proto;
+
+const indexedType: Record<string, number> = {
+  [SearchAttributeType.KEYWORD]: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+  [SearchAttributeType.INT]: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_INT,
+  [SearchAttributeType.DATETIME]: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_DATETIME,
+};
+
+export async function connectTemporal(address: string, options: { timeoutMs?: number } = {}): Promise<Connection> {
+  return Connection.connect({ address, connectTimeout: options.timeoutMs ?? 10_000 });
+}
+
+/** Registers the custom search attributes the workflows set; a no-op when they exist. */
+export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<string[]> {
+  const existing = await connection.operatorService.listSearchAttributes({ namespace });
+  const known = new Set(Object.keys(existing.customAttributes ?? {}));
+  const missing = allSearchAttributes.filter((a) => !known.has(a.name));
+  if (missing.length === 0) return [];
+  await connection.operatorService.addSearchAttributes({
+    namespace,
+    searchAttributes: Object.fromEntries(missing.map((a) => [a.name, indexedType[a.type]!])),
+  });
+  return missing.map((a) => a.name);
+}
+
+export function temporalClient(connection: Connection, namespace: string): Client {
+  return new Client({ connection, namespace });
+}
