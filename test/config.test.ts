@@ -1,0 +1,44 @@
+import { describe, expect, it } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import { ConfigError, loadConfig } from '../config/index.ts';
+
+describe('configuration', () => {
+  it('applies defaults and derives values', () => {
+    const config = loadConfig({});
+    expect(config.apiPort).toBe(3000);
+    expect(config.cnameTarget).toBe('edge.hostgate.localhost');
+    expect(config.temporal.namespace).toBe('default');
+    expect(config.allowPrivateTargets).toBe(false);
+    expect(config.rateLimit).toEqual({ perSecond: 50, burst: 100 });
+  });
+
+  it('names every bad variable and what it expects', () => {
+    let error: unknown;
+    try {
+      loadConfig({ HOSTGATE_API_PORT: 'eighty', LOG_LEVEL: 'loud', HOSTGATE_ALLOW_PRIVATE_TARGETS: 'maybe', DATABASE_URL: 'mysql://x' });
+    } catch (e) { error = e; }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    expect(problems).toMatch(/HOSTGATE_API_PORT="eighty" is not valid: expected a TCP port/);
+    expect(problems).toMatch(/LOG_LEVEL="loud" is not valid: expected one of fatal/);
+    expect(problems).toMatch(/HOSTGATE_ALLOW_PRIVATE_TARGETS="maybe" is not valid: expected true or false/);
+    // URLs may carry passwords: the value is not echoed.
+    expect(problems).toMatch(/DATABASE_URL="<redacted>" is not valid: expected a postgres:\/\/ connection URL/);
+  });
+
+  it('rejects an encryption key of the wrong length', () => {
+    expect(() => loadConfig({ HOSTGATE_ENCRYPTION_KEYS: `k1:${Buffer.alloc(16).toString('base64')}=========================` })).toThrow(ConfigError);
+    expect(() => loadConfig({ HOSTGATE_ENCRYPTION_KEYS: `k1:${Buffer.alloc(24).toString('base64')}` })).toThrow(/HOSTGATE_ENCRYPTION_KEYS/);
+    expect(loadConfig({ HOSTGATE_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}` }).encryptionKeys[0]?.id).toBe('k1');
+  });
+
+  it('requires what a process cannot run without', () => {
+    expect(() => loadConfig({}, ['database', 'temporal'])).toThrow(/DATABASE_URL is required[\s\S]*TEMPORAL_ADDRESS is required/);
+  });
+
+  it('stops the api process with exit code 78 and a message naming the variable', () => {
+    const result = spawnSync(process.execPath, ['api/server.ts'], { env: { PATH: process.env.PATH, HOSTGATE_API_PORT: '99999' }, encoding: 'utf8' });
+    expect(result.status).toBe(78);
+    expect(result.stderr).toMatch(/HOSTGATE_API_PORT="99999" is not valid/);
+  });
+});

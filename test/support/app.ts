@@ -1,0 +1,59 @@
+// The real API app over a test database and the shared Temporal server, plus helpers to make
+// organizations and keys. Requests go through `app.inject` (no sockets, same code path).
+import type { Config } from '../../config/index.ts';
+import { loadConfig } from '../../config/index.ts';
+import { buildApp, type App } from '../../api/app.ts';
+import { apiKeysRepository, type Scope, scopes } from '../../db/repositories/api-keys.ts';
+import { organizationsRepository } from '../../db/repositories/organizations.ts';
+import { createLogger } from '../../logging/logger.ts';
+import { createOutboxDispatcher, type OutboxDispatcher } from '../../workflows/outbox-dispatcher.ts';
+import { createTestDatabase, type TestDatabase } from './db.ts';
+import { createTestTemporal, type TestTemporal } from './temporal.ts';
+
+export const testEncryptionKeys = 'test1:' + Buffer.alloc(32, 7).toString('base64');
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    HOSTGATE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    HOSTGATE_ENCRYPTION_KEYS: testEncryptionKeys,
+    HOSTGATE_SERVICE_DOMAIN: 'hostgate.test',
+    HOSTGATE_CNAME_TARGET: 'edge.hostgate.test',
+    HOSTGATE_EDGE_IPV4: '127.0.0.1',
+    ...overrides,
+  });
+}
+
+export interface TestApp {
+  app: App;
+  config: Config;
+  database: TestDatabase;
+  temporal: TestTemporal;
+  dispatcher: OutboxDispatcher;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(options: { config?: Record<string, string> } = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const temporal = await createTestTemporal();
+  const config = testConfig({ TEMPORAL_TASK_QUEUE: temporal.taskQueue, ...options.config });
+  const logger = createLogger('silent', 'test-api');
+  const dispatcher = createOutboxDispatcher({ db: database.db, client: temporal.client, taskQueue: temporal.taskQueue, logger });
+  const app = await buildApp({ config, db: database.db, temporal: { connection: temporal.connection, client: temporal.client }, dispatcher, logger });
+  await app.ready();
+  return {
+    app, config, database, temporal, dispatcher,
+    async close() {
+      await app.close();
+      await dispatcher.stop();
+      await temporal.close();
+      await database.drop();
+    },
+  };
+}
+
+export async function createOrgWithKey(t: { database: TestDatabase }, keyScopes: readonly Scope[] = scopes, name = 'Test org') {
+  const org = await organizationsRepository(t.database.db).create({ name, allowedReturnOrigins: ['https://vendor.example'] });
+  const { secret } = await apiKeysRepository(t.database.db).create({ organizationId: org.id, scopes: keyScopes });
+  return { org, key: secret, auth: { authorization: `Bearer ${secret}` } };
+}
