@@ -11,7 +11,9 @@ import { loggerOptions, type Logger } from '../logging/logger.ts';
 import type { OutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { requestIdFrom } from './request-id.ts';
+import { openapiPlugin } from './plugins/openapi.ts';
 import { healthRoutes } from './routes/health.ts';
+import { v1Routes } from './routes/v1.ts';
 import { validatorCompiler } from './validation.ts';
 
 export interface AppDeps {
@@ -52,6 +54,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   await app.register(errorsPlugin);
+  await app.register(openapiPlugin);
   await app.register(healthRoutes);
+  await app.register(v1Routes, { prefix: '/v1' });
   return app;
 }

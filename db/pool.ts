@@ -45,12 +45,31 @@ const typeParsers = [
   { name: 'numeric', parse: (v: string) => Number(v) },
 ];
 
+// slonik re-emits every query error as an 'error' event on the pool or transaction before
+// throwing it; with no listener Node turns that emit into an "Unhandled error" that replaces the
+// real one (a unique violation would surface as a generic Error). The thrown error is what we
+// handle, so the events only need a listener.
+const ignore = () => undefined;
+type Emitting = { on?: (event: string, fn: () => void) => unknown; listenerCount?: (event: string) => number };
+function quiet<T>(target: T): T {
+  const e = target as Emitting;
+  if (typeof e.on === 'function' && e.listenerCount?.('error') === 0) e.on('error', ignore);
+  return target;
+}
+function guardTransactions<T extends { transaction: (...args: never[]) => unknown }>(target: T): T {
+  const original = target.transaction.bind(target) as (handler: (tx: never) => unknown, retries?: number) => unknown;
+  (target as { transaction: unknown }).transaction = (handler: (tx: never) => unknown, retries?: number) =>
+    original((tx) => handler(guardTransactions(quiet(tx as never) as never) as never), retries);
+  return target;
+}
+
 export async function createDb(databaseUrl: string, options: { maximumPoolSize?: number } = {}): Promise<Db> {
-  return createPool(databaseUrl, {
+  const pool = await createPool(databaseUrl, {
     interceptors: [resultParser],
     typeParsers,
     maximumPoolSize: options.maximumPoolSize ?? 10,
     statementTimeout: 30_000,
     connectionTimeout: 10_000,
   });
+  return guardTransactions(quiet(pool));
 }

@@ -3,13 +3,13 @@
 import fp from 'fastify-plugin';
 import FindMyWay from 'find-my-way';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ConnectionError, SlonikError } from 'slonik';
+import { BackendTerminatedError, BackendTerminatedUnexpectedlyError, ConnectionError } from 'slonik';
 import { InvalidCursorError } from '../../db/pagination.ts';
 import { ApiError, errorBody } from '../errors.ts';
 import { describeValidationError, paramOf } from '../validation.ts';
 
 function isUnavailable(error: unknown): boolean {
-  if (error instanceof ConnectionError) return true;
+  if (error instanceof ConnectionError || error instanceof BackendTerminatedUnexpectedlyError || error instanceof BackendTerminatedError) return true;
   const code = (error as { code?: string }).code;
   if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001'].includes(code)) return true;
   const message = error instanceof Error ? error.message : '';

@@ -8,7 +8,7 @@ export const ErrorResponse = Type.Object({
     param: Type.Optional(Type.String({ description: 'The request field the error is about.' })),
     details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   }),
-}, { $id: 'ErrorResponse', description: 'Error envelope returned with every non-2xx status.' });
+}, { description: 'Error envelope returned with every non-2xx status.' });
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 timestamp with offset' });
 

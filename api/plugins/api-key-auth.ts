@@ -1,0 +1,57 @@
+// Server-to-server authentication: `Authorization: Bearer hg_live_…`, looked up by SHA-256.
+// Runs on onRequest, before the body is parsed, so an unauthenticated caller costs no parsing.
+// Then the per-key rate limit, then the route's scope (route option `config.scope`).
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { apiKeysRepository, type Scope } from '../../db/repositories/api-keys.ts';
+import { API_KEY_PREFIX } from '../../security/tokens.ts';
+import { ApiError } from '../errors.ts';
+import { TokenBuckets } from '../rate-limit.ts';
+
+export interface Principal { kind: 'api_key'; organizationId: string; keyId: string; scopes: ReadonlySet<string> }
+
+declare module 'fastify' {
+  interface FastifyRequest { principal: Principal | null }
+  interface FastifyContextConfig {
+    /** The write scope this route needs; absent on reads (any key of the organization reads). */
+    scope?: Scope;
+    /** Authenticated with an API key (the server API). */
+    apiKey?: boolean;
+  }
+}
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : '';
+}
+
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new ApiError('missing_api_key', 'this route needs an API key');
+  return request.principal;
+}
+
+export const apiKeyAuthPlugin = fp(async function apiKeyAuth(app: FastifyInstance) {
+  const keys = apiKeysRepository(app.deps.db);
+  const buckets = new TokenBuckets(app.deps.config.rateLimit.perSecond, app.deps.config.rateLimit.burst);
+  app.decorateRequest('principal', null);
+
+  app.addHook('onRequest', async (request) => {
+    const config = request.routeOptions.config;
+    if (!config?.apiKey) return;
+    const token = bearerToken(request);
+    if (token === null) throw new ApiError('missing_api_key', 'send your API key as `Authorization: Bearer hg_live_…`');
+    if (!token.startsWith(API_KEY_PREFIX) || token.length > 200) throw new ApiError('invalid_api_key', 'the API key is not valid: check for truncation, or create a new key with `hostgate keys create`');
+    const key = await keys.authenticate(token);
+    if (!key) throw new ApiError('invalid_api_key', 'the API key is not valid or has been revoked: create a new key with `hostgate keys create`');
+    const decision = buckets.take(key.id);
+    if (!decision.allowed) {
+      throw new ApiError('rate_limited', `too many requests for this API key; retry after ${decision.retryAfterSeconds} s`, { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
+    }
+    request.principal = { kind: 'api_key', organizationId: key.organization_id, keyId: key.id, scopes: new Set(key.scopes) };
+    if (config.scope && !request.principal.scopes.has(config.scope)) {
+      throw new ApiError('insufficient_scope', `this API key lacks the ${config.scope} scope; create a key with it (hostgate keys create --scopes ${config.scope})`, { details: { required_scope: config.scope } });
+    }
+  });
+});

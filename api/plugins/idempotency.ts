@@ -1,0 +1,79 @@
+// Idempotency-Key handling for every write (route option `config.idempotent`). The claim happens
+// after authentication and validation: a request rejected before the handler ran leaves no
+// record (as at Stripe). A 2xx/4xx answer is stored and replayed with `Idempotent-Replayed: true`;
+// a 5xx releases the key so the caller can retry with it.
+import { createHash } from 'node:crypto';
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { idempotencyRepository } from '../../db/repositories/idempotency-keys.ts';
+import { ApiError } from '../errors.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** `org:<id>` or `wss:<id>`: whose keys this request's key lives among. */
+    idempotencyScope: string | null;
+    idempotencyClaim: { scope: string; key: string } | null;
+  }
+  interface FastifyContextConfig {
+    idempotent?: boolean;
+  }
+}
+
+const KEY = /^[\x20-\x7e]{1,128}$/;
+
+/** JSON with sorted object keys, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same request. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+function pathOf(request: FastifyRequest): string {
+  return request.url.split('?')[0] ?? request.url;
+}
+
+export const idempotencyPlugin = fp(async function idempotency(app: FastifyInstance) {
+  const repo = idempotencyRepository(app.deps.db);
+  app.decorateRequest('idempotencyScope', null);
+  app.decorateRequest('idempotencyClaim', null);
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (!request.routeOptions.config?.idempotent) return;
+    const raw = request.headers['idempotency-key'];
+    const key = Array.isArray(raw) ? raw[0] : raw;
+    if (key === undefined) throw new ApiError('idempotency_key_missing', 'this write needs an Idempotency-Key header: a stable business key of 1–128 characters, reused on retries');
+    if (!KEY.test(key)) throw new ApiError('idempotency_key_invalid', 'Idempotency-Key must be 1–128 printable ASCII characters', { param: 'Idempotency-Key' });
+    const scope = request.idempotencyScope ?? (request.principal ? `org:${request.principal.organizationId}` : null);
+    if (!scope) throw new ApiError('internal_error', 'idempotent route without an authenticated scope');
+    const bodyHash = createHash('sha256').update(canonicalJson(request.body ?? null)).digest();
+    const claim = await repo.claim({ scope, key, method: request.method, path: pathOf(request), bodyHash });
+    switch (claim.kind) {
+      case 'claimed':
+        request.idempotencyClaim = { scope, key };
+        return;
+      case 'mismatch':
+        throw new ApiError('idempotency_key_reused', 'this Idempotency-Key was used for a different request (method, path or body); use a new key for a new request');
+      case 'in_flight':
+        throw new ApiError('idempotency_key_in_use', 'a request with this Idempotency-Key is still being processed; retry shortly', { headers: { 'retry-after': '1' } });
+      case 'replay':
+        reply.header('idempotent-replayed', 'true');
+        return reply.code(claim.status).type('application/json; charset=utf-8').send(JSON.stringify(claim.body));
+    }
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claim = request.idempotencyClaim;
+    if (!claim) return payload;
+    request.idempotencyClaim = null;
+    if (reply.statusCode >= 500) {
+      await repo.release(claim.scope, claim.key).catch((e: unknown) => request.log.warn({ err: String(e) }, 'could not release idempotency key'));
+      return payload;
+    }
+    let body: unknown = null;
+    try { body = typeof payload === 'string' ? JSON.parse(payload) : null; } catch { body = null; }
+    await repo.complete(claim.scope, claim.key, reply.statusCode, body);
+    return payload;
+  });
+});

@@ -1,0 +1,67 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { destinationsRepository } from '../../db/repositories/destinations.ts';
+import { parseDestinationUrl } from '../../security/outbound-url.ts';
+import { ApiError } from '../errors.ts';
+import { principalOf } from '../plugins/api-key-auth.ts';
+import { presentDestination } from '../presenters/destination.ts';
+import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
+import { CreateDestinationBody, Destination, DestinationIdParams } from '../schemas/destinations.ts';
+import { errorResponses } from '../schemas/responses.ts';
+
+export const destinationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const destinations = destinationsRepository(app.deps.db);
+  const notFound = (id: string) => new ApiError('destination_not_found', `destination ${id} does not exist`, { param: 'id' });
+
+  app.post('/destinations', {
+    config: { apiKey: true, scope: 'destinations:write', idempotent: true },
+    schema: {
+      tags: ['destinations'], summary: 'Declare a destination (an HTTPS origin of your application)',
+      body: CreateDestinationBody,
+      response: { 201: DataOf(Destination), ...errorResponses('invalid_request', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'idempotency_key_in_use', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
+    },
+  }, async (request, reply) => {
+    const parsed = parseDestinationUrl(request.body.url, { allowPrivate: app.deps.config.allowPrivateTargets });
+    if (!parsed.ok) throw new ApiError('invalid_request', parsed.message, { param: 'url' });
+    const destination = await destinations.create({ organizationId: principalOf(request).organizationId, url: parsed.url, host: parsed.host, port: parsed.port });
+    return reply.code(201).send({ data: presentDestination(destination) });
+  });
+
+  app.get('/destinations', {
+    config: { apiKey: true },
+    schema: {
+      tags: ['destinations'], summary: 'List destinations, newest first',
+      querystring: Type.Object(ListQuery, { additionalProperties: false }),
+      response: { 200: PageOf(Destination), ...errorResponses('invalid_request', 'missing_api_key', 'invalid_api_key', 'rate_limited', 'service_unavailable') },
+    },
+  }, async (request) => {
+    return destinations.list(principalOf(request).organizationId, { limit: request.query.limit ?? 20, cursor: request.query.cursor }, presentDestination);
+  });
+
+  app.get('/destinations/:id', {
+    config: { apiKey: true },
+    schema: {
+      tags: ['destinations'], summary: 'Read a destination',
+      params: DestinationIdParams,
+      response: { 200: DataOf(Destination), ...errorResponses('missing_api_key', 'invalid_api_key', 'destination_not_found', 'rate_limited', 'service_unavailable') },
+    },
+  }, async (request) => {
+    const destination = await destinations.get(principalOf(request).organizationId, request.params.id);
+    if (!destination) throw notFound(request.params.id);
+    return { data: presentDestination(destination) };
+  });
+
+  app.delete('/destinations/:id', {
+    config: { apiKey: true, scope: 'destinations:write', idempotent: true },
+    schema: {
+      tags: ['destinations'], summary: 'Delete a destination no live domain points at',
+      params: DestinationIdParams,
+      response: { 200: DataOf(Destination), ...errorResponses('idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'destination_not_found', 'destination_in_use', 'idempotency_key_in_use', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
+    },
+  }, async (request) => {
+    const { result, destination } = await destinations.delete(principalOf(request).organizationId, request.params.id);
+    if (result === 'not_found') throw notFound(request.params.id);
+    if (result === 'in_use') throw new ApiError('destination_in_use', `destination ${request.params.id} still has domains pointing at it; delete or move them first`);
+    return { data: presentDestination(destination!) };
+  });
+};

@@ -1,0 +1,112 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { destinationsRepository } from '../../db/repositories/destinations.ts';
+import { DomainConflictError, domainsRepository } from '../../db/repositories/domains.ts';
+import { normalizeHostname } from '../../model/hostname.ts';
+import { ApiError } from '../errors.ts';
+import { principalOf } from '../plugins/api-key-auth.ts';
+import { presentDomain } from '../presenters/domain.ts';
+import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
+import { CreateDomainBody, Domain, DomainIdParams, DomainStatus } from '../schemas/domains.ts';
+import { errorResponses } from '../schemas/responses.ts';
+
+export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, config, dispatcher } = app.deps;
+  const domains = domainsRepository(db);
+  const destinations = destinationsRepository(db);
+  const present = (d: Parameters<typeof presentDomain>[0]) => presentDomain(d, config);
+  const notFound = (id: string) => new ApiError('domain_not_found', `domain ${id} does not exist`, { param: 'id' });
+  // Starts and signals go through the outbox; kicking it after commit is the fast path, and the
+  // worker's sweep covers a kick that fails (Temporal down, process killed).
+  const kick = (ids?: number[]) => { void dispatcher?.kick(ids); };
+
+  app.post('/domains', {
+    config: { apiKey: true, scope: 'domains:write', idempotent: true },
+    schema: {
+      tags: ['domains'], summary: 'Connect a customer hostname; returns the DNS records to set',
+      body: CreateDomainBody,
+      response: { 201: DataOf(Domain), ...errorResponses('invalid_request', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'destination_not_found', 'domain_conflict', 'idempotency_key_in_use', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
+    },
+  }, async (request, reply) => {
+    const { organizationId } = principalOf(request);
+    const normalized = normalizeHostname(request.body.hostname, { serviceDomain: config.serviceDomain });
+    if (!normalized.ok) throw new ApiError('invalid_request', normalized.message, { param: 'hostname', details: { reason: normalized.reason } });
+    let created;
+    try {
+      created = await db.transaction(async (tx) => {
+        const destination = await destinations.lockLive(tx, organizationId, request.body.destination_id);
+        if (!destination) throw new ApiError('destination_not_found', `destination ${request.body.destination_id} does not exist`, { param: 'destination_id' });
+        return domains.create({ organizationId, destinationId: destination.id, hostname: normalized.hostname, isApex: normalized.isApex, externalCustomerId: request.body.external_customer_id ?? null }, tx);
+      });
+    } catch (error) {
+      if (error instanceof DomainConflictError) throw new ApiError('domain_conflict', `${normalized.hostname} is already connected (here or in another organization); delete it there first`, { param: 'hostname' });
+      throw error;
+    }
+    kick([created.outboxId]);
+    return reply.code(201).send({ data: present(created.domain) });
+  });
+
+  app.get('/domains', {
+    config: { apiKey: true },
+    schema: {
+      tags: ['domains'], summary: 'List domains, newest first',
+      querystring: Type.Object({
+        ...ListQuery,
+        status: Type.Optional(DomainStatus),
+        hostname: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
+        external_customer_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+      }, { additionalProperties: false }),
+      response: { 200: PageOf(Domain), ...errorResponses('invalid_request', 'missing_api_key', 'invalid_api_key', 'rate_limited', 'service_unavailable') },
+    },
+  }, async (request) => {
+    const q = request.query;
+    let hostname: string | undefined;
+    if (q.hostname) {
+      const n = normalizeHostname(q.hostname, { serviceDomain: config.serviceDomain });
+      hostname = n.ok ? n.hostname : q.hostname.toLowerCase();
+    }
+    return domains.list(principalOf(request).organizationId, { status: q.status, hostname, externalCustomerId: q.external_customer_id }, { limit: q.limit ?? 20, cursor: q.cursor }, present);
+  });
+
+  app.get('/domains/:id', {
+    config: { apiKey: true },
+    schema: {
+      tags: ['domains'], summary: 'Read a domain with its DNS records and verification state',
+      params: DomainIdParams,
+      response: { 200: DataOf(Domain), ...errorResponses('missing_api_key', 'invalid_api_key', 'domain_not_found', 'rate_limited', 'service_unavailable') },
+    },
+  }, async (request) => {
+    const domain = await domains.get(principalOf(request).organizationId, request.params.id);
+    if (!domain) throw notFound(request.params.id);
+    return { data: present(domain) };
+  });
+
+  app.delete('/domains/:id', {
+    config: { apiKey: true, scope: 'domains:write', idempotent: true },
+    schema: {
+      tags: ['domains'], summary: 'Delete a domain: answers 202 with the domain in `deleting`; it becomes `deleted` once cleaned up',
+      params: DomainIdParams,
+      response: { 202: DataOf(Domain), ...errorResponses('idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'domain_not_found', 'idempotency_key_in_use', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
+    },
+  }, async (request, reply) => {
+    const result = await domains.transition(request.params.id, 'deleting', 'deleted through the API', { organizationId: principalOf(request).organizationId, signal: { signal: 'delete' } });
+    if (!result.domain) throw notFound(request.params.id);
+    if (result.changed) kick();
+    // Already deleting or deleted: the same answer, nothing new to do.
+    return reply.code(202).send({ data: present(result.domain) });
+  });
+
+  app.post('/domains/:id/verify', {
+    config: { apiKey: true, scope: 'domains:write', idempotent: true },
+    schema: {
+      tags: ['domains'], summary: 'Check DNS now instead of waiting for the next scheduled check',
+      params: DomainIdParams,
+      response: { 202: DataOf(Domain), ...errorResponses('idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'domain_not_found', 'idempotency_key_in_use', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
+    },
+  }, async (request, reply) => {
+    const domain = await domains.requestVerify(principalOf(request).organizationId, request.params.id);
+    if (!domain) throw notFound(request.params.id);
+    kick();
+    return reply.code(202).send({ data: present(domain) });
+  });
+};

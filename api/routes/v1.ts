@@ -1,0 +1,15 @@
+// The server API under /v1: API-key authentication, idempotency, then one plugin per resource.
+import type { FastifyPluginAsync } from 'fastify';
+import { apiKeyAuthPlugin } from '../plugins/api-key-auth.ts';
+import { idempotencyPlugin } from '../plugins/idempotency.ts';
+import { destinationRoutes } from './destinations.ts';
+import { domainRoutes } from './domains.ts';
+import { webhookEndpointRoutes } from './webhook-endpoints.ts';
+
+export const v1Routes: FastifyPluginAsync = async (app) => {
+  await app.register(apiKeyAuthPlugin);
+  await app.register(idempotencyPlugin);
+  await app.register(destinationRoutes);
+  await app.register(domainRoutes);
+  await app.register(webhookEndpointRoutes);
+};

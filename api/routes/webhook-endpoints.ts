@@ -1,0 +1,133 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { webhookEndpointsRepository } from '../../db/repositories/webhook-endpoints.ts';
+import { eventKinds } from '../../model/domain-status.ts';
+import { parseWebhookUrl } from '../../security/outbound-url.ts';
+import { SecretBox } from '../../security/secret-box.ts';
+import { ApiError, type ErrorCode } from '../errors.ts';
+import { principalOf } from '../plugins/api-key-auth.ts';
+import { presentCreatedWebhookEndpoint, presentRotatedWebhookEndpoint, presentWebhookEndpoint } from '../presenters/webhook-endpoint.ts';
+import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
+import { errorResponses } from '../schemas/responses.ts';
+import {
+  CreateWebhookEndpointBody, RotatedWebhookEndpoint, UpdateWebhookEndpointBody, WebhookEndpoint, WebhookEndpointIdParams, WebhookEndpointWithSecret,
+} from '../schemas/webhook-endpoints.ts';
+
+const knownKinds: ReadonlySet<string> = new Set(eventKinds);
+
+/** `events` is ['*'] or a list of known kinds (the schema already made it non-empty and unique). */
+function checkEvents(events: readonly string[]): string[] {
+  if (events.includes('*')) {
+    if (events.length > 1) throw new ApiError('invalid_request', 'events: "*" already subscribes to every event; send ["*"] alone or a list of event kinds', { param: 'events' });
+    return ['*'];
+  }
+  const unknown = events.filter((e) => !knownKinds.has(e));
+  if (unknown.length) {
+    throw new ApiError('invalid_request', `events: unknown event kind${unknown.length > 1 ? 's' : ''} ${unknown.map((e) => JSON.stringify(e)).join(', ')}; known kinds are ${eventKinds.join(', ')}, or "*" for all`, { param: 'events', details: { unknown, known: [...eventKinds, '*'] } });
+  }
+  return [...events];
+}
+
+// Codes every write of this resource can answer besides its own.
+const writeErrors: ErrorCode[] = ['invalid_request', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'idempotency_key_in_use', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'rate_limited', 'service_unavailable'];
+
+export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, config } = app.deps;
+  // Lazy: without HOSTGATE_ENCRYPTION_KEYS (allowed outside production) reads still work and only
+  // writes that seal a secret fail, with SecretBox's message in the log.
+  const endpoints = webhookEndpointsRepository(db, () => new SecretBox(config.encryptionKeys));
+  const notFound = (id: string) => new ApiError('webhook_endpoint_not_found', `webhook endpoint ${id} does not exist`, { param: 'id' });
+  const checkUrl = (url: string) => {
+    const parsed = parseWebhookUrl(url, { allowPrivate: config.allowPrivateTargets });
+    if (!parsed.ok) throw new ApiError('invalid_request', parsed.message, { param: 'url' });
+    return parsed.url;
+  };
+
+  app.post('/webhook-endpoints', {
+    config: { apiKey: true, scope: 'webhooks:write', idempotent: true },
+    schema: {
+      tags: ['webhook-endpoints'], summary: 'Create a webhook endpoint; the response carries its signing secret, shown only this once',
+      body: CreateWebhookEndpointBody,
+      response: { 201: DataOf(WebhookEndpointWithSecret), ...errorResponses(...writeErrors) },
+    },
+  }, async (request, reply) => {
+    const url = checkUrl(request.body.url);
+    const events = checkEvents(request.body.events ?? ['*']);
+    const { endpoint, secret } = await endpoints.create({ organizationId: principalOf(request).organizationId, url, events, description: request.body.description ?? null });
+    return reply.code(201).send({ data: presentCreatedWebhookEndpoint(endpoint, secret) });
+  });
+
+  app.get('/webhook-endpoints', {
+    config: { apiKey: true },
+    schema: {
+      tags: ['webhook-endpoints'], summary: 'List webhook endpoints, newest first',
+      querystring: Type.Object(ListQuery, { additionalProperties: false }),
+      response: { 200: PageOf(WebhookEndpoint), ...errorResponses('invalid_request', 'missing_api_key', 'invalid_api_key', 'rate_limited', 'service_unavailable') },
+    },
+  }, async (request) => {
+    return endpoints.list(principalOf(request).organizationId, { limit: request.query.limit ?? 20, cursor: request.query.cursor }, presentWebhookEndpoint);
+  });
+
+  app.get('/webhook-endpoints/:id', {
+    config: { apiKey: true },
+    schema: {
+      tags: ['webhook-endpoints'], summary: 'Read a webhook endpoint (without its secret)',
+      params: WebhookEndpointIdParams,
+      response: { 200: DataOf(WebhookEndpoint), ...errorResponses('invalid_request', 'missing_api_key', 'invalid_api_key', 'webhook_endpoint_not_found', 'rate_limited', 'service_unavailable') },
+    },
+  }, async (request) => {
+    const endpoint = await endpoints.get(principalOf(request).organizationId, request.params.id);
+    if (!endpoint) throw notFound(request.params.id);
+    return { data: presentWebhookEndpoint(endpoint) };
+  });
+
+  app.patch('/webhook-endpoints/:id', {
+    config: { apiKey: true, scope: 'webhooks:write', idempotent: true },
+    schema: {
+      tags: ['webhook-endpoints'], summary: 'Update a webhook endpoint: url, events, enabled, description (at least one)',
+      params: WebhookEndpointIdParams,
+      body: UpdateWebhookEndpointBody,
+      response: { 200: DataOf(WebhookEndpoint), ...errorResponses(...writeErrors, 'webhook_endpoint_not_found') },
+    },
+  }, async (request) => {
+    const body = request.body;
+    if (body.url === undefined && body.events === undefined && body.enabled === undefined && body.description === undefined) {
+      throw new ApiError('invalid_request', 'send at least one of url, events, enabled, description');
+    }
+    const patch = {
+      url: body.url === undefined ? undefined : checkUrl(body.url),
+      events: body.events === undefined ? undefined : checkEvents(body.events),
+      enabled: body.enabled,
+      description: body.description,
+    };
+    const endpoint = await endpoints.update(principalOf(request).organizationId, request.params.id, patch);
+    if (!endpoint) throw notFound(request.params.id);
+    return { data: presentWebhookEndpoint(endpoint) };
+  });
+
+  app.delete('/webhook-endpoints/:id', {
+    config: { apiKey: true, scope: 'webhooks:write', idempotent: true },
+    schema: {
+      tags: ['webhook-endpoints'], summary: 'Delete a webhook endpoint; it receives no further deliveries',
+      params: WebhookEndpointIdParams,
+      response: { 200: DataOf(WebhookEndpoint), ...errorResponses(...writeErrors, 'webhook_endpoint_not_found') },
+    },
+  }, async (request) => {
+    const endpoint = await endpoints.delete(principalOf(request).organizationId, request.params.id);
+    if (!endpoint) throw notFound(request.params.id);
+    return { data: presentWebhookEndpoint(endpoint) };
+  });
+
+  app.post('/webhook-endpoints/:id/rotate-secret', {
+    config: { apiKey: true, scope: 'webhooks:write', idempotent: true },
+    schema: {
+      tags: ['webhook-endpoints'], summary: 'Replace the signing secret; the previous one keeps signing beside it for 24 h',
+      params: WebhookEndpointIdParams,
+      response: { 200: DataOf(RotatedWebhookEndpoint), ...errorResponses(...writeErrors, 'webhook_endpoint_not_found') },
+    },
+  }, async (request) => {
+    const rotated = await endpoints.rotateSecret(principalOf(request).organizationId, request.params.id);
+    if (!rotated) throw notFound(request.params.id);
+    return { data: presentRotatedWebhookEndpoint(rotated.endpoint, rotated.secret) };
+  });
+};

@@ -1,0 +1,17 @@
+import { Type } from 'typebox';
+import { Timestamp } from './common.ts';
+
+export const Destination = Type.Object({
+  id: Type.String({ description: 'Identifier (dst_…)' }),
+  url: Type.String({ description: 'HTTPS origin of your application, e.g. https://app.example.com' }),
+  host: Type.String(),
+  port: Type.Integer({ enum: [443, 8443], description: 'Effective port: 443 (default) or 8443' }),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const CreateDestinationBody = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 2048, description: 'https://host[:port], port 443 or 8443, no path, query, fragment or credentials' }),
+}, { additionalProperties: false });
+
+export const DestinationIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });

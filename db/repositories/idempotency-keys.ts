@@ -1,0 +1,75 @@
+import { Type } from 'typebox';
+import { row, sql, type Db } from '../pool.ts';
+
+const Existing = row(Type.Object({
+  method: Type.String(),
+  path: Type.String(),
+  body_hash: Type.Unknown(),
+  state: Type.Union([Type.Literal('in_flight'), Type.Literal('completed')]),
+  response_status: Type.Union([Type.Number(), Type.Null()]),
+  response_body: Type.Unknown(),
+  expired: Type.Boolean(),
+  abandoned: Type.Boolean(),
+}));
+
+export type ClaimResult =
+  | { kind: 'claimed' }
+  | { kind: 'mismatch' }
+  | { kind: 'in_flight' }
+  | { kind: 'replay'; status: number; body: unknown };
+
+/** Kept at least 24 h (decisions.md); purged after that. */
+export const RETENTION_HOURS = 24;
+/** An in-flight claim older than this belongs to a request that died; the key may be retried. */
+export const ABANDONED_AFTER_SECONDS = 60;
+
+export function idempotencyRepository(db: Db) {
+  return {
+    /**
+     * Claims (scope, key) for one request. The insert is the lock: of fifty concurrent requests
+     * exactly one inserts; the others see its row (in flight, or completed and replayable).
+     */
+    async claim(input: { scope: string; key: string; method: string; path: string; bodyHash: Buffer }): Promise<ClaimResult> {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const inserted = await db.maybeOneFirst(sql.type(row(Type.Object({ key: Type.String() })))`
+          insert into idempotency_keys (scope, key, method, path, body_hash, expires_at)
+          values (${input.scope}, ${input.key}, ${input.method}, ${input.path}, ${sql.binary(input.bodyHash)}, hg_now() + make_interval(hours => ${RETENTION_HOURS}))
+          on conflict (scope, key) do nothing returning key`);
+        if (inserted) return { kind: 'claimed' };
+        const existing = await db.maybeOne(sql.type(Existing)`
+          select method, path, body_hash, state, response_status, response_body,
+                 expires_at < hg_now() as expired,
+                 (state = 'in_flight' and created_at < hg_now() - make_interval(secs => ${ABANDONED_AFTER_SECONDS})) as abandoned
+          from idempotency_keys where scope = ${input.scope} and key = ${input.key}`);
+        if (!existing) continue; // purged between the two statements: try the insert again
+        if (existing.expired || existing.abandoned) {
+          // A key reused after expiry is a new request; an abandoned claim is taken over.
+          await db.query(sql.unsafe`delete from idempotency_keys where scope = ${input.scope} and key = ${input.key}
+            and (expires_at < hg_now() or (state = 'in_flight' and created_at < hg_now() - make_interval(secs => ${ABANDONED_AFTER_SECONDS})))`);
+          continue;
+        }
+        const sameRequest = existing.method === input.method && existing.path === input.path
+          && Buffer.isBuffer(existing.body_hash) && existing.body_hash.equals(input.bodyHash);
+        if (!sameRequest) return { kind: 'mismatch' };
+        if (existing.state === 'in_flight') return { kind: 'in_flight' };
+        return { kind: 'replay', status: existing.response_status ?? 200, body: existing.response_body };
+      }
+      return { kind: 'in_flight' };
+    },
+
+    async complete(scope: string, key: string, status: number, body: unknown): Promise<void> {
+      await db.query(sql.unsafe`update idempotency_keys set state = 'completed', response_status = ${status}, response_body = ${sql.jsonb(body as never)}
+        where scope = ${scope} and key = ${key} and state = 'in_flight'`);
+    },
+
+    /** A request that failed with a 5xx leaves no record, so the same key can be retried. */
+    async release(scope: string, key: string): Promise<void> {
+      await db.query(sql.unsafe`delete from idempotency_keys where scope = ${scope} and key = ${key} and state = 'in_flight'`);
+    },
+
+    async purgeExpired(limit = 10_000): Promise<number> {
+      const result = await db.query(sql.unsafe`delete from idempotency_keys where ctid in (select ctid from idempotency_keys where expires_at < hg_now() limit ${limit})`);
+      return result.rowCount;
+    },
+  };
+}

@@ -1,0 +1,273 @@
+// SSRF guard for every URL the service connects to on a customer's behalf (destinations, webhook
+// endpoints). Checking the URL text is only the first gate: a public-looking name can resolve to
+// 127.0.0.1 or change its answer between check and use (DNS rebinding). So the address actually
+// connected to is checked too, by resolving once, checking every answer, and connecting to the
+// checked address (`resolvePublicAddress`, `createGuardedLookup`).
+//
+// `allowPrivate` (HOSTGATE_ALLOW_PRIVATE_TARGETS) exists for local stacks and tests, where origins
+// and webhook receivers live on loopback; production leaves it off.
+import type { LookupAddress, LookupOptions } from 'node:dns';
+import { promises as dnsPromises } from 'node:dns';
+import { isIPv4, isIPv6, type LookupFunction } from 'node:net';
+
+// ---------------------------------------------------------------------------------------------
+// Addresses
+
+// IANA special-purpose IPv4 ranges that are not globally reachable, plus ranges that are but that
+// no customer origin legitimately uses (documentation, benchmarking, 6to4 relay anycast).
+const V4_NON_PUBLIC: readonly [string, number][] = [
+  ['0.0.0.0', 8], // "this network", unspecified
+  ['10.0.0.0', 8], // private
+  ['100.64.0.0', 10], // CGNAT (also Alibaba's metadata at 100.100.100.200)
+  ['127.0.0.0', 8], // loopback
+  ['169.254.0.0', 16], // link-local, cloud metadata 169.254.169.254
+  ['172.16.0.0', 12], // private
+  ['192.0.0.0', 24], // IETF protocol assignments (Oracle metadata at 192.0.0.192)
+  ['192.0.2.0', 24], // TEST-NET-1
+  ['192.88.99.0', 24], // 6to4 relay anycast (deprecated)
+  ['192.168.0.0', 16], // private
+  ['198.18.0.0', 15], // benchmarking
+  ['198.51.100.0', 24], // TEST-NET-2
+  ['203.0.113.0', 24], // TEST-NET-3
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved, includes broadcast 255.255.255.255
+];
+
+const V4_RANGES = V4_NON_PUBLIC.map(([base, bits]) => {
+  const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
+  return { network: (v4ToInt(base) & mask) >>> 0, mask };
+});
+
+function v4ToInt(address: string): number {
+  return address.split('.').reduce((acc, part) => ((acc << 8) | Number(part)) >>> 0, 0);
+}
+
+function isPublicV4(value: number): boolean {
+  return !V4_RANGES.some(({ network, mask }) => ((value & mask) >>> 0) === network);
+}
+
+/** Eight 16-bit groups of a valid IPv6 address (embedded dotted IPv4 tail included). */
+function v6Groups(address: string): number[] {
+  let text = address;
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted?.[1]) {
+    const v4 = v4ToInt(dotted[1]);
+    text = `${text.slice(0, -dotted[1].length)}${(v4 >>> 16).toString(16)}:${(v4 & 0xffff).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const parse = (part: string) => (part === '' ? [] : part.split(':').map((g) => parseInt(g, 16)));
+  const left = parse(head);
+  if (tail === undefined) return left;
+  const right = parse(tail);
+  return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
+function isPublicV6(g: number[]): boolean {
+  const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = g;
+  const embedded = ((g6 << 16) | g7) >>> 0;
+  // ::ffff:a.b.c.d (mapped) and ::a.b.c.d (compatible, which also covers :: and ::1): the kernel
+  // routes these to the IPv4 address, so they are exactly as public as it is.
+  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && (g5 === 0xffff || g5 === 0)) return isPublicV4(embedded);
+  // NAT64 well-known prefix 64:ff9b::/96: a gateway translates to the embedded IPv4 address.
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return isPublicV4(embedded);
+  // 6to4 2002:AABB:CCDD::/48 tunnels to AA.BB.CC.DD.
+  if (g0 === 0x2002) return isPublicV4(((g1 << 16) | g2) >>> 0);
+  // Only global unicast (2000::/3) is public; this refuses ::1, fc00::/7 (incl. fd00:ec2::254),
+  // fe80::/10, ff00::/8, 64:ff9b:1::/48, 100::/64 and everything unassigned.
+  if ((g0 & 0xe000) !== 0x2000) return false;
+  if (g0 === 0x2001 && g1 < 0x200) return false; // 2001::/23 IETF assignments, Teredo 2001::/32
+  if (g0 === 0x2001 && g1 === 0xdb8) return false; // documentation
+  if (g0 === 0x3fff && g1 < 0x1000) return false; // documentation 3fff::/20
+  return true;
+}
+
+/**
+ * True when `ip` is a globally reachable unicast address that a customer origin or webhook receiver
+ * may use. Accepts IPv4, IPv6 (also in brackets); anything else, including IPv4 shorthand like
+ * "127.1" and scoped IPv6 like "fe80::1%eth0", is not public.
+ */
+export function isPublicAddress(ip: string): boolean {
+  let text = ip.trim();
+  if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
+  if (isIPv4(text)) return isPublicV4(v4ToInt(text));
+  if (isIPv6(text) && !text.includes('%')) return isPublicV6(v6Groups(text.toLowerCase()));
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// URLs
+
+export type DestinationUrlResult = { ok: true; url: string; host: string; port: 443 | 8443 } | { ok: false; message: string };
+export type WebhookUrlResult = { ok: true; url: string } | { ok: false; message: string };
+
+const MAX_URL = 2048;
+
+// Names that only mean something inside a network: RFC 6761/6762 (localhost, local), ICANN's
+// private-use TLD (internal, 2024), home.arpa (RFC 8375), and TLDs that ICANN will not delegate
+// because they are in wide private use (corp, home, lan, …).
+const PRIVATE_NAME_SUFFIXES = ['localhost', 'local', 'internal', 'localdomain', 'home.arpa', 'lan', 'home', 'corp', 'intranet', 'private'];
+
+const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+type HostCheck = { ok: true; host: string; kind: 'ip' | 'name' } | { ok: false; message: string };
+
+/** Host rules shared by destinations and webhooks; `hostname` is a WHATWG URL `hostname`. */
+function checkHost(hostname: string, what: string, allowPrivate: boolean): HostCheck {
+  if (hostname.startsWith('[') || isIPv4(hostname)) {
+    const ip = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
+    if (!allowPrivate && !isPublicAddress(ip)) {
+      return { ok: false, message: `The ${what} host ${ip} is not a public IP address (loopback, private, link-local, metadata and reserved ranges are refused); use a public address or DNS name.` };
+    }
+    return { ok: true, host: ip, kind: 'ip' };
+  }
+  const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
+  const labels = name.split('.');
+  if (name.length === 0 || name.length > 253 || !labels.every((l) => DNS_LABEL.test(l))) {
+    return { ok: false, message: `The ${what} host "${hostname}" is not a valid DNS name; use letters, digits, hyphens and dots, for example app.example.com.` };
+  }
+  if (!allowPrivate) {
+    if (labels.length < 2) {
+      return { ok: false, message: `The ${what} host "${name}" is not a public DNS name; use a fully qualified name such as app.example.com.` };
+    }
+    const privateSuffix = PRIVATE_NAME_SUFFIXES.find((s) => name === s || name.endsWith(`.${s}`));
+    if (privateSuffix) {
+      return { ok: false, message: `The ${what} host "${name}" is a local or internal name (.${privateSuffix}) that is not reachable from the internet; use a public DNS name.` };
+    }
+  }
+  return { ok: true, host: name, kind: 'name' };
+}
+
+function parseUrl(input: string, what: string): { ok: true; url: URL; text: string } | { ok: false; message: string } {
+  const text = typeof input === 'string' ? input.trim() : '';
+  if (text === '') return { ok: false, message: `The ${what} URL is required, for example https://app.example.com.` };
+  if (text.length > MAX_URL) return { ok: false, message: `The ${what} URL can be at most ${MAX_URL} characters long.` };
+  // The URL parser silently drops tabs and newlines inside a URL; a URL containing any is a mistake.
+  if (/[\s\x00-\x1f\x7f]/.test(text)) return { ok: false, message: `The ${what} URL must not contain spaces or control characters.` };
+  if (!URL.canParse(text)) return { ok: false, message: `The ${what} URL is not a valid URL; write it in full, for example https://app.example.com.` };
+  const url = new URL(text);
+  if (url.username !== '' || url.password !== '' || authorityOf(text).includes('@')) {
+    return { ok: false, message: `The ${what} URL must not contain a username or password.` };
+  }
+  return { ok: true, url, text };
+}
+
+/** The authority part of the raw text, so "https://@host" (which the parser normalises away) is caught too. */
+function authorityOf(text: string): string {
+  const afterScheme = text.replace(/^[a-z][a-z0-9+.-]*:[/\\]*/i, '');
+  return afterScheme.split(/[/?#\\]/, 1)[0] ?? '';
+}
+
+/**
+ * A destination (the customer's origin): `https://host[:port]` with port 443 or 8443 and nothing
+ * else. `url` is the normal form (`https://host`, `:8443` kept, trailing dot dropped); `host` is the
+ * DNS name or IP address without brackets, as given to `resolvePublicAddress` or `net.connect`.
+ */
+export function parseDestinationUrl(input: string, opts: { allowPrivate: boolean }): DestinationUrlResult {
+  const parsed = parseUrl(input, 'destination');
+  if (!parsed.ok) return parsed;
+  const { url, text } = parsed;
+  if (url.protocol !== 'https:') return { ok: false, message: 'The destination URL must start with https://, for example https://app.example.com.' };
+  if (url.search !== '' || text.includes('?')) return { ok: false, message: 'The destination URL must not contain a query string (?…); give only https://host[:port].' };
+  if (url.hash !== '' || text.includes('#')) return { ok: false, message: 'The destination URL must not contain a fragment (#…); give only https://host[:port].' };
+  if (url.pathname !== '/') return { ok: false, message: 'The destination URL must not contain a path; give only https://host[:port], requests keep their own path.' };
+  const port = url.port === '' ? 443 : Number(url.port);
+  if (port !== 443 && port !== 8443) return { ok: false, message: `The destination port must be 443 or 8443, not ${port}.` };
+  const host = checkHost(url.hostname, 'destination', opts.allowPrivate);
+  if (!host.ok) return host;
+  const hostPart = host.kind === 'ip' && host.host.includes(':') ? `[${host.host}]` : host.host;
+  return { ok: true, url: `https://${hostPart}${port === 8443 ? ':8443' : ''}`, host: host.host, port };
+}
+
+/**
+ * A webhook endpoint: https (http only with `allowPrivate`, for local receivers), any port, path and
+ * query, no credentials, no fragment (it is never sent, so one is most likely a paste mistake).
+ * `url` is the WHATWG-serialised form (lowercase scheme and host, punycode, default port dropped).
+ */
+export function parseWebhookUrl(input: string, opts: { allowPrivate: boolean }): WebhookUrlResult {
+  const parsed = parseUrl(input, 'webhook');
+  if (!parsed.ok) return parsed;
+  const { url, text } = parsed;
+  if (url.protocol !== 'https:' && !(opts.allowPrivate && url.protocol === 'http:')) {
+    return { ok: false, message: 'The webhook URL must start with https://, for example https://hooks.example.com/hostgate.' };
+  }
+  if (url.hash !== '' || text.includes('#')) return { ok: false, message: 'The webhook URL must not contain a fragment (#…); fragments are never sent to the server.' };
+  if (url.port === '0') return { ok: false, message: 'The webhook URL port must be between 1 and 65535.' };
+  const host = checkHost(url.hostname, 'webhook', opts.allowPrivate);
+  if (!host.ok) return host;
+  return { ok: true, url: url.href };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Connect-time checks
+
+/** Thrown (or passed to a lookup callback) when a target resolves to a non-public address. */
+export class UnsafeAddressError extends Error {
+  code = 'ERR_UNSAFE_ADDRESS';
+  hostname: string;
+  address: string | undefined;
+  constructor(message: string, hostname: string, address?: string) {
+    super(message);
+    this.name = 'UnsafeAddressError';
+    this.hostname = hostname;
+    this.address = address;
+  }
+}
+
+export type PromiseLookup = typeof dnsPromises.lookup;
+
+export interface GuardOptions { allowPrivate: boolean; lookup?: PromiseLookup }
+
+function literal(hostname: string): string | null {
+  const text = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+  return isIPv4(text) || isIPv6(text) ? text : null;
+}
+
+async function resolveChecked(hostname: string, opts: GuardOptions, lookupOptions: LookupOptions): Promise<LookupAddress[]> {
+  const ip = literal(hostname);
+  let addresses: LookupAddress[];
+  if (ip !== null) {
+    addresses = [{ address: ip, family: isIPv4(ip) ? 4 : 6 }];
+  } else {
+    const lookup = opts.lookup ?? dnsPromises.lookup;
+    addresses = await lookup(hostname, { ...lookupOptions, all: true });
+  }
+  if (addresses.length === 0) throw new UnsafeAddressError(`${hostname} did not resolve to any address.`, hostname);
+  if (!opts.allowPrivate) {
+    const bad = addresses.find((a) => !isPublicAddress(a.address));
+    if (bad) {
+      const what = ip !== null ? `${hostname} is` : `${hostname} resolves to ${bad.address}, which is`;
+      throw new UnsafeAddressError(`${what} not a public address (loopback, private, link-local, metadata or reserved range); the target must be reachable on the public internet.`, hostname, bad.address);
+    }
+  }
+  return addresses;
+}
+
+/**
+ * Resolves `hostname` (or takes an IP literal as is), refuses it when ANY answer is not public
+ * (unless `allowPrivate`), and returns the first answer: connect to exactly this address (with the
+ * original name for SNI and Host), never resolve again.
+ */
+export async function resolvePublicAddress(hostname: string, opts: GuardOptions): Promise<{ address: string; family: 4 | 6 }> {
+  const [first] = await resolveChecked(hostname, opts, {});
+  if (!first) throw new UnsafeAddressError(`${hostname} did not resolve to any address.`, hostname);
+  return { address: first.address, family: first.family === 6 ? 6 : 4 };
+}
+
+/**
+ * A `lookup` for http(s).request, net/tls.connect or an undici Agent's `connect` options that applies
+ * the same check at connect time, so the connection goes only to an address that was checked. Node
+ * skips `lookup` for IP-literal hosts: check those with `resolvePublicAddress` (or a parse function)
+ * before sending.
+ */
+export function createGuardedLookup(opts: GuardOptions): LookupFunction {
+  return (hostname, options, callback) => {
+    const lookupOptions: LookupOptions = typeof options === 'object' && options !== null ? options : {};
+    resolveChecked(hostname, opts, lookupOptions).then(
+      (addresses) => {
+        if (lookupOptions.all) callback(null, addresses);
+        else callback(null, addresses[0]!.address, addresses[0]!.family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, lookupOptions.all ? [] : ''),
+    );
+  };
+}
