@@ -15,6 +15,7 @@ import { openapiPlugin } from './plugins/openapi.ts';
 import { healthRoutes } from './routes/health.ts';
 import { v1Routes } from './routes/v1.ts';
 import { validatorCompiler } from './validation.ts';
+import { SecretBox } from '../security/secret-box.ts';
 
 export interface AppDeps {
   config: Config;
@@ -28,6 +29,8 @@ export interface AppDeps {
 declare module 'fastify' {
   interface FastifyInstance {
     deps: AppDeps;
+    /** Seals secrets at rest (webhook secrets, stored idempotent responses). */
+    secretBox: SecretBox;
   }
 }
 
@@ -46,6 +49,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('deps', deps);
+  app.decorate('secretBox', new SecretBox(deps.config.encryptionKeys));
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: a text/plain body answers 415 instead of being parsed as a string.
   app.removeContentTypeParser('text/plain');

@@ -10,7 +10,7 @@ import { buildApp } from './app.ts';
 
 let config;
 try {
-  config = loadConfig(process.env, ['database', 'temporal', ...(process.env.HOSTGATE_ENV === 'production' ? ['encryption' as const] : [])]);
+  config = loadConfig(process.env, ['database', 'temporal', 'encryption']);
 } catch (error) {
   if (error instanceof ConfigError) { console.error(error.message); process.exit(78); }
   throw error;

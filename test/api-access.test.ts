@@ -9,7 +9,7 @@ describe('scopes and organization isolation', () => {
   let t: TestApp;
   let a: ReturnType<typeof client>;
   let orgA: Awaited<ReturnType<typeof createOrgWithKey>>;
-  let ids: { destination: string; domain: string };
+  let ids: { destination: string; domain: string; endpoint: string };
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -17,7 +17,8 @@ describe('scopes and organization isolation', () => {
     a = client(t.app, orgA.auth);
     const destination = (await a.post('/v1/destinations', { url: 'https://a.example.com' })).json().data.id;
     const domain = (await a.post('/v1/domains', { hostname: 'shop.org-a.example', destination_id: destination })).json().data.id;
-    ids = { destination, domain };
+    const endpoint = (await a.post('/v1/webhook-endpoints', { url: 'https://hooks.a.example.com/in' })).json().data.id;
+    ids = { destination, domain, endpoint };
   });
   afterAll(async () => { await t.close(); });
 
@@ -28,6 +29,10 @@ describe('scopes and organization isolation', () => {
     { name: 'POST /domains', scope: 'domains:write', call: (c) => c.post('/v1/domains', { hostname: 'scoped.org-a.example', destination_id: ids.destination }) },
     { name: 'DELETE /domains/:id', scope: 'domains:write', call: (c) => c.delete(`/v1/domains/${ids.domain}`) },
     { name: 'POST /domains/:id/verify', scope: 'domains:write', call: (c) => c.post(`/v1/domains/${ids.domain}/verify`) },
+    { name: 'POST /webhook-endpoints', scope: 'webhooks:write', call: (c) => c.post('/v1/webhook-endpoints', { url: 'https://hooks.example.com/x' }) },
+    { name: 'PATCH /webhook-endpoints/:id', scope: 'webhooks:write', call: (c) => c.patch(`/v1/webhook-endpoints/${ids.endpoint}`, { enabled: false }) },
+    { name: 'DELETE /webhook-endpoints/:id', scope: 'webhooks:write', call: (c) => c.delete(`/v1/webhook-endpoints/${ids.endpoint}`) },
+    { name: 'POST /webhook-endpoints/:id/rotate-secret', scope: 'webhooks:write', call: (c) => c.post(`/v1/webhook-endpoints/${ids.endpoint}/rotate-secret`) },
   ];
 
   for (const w of writes) {
@@ -49,6 +54,8 @@ describe('scopes and organization isolation', () => {
     expect((await ro.get(`/v1/destinations/${ids.destination}`)).statusCode).toBe(200);
     expect((await ro.get('/v1/domains')).json().data.map((d: { id: string }) => d.id)).toContain(ids.domain);
     expect((await ro.get(`/v1/domains/${ids.domain}`)).statusCode).toBe(200);
+    expect((await ro.get(`/v1/webhook-endpoints/${ids.endpoint}`)).statusCode).toBe(200);
+    expect((await ro.get('/v1/webhook-endpoints')).json().data).toHaveLength(1);
   });
 
   it("another organization can neither read, list, change, delete nor verify org A's objects", async () => {

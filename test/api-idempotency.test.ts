@@ -53,6 +53,18 @@ describe('idempotency', () => {
     expect(replay.json().error.code).toBe('domain_conflict');
   });
 
+  it('stores replayable responses encrypted: a webhook secret never sits in plaintext', async () => {
+    const created = await post('/v1/webhook-endpoints', 'wh-secret', { url: 'https://hooks.example.com/in' });
+    expect(created.statusCode).toBe(201);
+    const secret: string = created.json().data.secret;
+    const raw = await t.database.db.oneFirst(sql.unsafe`select response_body_enc from idempotency_keys where key = 'wh-secret'`);
+    expect(Buffer.isBuffer(raw)).toBe(true);
+    expect((raw as Buffer).toString('latin1')).not.toContain(secret);
+    const replay = await post('/v1/webhook-endpoints', 'wh-secret', { url: 'https://hooks.example.com/in' });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.json().data.secret).toBe(secret);
+  });
+
   it('422 idempotency_key_reused for a different body, path or method', async () => {
     await post('/v1/destinations', 'reuse-1', { url: 'https://reuse.example.com' });
     const body = await post('/v1/destinations', 'reuse-1', { url: 'https://reuse-other.example.com' });
@@ -73,7 +85,7 @@ describe('idempotency', () => {
   it('409 idempotency_key_in_use while the first request is still running', async () => {
     const payload = { url: 'https://inflight.example.com' };
     // The first request has claimed the key and not finished yet.
-    await idempotencyRepository(t.database.db).claim({
+    await idempotencyRepository(t.database.db, t.app.secretBox).claim({
       scope: `org:${org.org.id}`, key: 'in-flight', method: 'POST', path: '/v1/destinations',
       bodyHash: createHash('sha256').update(canonicalJson(payload)).digest(),
     });
@@ -94,7 +106,7 @@ describe('idempotency', () => {
     expect(second.headers['idempotent-replayed']).toBeUndefined();
     expect(second.json().data.id).not.toBe(first.json().data.id);
     await t.database.db.query(sql.unsafe`update idempotency_keys set expires_at = now() - interval '1 second' where key = 'expiring'`);
-    expect(await idempotencyRepository(t.database.db).purgeExpired()).toBeGreaterThanOrEqual(1);
+    expect(await idempotencyRepository(t.database.db, t.app.secretBox).purgeExpired()).toBeGreaterThanOrEqual(1);
     expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from idempotency_keys where key = 'expiring'`)).toBe(0);
   });
 

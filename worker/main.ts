@@ -8,6 +8,7 @@ import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
 import { taskQueue } from '../workflows/shared.ts';
 import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
 import { createHostgateWorker } from './create-worker.ts';
+import { startMaintenance } from './maintenance.ts';
 import { bundleIsFresh, buildWorkflowBundle, defaultBundlePath } from './workflow-bundle.ts';
 
 let config;
@@ -36,6 +37,7 @@ if (!bundleIsFresh(bundlePath)) {
 const worker = await createHostgateWorker({ connection, namespace: config.temporal.namespace, taskQueue: queue, db, logger, bundlePath });
 const dispatcher = createOutboxDispatcher({ db, client: new Client({ connection: adminConnection, namespace: config.temporal.namespace }), taskQueue: queue, logger });
 dispatcher.startLoop(1000);
+const maintenance = startMaintenance({ db, logger });
 
 let stopping = false;
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
@@ -48,6 +50,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 }
 logger.info({ taskQueue: queue, namespace: config.temporal.namespace }, 'worker running');
 await worker.run();
+maintenance.stop();
 await dispatcher.stop();
 await db.end();
 await connection.close();

@@ -35,7 +35,7 @@ function pathOf(request: FastifyRequest): string {
 }
 
 export const idempotencyPlugin = fp(async function idempotency(app: FastifyInstance) {
-  const repo = idempotencyRepository(app.deps.db);
+  const repo = idempotencyRepository(app.deps.db, app.secretBox);
   app.decorateRequest('idempotencyScope', null);
   app.decorateRequest('idempotencyClaim', null);
 

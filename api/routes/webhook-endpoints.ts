@@ -3,7 +3,6 @@ import { Type } from 'typebox';
 import { webhookEndpointsRepository } from '../../db/repositories/webhook-endpoints.ts';
 import { eventKinds } from '../../model/domain-status.ts';
 import { parseWebhookUrl } from '../../security/outbound-url.ts';
-import { SecretBox } from '../../security/secret-box.ts';
 import { ApiError, type ErrorCode } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
 import { presentCreatedWebhookEndpoint, presentRotatedWebhookEndpoint, presentWebhookEndpoint } from '../presenters/webhook-endpoint.ts';
@@ -33,9 +32,7 @@ const writeErrors: ErrorCode[] = ['invalid_request', 'idempotency_key_missing', 
 
 export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app.deps;
-  // Lazy: without HOSTGATE_ENCRYPTION_KEYS (allowed outside production) reads still work and only
-  // writes that seal a secret fail, with SecretBox's message in the log.
-  const endpoints = webhookEndpointsRepository(db, () => new SecretBox(config.encryptionKeys));
+  const endpoints = webhookEndpointsRepository(db, app.secretBox);
   const notFound = (id: string) => new ApiError('webhook_endpoint_not_found', `webhook endpoint ${id} does not exist`, { param: 'id' });
   const checkUrl = (url: string) => {
     const parsed = parseWebhookUrl(url, { allowPrivate: config.allowPrivateTargets });

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import type { SecretBox } from '../../security/secret-box.ts';
 import { row, sql, type Db } from '../pool.ts';
 
 const Existing = row(Type.Object({
@@ -7,7 +8,8 @@ const Existing = row(Type.Object({
   body_hash: Type.Unknown(),
   state: Type.Union([Type.Literal('in_flight'), Type.Literal('completed')]),
   response_status: Type.Union([Type.Number(), Type.Null()]),
-  response_body: Type.Unknown(),
+  response_body_enc: Type.Union([Type.Unknown(), Type.Null()]),
+  response_key_id: Type.Union([Type.String(), Type.Null()]),
   expired: Type.Boolean(),
   abandoned: Type.Boolean(),
 }));
@@ -23,7 +25,9 @@ export const RETENTION_HOURS = 24;
 /** An in-flight claim older than this belongs to a request that died; the key may be retried. */
 export const ABANDONED_AFTER_SECONDS = 60;
 
-export function idempotencyRepository(db: Db) {
+const context = (scope: string, key: string) => `idempotency:${scope}:${key}`;
+
+export function idempotencyRepository(db: Db, box: SecretBox) {
   return {
     /**
      * Claims (scope, key) for one request. The insert is the lock: of fifty concurrent requests
@@ -37,7 +41,7 @@ export function idempotencyRepository(db: Db) {
           on conflict (scope, key) do nothing returning key`);
         if (inserted) return { kind: 'claimed' };
         const existing = await db.maybeOne(sql.type(Existing)`
-          select method, path, body_hash, state, response_status, response_body,
+          select method, path, body_hash, state, response_status, response_body_enc, response_key_id,
                  expires_at < hg_now() as expired,
                  (state = 'in_flight' and created_at < hg_now() - make_interval(secs => ${ABANDONED_AFTER_SECONDS})) as abandoned
           from idempotency_keys where scope = ${input.scope} and key = ${input.key}`);
@@ -52,13 +56,18 @@ export function idempotencyRepository(db: Db) {
           && Buffer.isBuffer(existing.body_hash) && existing.body_hash.equals(input.bodyHash);
         if (!sameRequest) return { kind: 'mismatch' };
         if (existing.state === 'in_flight') return { kind: 'in_flight' };
-        return { kind: 'replay', status: existing.response_status ?? 200, body: existing.response_body };
+        const body = Buffer.isBuffer(existing.response_body_enc) && existing.response_key_id
+          ? JSON.parse(box.open({ keyId: existing.response_key_id, ciphertext: existing.response_body_enc }, context(input.scope, input.key)).toString('utf8')) as unknown
+          : null;
+        return { kind: 'replay', status: existing.response_status ?? 200, body };
       }
       return { kind: 'in_flight' };
     },
 
     async complete(scope: string, key: string, status: number, body: unknown): Promise<void> {
-      await db.query(sql.unsafe`update idempotency_keys set state = 'completed', response_status = ${status}, response_body = ${sql.jsonb(body as never)}
+      const sealed = box.seal(JSON.stringify(body ?? null), context(scope, key));
+      await db.query(sql.unsafe`update idempotency_keys set state = 'completed', response_status = ${status},
+          response_body_enc = ${sql.binary(sealed.ciphertext)}, response_key_id = ${sealed.keyId}
         where scope = ${scope} and key = ${key} and state = 'in_flight'`);
     },
 
@@ -67,9 +76,12 @@ export function idempotencyRepository(db: Db) {
       await db.query(sql.unsafe`delete from idempotency_keys where scope = ${scope} and key = ${key} and state = 'in_flight'`);
     },
 
-    async purgeExpired(limit = 10_000): Promise<number> {
-      const result = await db.query(sql.unsafe`delete from idempotency_keys where ctid in (select ctid from idempotency_keys where expires_at < hg_now() limit ${limit})`);
-      return result.rowCount;
-    },
+    purgeExpired: (limit?: number) => purgeExpiredIdempotencyKeys(db, limit),
   };
+}
+
+/** Deletes expired records in bounded batches (the worker's maintenance loop calls it). */
+export async function purgeExpiredIdempotencyKeys(db: Db, limit = 10_000): Promise<number> {
+  const result = await db.query(sql.unsafe`delete from idempotency_keys where ctid in (select ctid from idempotency_keys where expires_at < hg_now() limit ${limit})`);
+  return result.rowCount;
 }
