@@ -30,6 +30,12 @@ const variables = {
   HOSTGATE_RATE_LIMIT_PER_SECOND: { schema: Type.Integer({ minimum: 1 }), default: '50', describe: 'a positive integer (requests per second per API key)' },
   HOSTGATE_RATE_LIMIT_BURST: { schema: Type.Integer({ minimum: 1 }), default: '100', describe: 'a positive integer (burst size per API key)' },
   HOSTGATE_ALLOW_PRIVATE_TARGETS: { schema: Type.Boolean(), default: 'false', describe: 'true or false: allow loopback/private destination and webhook targets (tests only)' },
+  HOSTGATE_HTTP_PORT: { schema: Port, default: '8080', describe: 'a TCP port (1-65535) for the HTTP listener that answers ACME HTTP-01 challenges and redirects to HTTPS (80 in production)' },
+  HOSTGATE_DNS_SERVERS: { schema: Type.String({ pattern: '^$|^[0-9a-fA-F.:\\[\\],]+$' }), default: '', describe: "comma-separated DNS servers (ip or ip:port) for verification (empty: the system's resolvers)" },
+  HOSTGATE_ACME_DIRECTORY_URL: { schema: Type.String({ pattern: '^https://' }), default: 'https://acme-v02.api.letsencrypt.org/directory', describe: "an https:// ACME directory URL (Let's Encrypt by default)" },
+  HOSTGATE_ACME_CA_BUNDLE: { schema: Type.String({ minLength: 1 }), default: undefined, describe: 'path to a PEM file to trust for the ACME directory connection (test CAs such as Pebble)' },
+  HOSTGATE_ACME_EMAIL: { schema: Type.String({ pattern: '^[^@\\s]+@[^@\\s]+$' }), default: undefined, describe: 'a contact email for the ACME account' },
+  HOSTGATE_ACME_CAA_IDENTITIES: { schema: Type.String({ pattern: '^[a-z0-9.,-]+$' }), default: 'letsencrypt.org', describe: 'comma-separated CAA issuer domains of our CA (a CAA record must name one of them)' },
   LOG_LEVEL: { schema: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))), default: 'info', describe: 'one of fatal, error, warn, info, debug, trace, silent' },
 } as const satisfies Record<string, { schema: TSchema; default: string | undefined; describe: string }>;
 

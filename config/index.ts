@@ -21,6 +21,9 @@ export interface Config {
   encryptionKeys: EncryptionKey[];
   rateLimit: { perSecond: number; burst: number };
   allowPrivateTargets: boolean;
+  httpPort: number;
+  dns: { servers: string[] };
+  acme: { directoryUrl: string; caBundlePath: string | undefined; email: string | undefined; caaIdentities: string[] };
   logLevel: RawConfig['LOG_LEVEL'];
 }
 
@@ -68,6 +71,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
     encryptionKeys,
     rateLimit: { perSecond: raw.HOSTGATE_RATE_LIMIT_PER_SECOND, burst: raw.HOSTGATE_RATE_LIMIT_BURST },
     allowPrivateTargets: raw.HOSTGATE_ALLOW_PRIVATE_TARGETS,
+    httpPort: raw.HOSTGATE_HTTP_PORT,
+    dns: { servers: list(raw.HOSTGATE_DNS_SERVERS) },
+    acme: { directoryUrl: raw.HOSTGATE_ACME_DIRECTORY_URL, caBundlePath: raw.HOSTGATE_ACME_CA_BUNDLE, email: raw.HOSTGATE_ACME_EMAIL, caaIdentities: list(raw.HOSTGATE_ACME_CAA_IDENTITIES) },
     logLevel: raw.LOG_LEVEL,
   };
 }

@@ -1,0 +1,89 @@
+// A real authoritative DNS server on loopback (dns2) whose zone a test edits as it goes: the
+// resolver under test and Pebble's validation both query it over UDP (and TCP), exactly as they
+// would query the internet.
+import dns2 from 'dns2';
+import { freePort } from './ports.ts';
+
+const { Packet } = dns2;
+
+export type TestRecord =
+  | { type: 'A'; value: string }
+  | { type: 'AAAA'; value: string }
+  | { type: 'CNAME'; value: string }
+  | { type: 'CAA'; flags?: number; tag: 'issue' | 'issuewild' | 'iodef'; value: string }
+  | { type: 'TXT'; value: string };
+
+export interface TestDnsServer {
+  address: string;
+  port: number;
+  /** `host:port`, the form node:dns `Resolver.setServers` and Pebble's `-dnsserver` take. */
+  server: string;
+  set(name: string, records: TestRecord[]): void;
+  remove(name: string): void;
+  /** Names answered NOERROR with no records (they exist, e.g. as parents of other names). */
+  queries: { name: string; type: string }[];
+  close(): Promise<void>;
+}
+
+const typeName = (code: number) => Object.entries(Packet.TYPE).find(([, c]) => c === code)?.[0] ?? String(code);
+
+export async function startTestDnsServer(): Promise<TestDnsServer> {
+  const zone = new Map<string, TestRecord[]>();
+  const queries: { name: string; type: string }[] = [];
+  const norm = (n: string) => n.toLowerCase().replace(/\.$/, '');
+  // A name "exists" when it or any name below it has records (so parents answer NODATA, not NXDOMAIN).
+  const exists = (name: string) => [...zone.keys()].some((k) => k === name || k.endsWith(`.${name}`));
+
+  const server = dns2.createServer({
+    udp: true,
+    tcp: true,
+    handle: (request: any, send: (r: any) => void) => {
+      // dns2's typings want Resource instances; plain records encode the same way.
+      const response: any = Packet.createResponseFromRequest(request);
+      const [question] = request.questions;
+      const qname = norm(question.name);
+      const qtype = typeName(question.type);
+      queries.push({ name: qname, type: qtype });
+      response.header.aa = 1;
+      const push = (name: string, r: TestRecord) => {
+        const base = { name, class: Packet.CLASS.IN, ttl: 60 };
+        switch (r.type) {
+          case 'A': response.answers.push({ ...base, type: Packet.TYPE.A, address: r.value }); break;
+          case 'AAAA': response.answers.push({ ...base, type: Packet.TYPE.AAAA, address: r.value }); break;
+          case 'CNAME': response.answers.push({ ...base, type: Packet.TYPE.CNAME, domain: r.value }); break;
+          case 'CAA': response.answers.push({ ...base, type: Packet.TYPE.CAA, flags: r.flags ?? 0, tag: r.tag, value: r.value }); break;
+          case 'TXT': response.answers.push({ ...base, type: Packet.TYPE.TXT, data: r.value }); break;
+        }
+      };
+      // Follow CNAMEs inside our zone, as a recursive resolver would, adding each step.
+      let name = qname;
+      for (let hops = 0; hops < 10; hops++) {
+        const records = zone.get(name);
+        if (!records) {
+          if (!exists(name)) response.header.rcode = hops === 0 ? 3 : 0; // NXDOMAIN only for the asked name
+          break;
+        }
+        const cname = records.find((r) => r.type === 'CNAME');
+        if (cname && qtype !== 'CNAME') {
+          push(name, cname);
+          name = norm(cname.value);
+          continue;
+        }
+        for (const r of records) if (r.type === qtype) push(name, r);
+        break;
+      }
+      send(response);
+    },
+  });
+  const port = await freePort();
+  await server.listen({ udp: { port, address: '127.0.0.1' }, tcp: { port, address: '127.0.0.1' } });
+  return {
+    address: '127.0.0.1',
+    port,
+    server: `127.0.0.1:${port}`,
+    set: (name, records) => { zone.set(norm(name), records); },
+    remove: (name) => { zone.delete(norm(name)); },
+    queries,
+    close: async () => { await server.close(); },
+  };
+}
