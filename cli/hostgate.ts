@@ -7,7 +7,9 @@ import { ConfigError, loadConfig, type Config } from '../config/index.ts';
 import { migrate } from '../db/migrate.ts';
 import { createDb, type Db } from '../db/pool.ts';
 import { apiKeysRepository, isScope, scopes, type Scope } from '../db/repositories/api-keys.ts';
+import { domainsRepository, domainWorkflowId } from '../db/repositories/domains.ts';
 import { organizationsRepository } from '../db/repositories/organizations.ts';
+import { workflowOutboxRepository } from '../db/repositories/workflow-outbox.ts';
 
 const usage = `Usage: hostgate <command> [options]
 
@@ -18,6 +20,8 @@ Commands:
                                                              create an API key (printed once)
   keys list [--org <org_id>]                                 list API keys (never their secrets)
   keys revoke <key_id>                                       revoke an API key at once
+  domains suspend <domain_id> [--reason <text>]              stop serving a domain (reversible)
+  domains resume <domain_id>                                 resume a suspended domain
   migrate                                                    apply pending database migrations
 
 Scopes: ${scopes.join(', ')} (or "all").
@@ -51,14 +55,14 @@ export async function run(argv: string[], out: (line: string) => void, env: Node
     return;
   }
   const command = `${group} ${action ?? ''}`.trim();
-  const known = ['orgs create', 'orgs list', 'keys create', 'keys list', 'keys revoke'];
+  const known = ['orgs create', 'orgs list', 'keys create', 'keys list', 'keys revoke', 'domains suspend', 'domains resume'];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
 
   const { values, positionals } = (() => {
     try {
       return parseArgs({ args: rest, allowPositionals: true, strict: true, options: {
         name: { type: 'string' }, org: { type: 'string' }, scopes: { type: 'string' },
-        'return-origin': { type: 'string', multiple: true },
+        'return-origin': { type: 'string', multiple: true }, reason: { type: 'string' },
       } });
     } catch (error) {
       throw new UsageError(error instanceof Error ? error.message : String(error));
@@ -99,6 +103,20 @@ export async function run(argv: string[], out: (line: string) => void, env: Node
         for (const k of await keys.list(values.org)) {
           out(`${k.id}\t${k.organization_id}\t${k.display_prefix}…\t${k.scopes.join(',') || '-'}\t${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}\t${k.name ?? ''}`);
         }
+        return;
+      }
+      case 'domains suspend':
+      case 'domains resume': {
+        const id = positionals[0];
+        if (!id) throw new UsageError(`${command} needs a domain id`);
+        const domain = await domainsRepository(db).getById(id);
+        if (!domain) throw new UsageError(`domain ${id} does not exist`);
+        if (['deleting', 'deleted'].includes(domain.status)) throw new UsageError(`domain ${id} is ${domain.status}; nothing to ${action}`);
+        const signal = action === 'suspend' ? { signal: 'suspend', reason: values.reason ?? 'suspended by operator' } : { signal: 'resume' };
+        // Through the workflow outbox: the worker delivers the signal within a second, and the
+        // workflow makes (and records) the move.
+        await db.transaction((tx) => workflowOutboxRepository(db).enqueue(tx, 'signal_domain', domainWorkflowId(id), signal));
+        out(`${action} requested for ${domain.hostname} (${id}, now ${domain.status}); the worker applies it within seconds`);
         return;
       }
       case 'keys revoke': {

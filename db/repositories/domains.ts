@@ -42,16 +42,19 @@ function eventData(d: DomainRow): HostnameEventData {
 
 export interface DomainFilters { status?: DomainStatus | undefined; hostname?: string | undefined; externalCustomerId?: string | undefined }
 
-export type TransitionResult = { changed: true; domain: DomainRow; from: DomainStatus } | { changed: false; domain: DomainRow | null; reason: 'not_found' | 'not_allowed' | 'already' };
+export type TransitionResult = { changed: true; domain: DomainRow; from: DomainStatus } | { changed: false; domain: DomainRow | null; reason: 'not_found' | 'not_allowed' | 'already' | 'stale' };
 
 export function domainsRepository(db: Db) {
   const outbox = workflowOutboxRepository(db);
 
-  async function transitionIn(tx: DatabaseTransactionConnection, domainId: string, to: DomainStatus, reason: string | null, organizationId?: string): Promise<TransitionResult> {
+  async function transitionIn(tx: DatabaseTransactionConnection, domainId: string, to: DomainStatus, reason: string | null, organizationId?: string, expectedSeq?: number): Promise<TransitionResult> {
     const orgFilter = organizationId ? sql.fragment`and organization_id = ${organizationId}` : sql.fragment``;
     const current = await tx.maybeOne(sql.type(Domain)`select ${columns} from domains where id = ${domainId} ${orgFilter} for update`);
     if (!current) return { changed: false, domain: null, reason: 'not_found' };
     if (current.status === to) return { changed: false, domain: current, reason: 'already' };
+    // The writer saw an older state than the row now has (a retried or late activity, or the API
+    // moved the domain meanwhile): never move it based on stale knowledge.
+    if (expectedSeq !== undefined && current.status_seq !== expectedSeq) return { changed: false, domain: current, reason: 'stale' };
     if (!canTransition(current.status, to)) return { changed: false, domain: current, reason: 'not_allowed' };
     const updated = await tx.one(sql.type(Domain)`
       update domains set status = ${to}, status_seq = status_seq + 1, updated_at = hg_now(),
@@ -113,9 +116,9 @@ export function domainsRepository(db: Db) {
     },
 
     /** Moves a domain if the lifecycle allows it; records history and the matching event. */
-    async transition(domainId: string, to: DomainStatus, reason: string | null, options: { organizationId?: string; signal?: Record<string, unknown> } = {}): Promise<TransitionResult> {
+    async transition(domainId: string, to: DomainStatus, reason: string | null, options: { organizationId?: string; signal?: Record<string, unknown>; expectedSeq?: number } = {}): Promise<TransitionResult> {
       return db.transaction(async (tx) => {
-        const result = await transitionIn(tx, domainId, to, reason, options.organizationId);
+        const result = await transitionIn(tx, domainId, to, reason, options.organizationId, options.expectedSeq);
         if (result.changed && options.signal) await outbox.enqueue(tx, 'signal_domain', domainWorkflowId(domainId), options.signal);
         return result;
       });

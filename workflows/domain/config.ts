@@ -2,8 +2,23 @@
 // outbox re-dispatch, reconciler) finds the running one and is a no-op.
 export { domainWorkflowId } from '../../db/repositories/domains.ts';
 
+import type { DomainState } from '../../activities/domain.ts';
+
 export interface DomainWorkflowInput {
   domainId: string;
   organizationId: string;
   hostname: string;
+  /** Set by continue-as-new: what the previous run knew, so the new one picks up mid-phase. */
+  carry?: DomainWorkflowCarry;
+}
+
+export interface DomainWorkflowCarry {
+  state?: DomainState;
+  /** Epoch ms when the current DNS wait began (the 14-day limit counts from here). */
+  dnsWaitStartedAt: number | null;
+  dnsChecks: number;
+  certFailures: number;
+  certificate: { id: string; notBefore: number; notAfter: number } | null;
+  /** Signals received but not yet acted on. */
+  pending: { verify: boolean; delete: boolean; suspend: string | null; resume: boolean };
 }

@@ -1,0 +1,485 @@
+// `npm run bench:api [-- --duration 8 --connections 20 --warmup 1]`: throughput and latency of the
+// real API against the real stack, on this machine. Not a test: it prints figures and exits 0
+// whether or not the pagination target is met (it exits 1 only when the benchmark cannot run).
+//
+// What runs: a fresh database hg_bench_<random> (migrated) on the local Postgres or DATABASE_URL's
+// server; a Temporal dev server in memory (or TEMPORAL_ADDRESS); the API built by buildApp with
+// the outbox dispatcher, listening on a free loopback port; beside it a bare Fastify server whose
+// one route does a single INSERT with the same pool size, as the baseline. No Temporal worker runs:
+// domain workflows are started (through the outbox, as in production) and wait on a task queue of
+// this run's own. The load generator (autocannon, bench/load.ts) runs in a worker thread so it
+// does not share the servers' event loop; everything shares this machine's cores.
+//
+// Phases: POST /bare, POST /v1/domains, GET /v1/domains/{id}, GET /v1/domains (first page and a
+// deep page), then both list pages again over 1,000 and 100,000 seeded domains.
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
+import { Client } from '@temporalio/client';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../api/app.ts';
+import { loadConfig } from '../config/index.ts';
+import { migrate } from '../db/migrate.ts';
+import { decodeCursor } from '../db/pagination.ts';
+import { createDb } from '../db/pool.ts';
+import { apiKeysRepository, scopes } from '../db/repositories/api-keys.ts';
+import { destinationsRepository } from '../db/repositories/destinations.ts';
+import { organizationsRepository } from '../db/repositories/organizations.ts';
+import { workflowOutboxRepository } from '../db/repositories/workflow-outbox.ts';
+import { findTemporalCli, startTemporalDevServer } from '../local-stack/temporal-dev-server.ts';
+import { createLogger } from '../logging/logger.ts';
+import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
+import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
+import type { LoadResult, LoadSpec } from './load.ts';
+
+const DEEP_PAGE_TARGET = 1.5;
+const SCALE_SIZES = [1_000, 100_000] as const;
+const SEED_CHUNK = 10_000;
+
+// ---------------------------------------------------------------------------------------------
+// Arguments, output helpers, cleanup
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '8' },
+    connections: { type: 'string', default: '20' },
+    warmup: { type: 'string', default: '1' },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (args.help) {
+  console.log('usage: npm run bench:api -- [--duration seconds (8)] [--connections n (20)] [--warmup seconds (1)]');
+  process.exit(0);
+}
+function intArg(name: string, raw: string, min: number, max: number): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    console.error(`--${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(raw)})`);
+    process.exit(2);
+  }
+  return n;
+}
+const duration = intArg('duration', args.duration, 1, 120);
+const connections = intArg('connections', args.connections, 1, 500);
+const warmup = intArg('warmup', args.warmup, 0, 30);
+
+const t0 = Date.now();
+const progress = (msg: string) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${msg}`);
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : '—');
+const int = (v: number) => Math.round(v).toLocaleString('en-US');
+
+const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
+const onCleanup = (name: string, run: () => Promise<unknown>) => { cleanups.push({ name, run }); };
+let cleaning: Promise<void> | null = null;
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    for (const step of cleanups.reverse()) {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([step.run(), new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('timed out after 20 s')), 20_000); })]);
+      } catch (error) {
+        console.error(`cleanup: ${step.name}: ${errorText(error)}`);
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+  })();
+  return cleaning;
+}
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    console.log(`\n${signal}: stopping and cleaning up…`);
+    void cleanup().then(() => process.exit(130));
+  });
+}
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load runs (each in its own worker thread)
+
+const workers = new Set<Worker>();
+onCleanup('load workers', async () => { await Promise.all([...workers].map((w) => w.terminate())); });
+
+function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./load.ts', import.meta.url), { workerData: { loadSpec: spec } });
+    workers.add(worker);
+    let settled = false;
+    worker.once('message', (m: { ok: true; result: LoadResult } | { ok: false; error: string }) => {
+      settled = true;
+      if (m.ok) resolve(m.result);
+      else reject(new Error(`load generator failed: ${m.error}`));
+      void worker.terminate();
+    });
+    worker.once('error', (error) => { if (!settled) { settled = true; reject(error); } });
+    worker.once('exit', (code) => {
+      workers.delete(worker);
+      if (!settled) { settled = true; reject(new Error(`load generator exited (${code}) without a result`)); }
+    });
+  });
+}
+
+interface Measured { label: string; result: LoadResult }
+
+function describeNon2xx(r: LoadResult): string {
+  const codes = Object.entries(r.statusCodes).filter(([code]) => !code.startsWith('2')).map(([code, n]) => `${code}×${n}`);
+  const extra = [...codes, ...(r.errors ? [`errors×${r.errors}`] : []), ...(r.timeouts ? [`timeouts×${r.timeouts}`] : [])];
+  return extra.length ? ` (${extra.join(', ')})` : '';
+}
+
+async function measure(label: string, spec: Omit<LoadSpec, 'durationSeconds' | 'warmupSeconds' | 'connections'>): Promise<Measured> {
+  progress(`measuring ${label} (${warmup} s warm-up + ${duration} s, ${connections} connections)…`);
+  const result = await runLoad({ ...spec, durationSeconds: duration, warmupSeconds: warmup, connections });
+  progress(`  ${int(result.rps)} req/s, p50 ${ms(result.p50)} ms, p99 ${ms(result.p99)} ms, non-2xx ${result.non2xx}${describeNon2xx(result)}`);
+  return { label, result };
+}
+
+function printTable(headers: string[], rows: string[][], alignLeft = new Set([0])): void {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const fmtRow = (cells: string[]) => cells.map((c, i) => (alignLeft.has(i) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  console.log(`  ${fmtRow(headers)}`);
+  console.log(`  ${widths.map((w) => '─'.repeat(w)).join('  ')}`);
+  for (const r of rows) console.log(`  ${fmtRow(r)}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seeding
+
+/**
+ * Inserts domains number `from`..`to` for the organization: distinct lowercase hostnames (every
+ * fifth an apex), a status mix (mostly active, some pending, failed, suspended, deleted) with
+ * matching verification JSON, customer ids, and distinct millisecond created_at values about five
+ * minutes apart going back from `base` (100,000 rows span about a year).
+ */
+async function seedDomains(sql: pg.Client, input: { organizationId: string; destinationId: string; base: string; salt: string; from: number; to: number }): Promise<void> {
+  await sql.query(`
+    with src as (
+      select n,
+             n % 5 = 0 as apex,
+             abs(hashtext($4::text || 's' || n)) % 100 as roll,
+             date_trunc('milliseconds', $3::timestamptz - n * interval '5 minutes'
+               + (abs(hashtext($4::text || 't' || n)) % 240000) * interval '1 millisecond') as created_at
+      from generate_series($5::int, $6::int) as n
+    ), shaped as (
+      select src.*,
+             case when apex then 'brand' || n || '.example.com' else 'shop-' || n || '.tenant' || (n / 7) || '.example.com' end as hostname,
+             case when roll < 70 then 'active' when roll < 82 then 'pending_dns' when roll < 88 then 'pending_certificate'
+                  when roll < 93 then 'failed' when roll < 97 then 'suspended' else 'deleted' end as status
+      from src
+    ), timed as (
+      select shaped.*,
+             case status when 'pending_dns' then 0 when 'pending_certificate' then 1 when 'active' then 2
+                         when 'failed' then 2 when 'suspended' then 3 else 5 end as status_seq,
+             to_char((created_at + interval '2 minutes') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as checked_at,
+             case when apex then jsonb_build_object('type', 'A', 'name', hostname, 'value', '203.0.113.10')
+                  else jsonb_build_object('type', 'CNAME', 'name', hostname, 'value', 'edge.hostgate.localhost') end as good_record
+      from shaped
+    )
+    insert into domains (id, organization_id, destination_id, hostname, is_apex, status, status_seq, external_customer_id,
+                         verification, workflow_started_at, created_at, updated_at, deleted_at)
+    select 'dom_' || substr(md5($4::text || n::text), 1, 26),
+           $1, $2, hostname, apex, status, status_seq,
+           case when n % 10 = 0 then null else 'cus_' || (n % 9973) end,
+           case status
+             when 'pending_dns' then jsonb_build_object('checked_at', checked_at, 'found', '[]'::jsonb,
+               'problem', jsonb_build_object('code', 'no_records', 'message', 'No DNS records found for ' || hostname || ' yet.'))
+             when 'failed' then jsonb_build_object('checked_at', checked_at,
+               'found', jsonb_build_array(jsonb_build_object('type', 'CNAME', 'name', hostname, 'value', 'elsewhere.example.net')),
+               'problem', jsonb_build_object('code', 'wrong_target', 'message', hostname || ' points elsewhere.'))
+             else jsonb_build_object('checked_at', checked_at, 'found', jsonb_build_array(good_record), 'problem', null)
+           end,
+           created_at + interval '1 second',
+           created_at,
+           created_at + status_seq * interval '3 minutes',
+           case when status = 'deleted' then created_at + status_seq * interval '3 minutes' end
+    from timed`,
+  [input.organizationId, input.destinationId, input.base, input.salt, input.from, input.to]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main
+
+type DomainJson = { id: string };
+type PageJson = { data: DomainJson[]; has_more: boolean; next_cursor: string | null };
+
+async function main(): Promise<void> {
+  const runId = randomBytes(4).toString('hex');
+  const adminUrl = process.env.DATABASE_URL ? withDatabase(process.env.DATABASE_URL, 'postgres') : 'postgres://postgres@127.0.0.1:5432/postgres';
+  const dbName = `hg_bench_${runId}`;
+  const benchUrl = withDatabase(adminUrl, dbName);
+  const pgHost = new URL(adminUrl).host;
+
+  // Header: machine facts.
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
+  await admin.connect().catch((error: unknown) => {
+    throw new Error(`cannot reach Postgres at ${pgHost} (${errorText(error)}); start it or set DATABASE_URL`);
+  });
+  onCleanup('admin connection', () => admin.end());
+  const pgVersion = (await admin.query<{ v: string }>('select version() as v')).rows[0]!.v;
+  const cpus = os.cpus();
+  const autocannonVersion = (createRequire(import.meta.url)('autocannon/package.json') as { version: string }).version;
+  const poolSize = Number(process.env.DATABASE_POOL_SIZE ?? '10');
+  console.log('Hostgate API benchmark');
+  console.log(`  cpus       ${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown'} (os.cpus().length = ${cpus.length})`);
+  console.log(`  os         ${os.type()} ${os.release()} ${os.arch()}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, load avg ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`  node       ${process.version}`);
+  console.log(`  postgres   ${pgVersion} (${pgHost})`);
+  console.log(`  load       autocannon ${autocannonVersion} in a worker thread, ${connections} connections, ${warmup} s warm-up + ${duration} s per phase, loopback only`);
+  console.log(`  api        buildApp in this process (main thread), DB pool ${poolSize}, LOG_LEVEL=silent, rate limit set out of reach`);
+  console.log('  workflows  no Temporal worker: each created domain\'s workflow start is dispatched through the outbox and waits on the task queue');
+  console.log(`  note       API, baseline, load generator, Postgres and Temporal all share these ${cpus.length} cores`);
+  console.log('');
+
+  // 1. Database, Temporal, organization, key, destination.
+  progress(`creating database ${dbName} on ${pgHost}…`);
+  await admin.query(`create database ${dbName}`);
+  onCleanup(`drop database ${dbName}`, () => admin.query(`drop database if exists ${dbName} with (force)`));
+  const migrated = await migrate(benchUrl);
+  progress(`migrated (${migrated.applied.length} migrations, version ${migrated.version})`);
+
+  const namespace = process.env.TEMPORAL_NAMESPACE || 'default';
+  let temporalAddress = process.env.TEMPORAL_ADDRESS;
+  const external = Boolean(temporalAddress);
+  if (!temporalAddress) {
+    const cli = findTemporalCli(process.env.TEMPORAL_CLI_PATH, progress);
+    progress('starting the Temporal dev server (in memory, headless)…');
+    const server = await startTemporalDevServer({ cliPath: cli, port: await freePort(), uiPort: null, dbFile: null, namespace, log: progress });
+    onCleanup('Temporal dev server', () => server.stop());
+    temporalAddress = server.address;
+    progress(`Temporal dev server ready on ${temporalAddress}`);
+  } else progress(`Temporal: using TEMPORAL_ADDRESS=${temporalAddress}`);
+  const connection = await connectTemporal(temporalAddress);
+  onCleanup('Temporal connection', () => connection.close());
+  const added = await ensureSearchAttributes(connection, namespace);
+  if (added.length) progress(`registered search attributes ${added.join(', ')}`);
+  const client = new Client({ connection, namespace });
+  const taskQueue = `hostgate-bench-${runId}`;
+  if (external) {
+    onCleanup('note', async () => console.log(`note: workflow executions started by this run remain on ${temporalAddress} (namespace ${namespace}, task queue ${taskQueue}); `
+      + `remove them with: temporal workflow terminate --namespace ${namespace} --query 'TaskQueue="${taskQueue}"' --reason "hostgate benchmark"`));
+  }
+
+  const config = loadConfig({
+    HOSTGATE_ENV: 'production',
+    DATABASE_URL: benchUrl,
+    DATABASE_POOL_SIZE: String(poolSize),
+    TEMPORAL_ADDRESS: temporalAddress,
+    TEMPORAL_NAMESPACE: namespace,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    HOSTGATE_HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    HOSTGATE_RATE_LIMIT_PER_SECOND: '1000000000',
+    HOSTGATE_RATE_LIMIT_BURST: '1000000000',
+    HOSTGATE_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+  });
+  const db = await createDb(benchUrl, { maximumPoolSize: config.databasePoolSize });
+  onCleanup('API database pool', () => db.end());
+  const sql = new pg.Client({ connectionString: benchUrl });
+  await sql.connect();
+  onCleanup('setup connection', () => sql.end());
+
+  const org = await organizationsRepository(db).create({ name: 'Benchmark organization', allowedReturnOrigins: ['https://vendor.example'] });
+  const { secret } = await apiKeysRepository(db).create({ organizationId: org.id, scopes, name: 'benchmark' });
+  const destination = await destinationsRepository(db).create({ organizationId: org.id, url: 'https://app.vendor.example', host: 'app.vendor.example', port: 443 });
+  progress(`organization ${org.id}, API key with scopes ${scopes.join(',')}, destination ${destination.id}`);
+
+  // 2. The API and the bare baseline, each on a free loopback port.
+  const logger = createLogger('silent', 'api');
+  const dispatcher = createOutboxDispatcher({ db, client, taskQueue, logger });
+  onCleanup('outbox dispatcher', () => dispatcher.stop());
+  const app = await buildApp({ config, db, temporal: { connection, client }, dispatcher, logger });
+  onCleanup('API server', () => app.close());
+  const apiOrigin = await app.listen({ host: '127.0.0.1', port: 0 });
+
+  await sql.query('create table bench_bare (id bigint generated always as identity primary key, hostname text not null, created_at timestamptz not null default now())');
+  const barePool = new pg.Pool({ connectionString: benchUrl, max: config.databasePoolSize });
+  barePool.on('error', () => undefined);
+  onCleanup('baseline database pool', () => barePool.end());
+  const bare = Fastify({ logger: false });
+  bare.post<{ Body: { hostname: string } }>('/bare', async (request, reply) => {
+    const { rows } = await barePool.query<{ id: string }>('insert into bench_bare (hostname) values ($1) returning id', [request.body.hostname]);
+    return reply.code(201).send({ id: rows[0]!.id });
+  });
+  onCleanup('baseline server', () => bare.close());
+  const bareOrigin = await bare.listen({ host: '127.0.0.1', port: 0 });
+  progress(`API on ${apiOrigin}, baseline on ${bareOrigin}`);
+
+  const auth = { authorization: `Bearer ${secret}` };
+  async function api<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+    const res = await fetch(`${apiOrigin}${path}`, {
+      method,
+      headers: { ...auth, ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
+    return JSON.parse(text) as T;
+  }
+  // One request of each kind before measuring: a broken setup fails here, with the answer shown.
+  const probe = await api<{ data: DomainJson }>('POST', '/v1/domains', { hostname: `probe.b${runId}.example.com`, destination_id: destination.id }, { 'idempotency-key': `probe-${runId}` });
+  const domainId = probe.data.id;
+  const bareProbe = await fetch(`${bareOrigin}/bare`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hostname: 'probe.example.com' }) });
+  if (bareProbe.status !== 201) throw new Error(`POST /bare answered ${bareProbe.status}: ${await bareProbe.text()}`);
+
+  async function drainOutbox(): Promise<void> {
+    const outbox = workflowOutboxRepository(db);
+    const started = Date.now();
+    let logged = 0;
+    for (;;) {
+      const pending = await outbox.pendingCount();
+      if (pending === 0) break;
+      if (Date.now() - started > 120_000) { progress(`  outbox still has ${pending} pending starts after 120 s; going on`); break; }
+      if (Date.now() - logged > 2000) { progress(`  waiting for the outbox to drain: ${pending} workflow starts pending…`); logged = Date.now(); }
+      await dispatcher.kick(); // what the worker's sweep would do for a start whose fast-path kick failed
+      await sleep(200);
+    }
+    const { rows } = await sql.query<{ done: number; failed: number }>(`select count(*) filter (where dispatched_at is not null)::int as done, count(*) filter (where last_error is not null)::int as failed from workflow_outbox`);
+    progress(`  outbox drained ${((Date.now() - started) / 1000).toFixed(1)} s after the phase: ${int(rows[0]!.done)} workflow starts dispatched to Temporal (${rows[0]!.failed} needed a retry)`);
+  }
+
+  /** Walks the whole list once with limit 100 and returns the last next_cursor (a page near the oldest rows). */
+  async function deepCursor(): Promise<{ cursor: string; skipped: number; total: number }> {
+    let cursor: string | null = null;
+    let last: string | null = null;
+    let total = 0;
+    let pages = 0;
+    let skipped = 0;
+    for (;;) {
+      const page: PageJson = await api<PageJson>('GET', `/v1/domains?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      pages++;
+      total += page.data.length;
+      if (pages % 250 === 0) progress(`  walking the list: ${int(total)} rows…`);
+      if (!page.has_more || !page.next_cursor) break;
+      skipped = total;
+      last = cursor = page.next_cursor;
+    }
+    if (!last) throw new Error(`the list has a single page (${total} rows); there is no deep page to measure`);
+    return { cursor: last, skipped, total };
+  }
+
+  const listSpec = (path: string): Omit<LoadSpec, 'durationSeconds' | 'warmupSeconds' | 'connections'> => ({ origin: apiOrigin, method: 'GET', path, headers: auth });
+
+  // 3. The five endpoints.
+  console.log('');
+  progress('── endpoints ──');
+  const results: Measured[] = [];
+  // The baseline first: after POST /v1/domains the dispatcher may still be starting workflows.
+  const bareRun = await measure('POST /bare (baseline: one INSERT)', { origin: bareOrigin, method: 'POST', path: '/bare', headers: {}, body: { kind: 'bare', prefix: `b${runId}` } });
+  results.push(bareRun);
+  const createRun = await measure('POST /v1/domains', { origin: apiOrigin, method: 'POST', path: '/v1/domains', headers: auth, body: { kind: 'create-domain', destinationId: destination.id, prefix: `b${runId}` } });
+  results.push(createRun);
+  await drainOutbox();
+  results.push(await measure('GET /v1/domains/{id}', listSpec(`/v1/domains/${domainId}`)));
+  const inTable = (await sql.query<{ n: number }>('select count(*)::int as n from domains')).rows[0]!.n;
+  progress(`finding a deep-page cursor in ${int(inTable)} domains (walking the list with limit=100)…`);
+  const deep = await deepCursor();
+  results.push(await measure('GET /v1/domains?limit=20', listSpec('/v1/domains?limit=20')));
+  results.push(await measure(`GET /v1/domains?limit=20&cursor=… (after row ${int(deep.skipped)})`, listSpec(`/v1/domains?limit=20&cursor=${encodeURIComponent(deep.cursor)}`)));
+
+  console.log('');
+  console.log(`Endpoints (${int(inTable)} domains in the table for the GETs; ${connections} connections, ${duration} s each):`);
+  printTable(['phase', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx'], results.map(({ label, result: r }) => [label, int(r.rps), ms(r.p50), ms(r.p99), `${r.non2xx}${describeNon2xx(r)}`]));
+  const ratio = createRun.result.rps / bareRun.result.rps;
+  console.log(`  POST /v1/domains ÷ bare INSERT throughput: ${ratio.toFixed(3)}× (${int(createRun.result.rps)} ÷ ${int(bareRun.result.rps)} req/s)`);
+
+  // 4. The list pages over 1,000 and 100,000 seeded domains.
+  console.log('');
+  progress('── pagination at scale ──');
+  progress('emptying domains and the rows that reference them…');
+  await sql.query('truncate domains, domain_status_history, events, workflow_outbox, idempotency_keys cascade');
+  const base = (await sql.query<{ now: string }>('select hg_now()::text as now')).rows[0]!.now;
+  const salt = randomBytes(4).toString('hex');
+  let seeded = 0;
+  const scale: { rows: number; page1: LoadResult; deep: LoadResult; deepAfter: number; plan: string }[] = [];
+  for (const size of SCALE_SIZES) {
+    progress(`seeding ${int(size)} domains…`);
+    const seedStart = Date.now();
+    while (seeded < size) {
+      const to = Math.min(size, seeded + SEED_CHUNK);
+      await seedDomains(sql, { organizationId: org.id, destinationId: destination.id, base, salt, from: seeded + 1, to });
+      seeded = to;
+      if (size > SEED_CHUNK) progress(`  ${int(seeded)} / ${int(size)}`);
+    }
+    await sql.query('analyze domains');
+    const count = (await sql.query<{ n: number }>('select count(*)::int as n from domains')).rows[0]!.n;
+    progress(`  ${int(count)} domains in the table (seeded in ${((Date.now() - seedStart) / 1000).toFixed(1)} s, analyzed)`);
+    progress('finding a deep-page cursor (walking the list with limit=100)…');
+    const d = await deepCursor();
+    const plan = await explainDeepPage(sql, org.id, d.cursor);
+    progress(`  deep page starts after row ${int(d.skipped)} of ${int(d.total)}; plan: ${plan}`);
+    const page1 = await measure(`GET /v1/domains?limit=20 @ ${int(count)}`, listSpec('/v1/domains?limit=20'));
+    const deepRun = await measure(`GET /v1/domains?limit=20&cursor=… @ ${int(count)}`, listSpec(`/v1/domains?limit=20&cursor=${encodeURIComponent(d.cursor)}`));
+    scale.push({ rows: count, page1: page1.result, deep: deepRun.result, deepAfter: d.skipped, plan });
+  }
+
+  console.log('');
+  console.log(`Pagination (GET /v1/domains?limit=20, ${connections} connections, ${duration} s each):`);
+  printTable(
+    ['rows', 'page-1 req/s', 'page-1 p50 ms', 'page-1 p99 ms', 'deep req/s', 'deep p50 ms', 'deep p99 ms', 'deep page after row', 'non-2xx'],
+    scale.map((s) => [int(s.rows), int(s.page1.rps), ms(s.page1.p50), ms(s.page1.p99), int(s.deep.rps), ms(s.deep.p50), ms(s.deep.p99), int(s.deepAfter), String(s.page1.non2xx + s.deep.non2xx)]),
+  );
+  const small = scale[0]!;
+  const large = scale[scale.length - 1]!;
+  const deepRatio = large.deep.p50 / small.deep.p50;
+  const verdict = deepRatio <= DEEP_PAGE_TARGET ? 'PASS' : 'FAIL';
+  console.log(`  deep-page p50 ${int(large.rows)} ÷ ${int(small.rows)}: ${deepRatio.toFixed(2)}× (target ≤ ${DEEP_PAGE_TARGET}×): ${verdict}`);
+  console.log('');
+}
+
+/** The deep-page query as the repository issues it, through EXPLAIN ANALYZE: node types, index, time. */
+async function explainDeepPage(sql: pg.Client, organizationId: string, cursor: string): Promise<string> {
+  const { createdAt, id } = decodeCursor(cursor);
+  const { rows } = await sql.query<{ 'QUERY PLAN': [{ Plan: PlanNode; 'Execution Time': number }] }>(`
+    explain (analyze, format json)
+    select id, organization_id, destination_id, hostname, is_apex, status, status_seq, external_customer_id,
+           widget_session_id, verification, verify_requested_at, workflow_started_at, created_at, updated_at
+    from domains where organization_id = $1 and (created_at, id) < ($2::timestamptz, $3)
+    order by created_at desc, id desc limit 21`, [organizationId, createdAt, id]);
+  const top = rows[0]!['QUERY PLAN'][0];
+  const nodes: string[] = [];
+  for (let node: PlanNode | undefined = top.Plan; node; node = node.Plans?.[0]) {
+    nodes.push(node['Index Name'] ? `${node['Node Type']} using ${node['Index Name']}` : node['Node Type']);
+  }
+  return `${nodes.join(' → ')} (${top['Execution Time'].toFixed(3)} ms in Postgres)`;
+}
+interface PlanNode { 'Node Type': string; 'Index Name'?: string; Plans?: PlanNode[] }
+
+let failed = false;
+try {
+  await main();
+} catch (error) {
+  failed = true;
+  if (!interrupted) console.error(`\nbenchmark failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+} finally {
+  if (!interrupted) {
+    progress('shutting down (servers, pools, Temporal, bench database)…');
+    await cleanup();
+    progress('done');
+  }
+}
+if (!interrupted) process.exitCode = failed ? 1 : 0;
