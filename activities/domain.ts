@@ -86,6 +86,8 @@ export function createDomainActivities({ db, logger }: DomainActivityDeps) {
     async finishDeletion({ domainId }: { domainId: string }): Promise<DomainState> {
       await db.transaction(async (tx) => {
         await tx.query(sql.unsafe`delete from acme_challenges where domain_id = ${domainId}`);
+        await tx.query(sql.unsafe`update acme_orders set private_key_enc = null, key_id = null, status = 'abandoned'
+          where domain_id = ${domainId} and status not in ('completed', 'invalid', 'abandoned')`);
         await tx.query(sql.unsafe`update certificates set private_key_enc = null, deleted_at = coalesce(deleted_at, hg_now()) where domain_id = ${domainId}`);
       });
       const result = await domains.transition(domainId, 'deleted', 'deleted by request');

@@ -1,8 +1,19 @@
-import { createDomainActivities, type DomainActivityDeps } from './domain.ts';
+import type { Config } from '../config/index.ts';
+import type { Db } from '../db/pool.ts';
+import type { Logger } from '../logging/logger.ts';
+import { SecretBox } from '../security/secret-box.ts';
+import { createCertificateActivities } from './certificates.ts';
+import { createDnsCheckActivities } from './dns-check.ts';
+import { createDomainActivities } from './domain.ts';
 
-export type ActivityDeps = DomainActivityDeps;
+export interface ActivityDeps { db: Db; logger: Logger; config: Config }
 
 /** Every activity the worker registers, built once from the worker's dependencies. */
 export function createActivities(deps: ActivityDeps) {
-  return { ...createDomainActivities(deps) };
+  const secretBox = new SecretBox(deps.config.encryptionKeys);
+  return {
+    ...createDomainActivities(deps),
+    ...createDnsCheckActivities(deps),
+    ...createCertificateActivities({ ...deps, secretBox }),
+  };
 }

@@ -172,7 +172,8 @@ function printTable(headers: string[], rows: string[][], alignLeft = new Set([0]
 
 /**
  * Inserts domains number `from`..`to` for the organization: distinct lowercase hostnames (every
- * fifth an apex), a status mix (mostly active, some pending, failed, suspended, deleted) with
+ * fifth an apex, brandN.example; the rest shop-N.tenantK.example, with is_apex as
+ * normalizeHostname would set it), a status mix (mostly active, some pending, failed, suspended, deleted) with
  * matching verification JSON, customer ids, and distinct millisecond created_at values about five
  * minutes apart going back from `base` (100,000 rows span about a year).
  */
@@ -187,7 +188,7 @@ async function seedDomains(sql: pg.Client, input: { organizationId: string; dest
       from generate_series($5::int, $6::int) as n
     ), shaped as (
       select src.*,
-             case when apex then 'brand' || n || '.example.com' else 'shop-' || n || '.tenant' || (n / 7) || '.example.com' end as hostname,
+             case when apex then 'brand' || n || '.example' else 'shop-' || n || '.tenant' || (n / 7) || '.example' end as hostname,
              case when roll < 70 then 'active' when roll < 82 then 'pending_dns' when roll < 88 then 'pending_certificate'
                   when roll < 93 then 'failed' when roll < 97 then 'suspended' else 'deleted' end as status
       from src
@@ -251,6 +252,7 @@ async function main(): Promise<void> {
   console.log(`  postgres   ${pgVersion} (${pgHost})`);
   console.log(`  load       autocannon ${autocannonVersion} in a worker thread, ${connections} connections, ${warmup} s warm-up + ${duration} s per phase, loopback only`);
   console.log(`  api        buildApp in this process (main thread), DB pool ${poolSize}, LOG_LEVEL=silent, rate limit set out of reach`);
+  console.log(`  baseline   bare Fastify (no plugins) in this process: POST /bare = one INSERT through pg.Pool (max ${poolSize}) into a scratch table`);
   console.log('  workflows  no Temporal worker: each created domain\'s workflow start is dispatched through the outbox and waits on the task queue');
   console.log(`  note       API, baseline, load generator, Postgres and Temporal all share these ${cpus.length} cores`);
   console.log('');
@@ -398,6 +400,9 @@ async function main(): Promise<void> {
   const inTable = (await sql.query<{ n: number }>('select count(*)::int as n from domains')).rows[0]!.n;
   progress(`finding a deep-page cursor in ${int(inTable)} domains (walking the list with limit=100)…`);
   const deep = await deepCursor();
+  progress(`  deep page starts after row ${int(deep.skipped)} of ${int(deep.total)}`);
+  progress(`  plan page 1:  ${await explainPage(sql, org.id, null)}`);
+  progress(`  plan deep:    ${await explainPage(sql, org.id, deep.cursor)}`);
   results.push(await measure('GET /v1/domains?limit=20', listSpec('/v1/domains?limit=20')));
   results.push(await measure(`GET /v1/domains?limit=20&cursor=… (after row ${int(deep.skipped)})`, listSpec(`/v1/domains?limit=20&cursor=${encodeURIComponent(deep.cursor)}`)));
 
@@ -415,7 +420,7 @@ async function main(): Promise<void> {
   const base = (await sql.query<{ now: string }>('select hg_now()::text as now')).rows[0]!.now;
   const salt = randomBytes(4).toString('hex');
   let seeded = 0;
-  const scale: { rows: number; page1: LoadResult; deep: LoadResult; deepAfter: number; plan: string }[] = [];
+  const scale: { rows: number; page1: LoadResult; deep: LoadResult; deepAfter: number }[] = [];
   for (const size of SCALE_SIZES) {
     progress(`seeding ${int(size)} domains…`);
     const seedStart = Date.now();
@@ -430,11 +435,12 @@ async function main(): Promise<void> {
     progress(`  ${int(count)} domains in the table (seeded in ${((Date.now() - seedStart) / 1000).toFixed(1)} s, analyzed)`);
     progress('finding a deep-page cursor (walking the list with limit=100)…');
     const d = await deepCursor();
-    const plan = await explainDeepPage(sql, org.id, d.cursor);
-    progress(`  deep page starts after row ${int(d.skipped)} of ${int(d.total)}; plan: ${plan}`);
+    progress(`  deep page starts after row ${int(d.skipped)} of ${int(d.total)}`);
+    progress(`  plan page 1:  ${await explainPage(sql, org.id, null)}`);
+    progress(`  plan deep:    ${await explainPage(sql, org.id, d.cursor)}`);
     const page1 = await measure(`GET /v1/domains?limit=20 @ ${int(count)}`, listSpec('/v1/domains?limit=20'));
     const deepRun = await measure(`GET /v1/domains?limit=20&cursor=… @ ${int(count)}`, listSpec(`/v1/domains?limit=20&cursor=${encodeURIComponent(d.cursor)}`));
-    scale.push({ rows: count, page1: page1.result, deep: deepRun.result, deepAfter: d.skipped, plan });
+    scale.push({ rows: count, page1: page1.result, deep: deepRun.result, deepAfter: d.skipped });
   }
 
   console.log('');
@@ -449,17 +455,18 @@ async function main(): Promise<void> {
   const verdict = deepRatio <= DEEP_PAGE_TARGET ? 'PASS' : 'FAIL';
   console.log(`  deep-page p50 ${int(large.rows)} ÷ ${int(small.rows)}: ${deepRatio.toFixed(2)}× (target ≤ ${DEEP_PAGE_TARGET}×): ${verdict}`);
   console.log('');
+  console.log(`load avg now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (other processes on this machine show up here and in the figures)`);
 }
 
-/** The deep-page query as the repository issues it, through EXPLAIN ANALYZE: node types, index, time. */
-async function explainDeepPage(sql: pg.Client, organizationId: string, cursor: string): Promise<string> {
-  const { createdAt, id } = decodeCursor(cursor);
+/** A list page's query as the repository issues it, through EXPLAIN ANALYZE: node types, index, time. */
+async function explainPage(sql: pg.Client, organizationId: string, cursor: string | null): Promise<string> {
+  const after = cursor ? decodeCursor(cursor) : null;
   const { rows } = await sql.query<{ 'QUERY PLAN': [{ Plan: PlanNode; 'Execution Time': number }] }>(`
     explain (analyze, format json)
     select id, organization_id, destination_id, hostname, is_apex, status, status_seq, external_customer_id,
            widget_session_id, verification, verify_requested_at, workflow_started_at, created_at, updated_at
-    from domains where organization_id = $1 and (created_at, id) < ($2::timestamptz, $3)
-    order by created_at desc, id desc limit 21`, [organizationId, createdAt, id]);
+    from domains where organization_id = $1 and ${after ? '(created_at, id) < ($2::timestamptz, $3)' : 'true'}
+    order by created_at desc, id desc limit 21`, after ? [organizationId, after.createdAt, after.id] : [organizationId]);
   const top = rows[0]!['QUERY PLAN'][0];
   const nodes: string[] = [];
   for (let node: PlanNode | undefined = top.Plan; node; node = node.Plans?.[0]) {

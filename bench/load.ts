@@ -44,12 +44,15 @@ interface AutocannonRequest {
   body?: string;
   setupRequest?: (request: AutocannonRequest, context: unknown) => AutocannonRequest;
 }
+// Inside a worker thread autocannon skips its aggregation step (it assumes it is one of its own
+// workers) and resolves with the raw per-run counters: totalCompletedRequests instead of requests.
 interface AutocannonResult {
   duration: number;
   non2xx: number;
   errors: number;
   timeouts: number;
-  requests: { total: number };
+  totalCompletedRequests?: number;
+  requests?: { total: number };
   statusCodeStats: Record<string, { count: number }>;
 }
 type AutocannonInstance = EventEmitter & PromiseLike<AutocannonResult>;
@@ -113,14 +116,15 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const sorted = latencies.subarray(0, n).sort();
   const statusCodes: Record<string, number> = {};
   for (const [code, { count }] of Object.entries(result.statusCodeStats)) statusCodes[code] = count;
+  const completed = result.totalCompletedRequests ?? result.requests?.total ?? Number.NaN;
   return {
     seconds: result.duration,
-    completed: result.requests.total,
+    completed,
     ok: n,
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
-    rps: result.requests.total / result.duration,
+    rps: completed / result.duration,
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
     statusCodes,

@@ -1,5 +1,6 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
+import type { Config } from '../config/index.ts';
 import type { Db } from '../db/pool.ts';
 import type { Logger } from '../logging/logger.ts';
 import { readBundle, workflowsPath } from './workflow-bundle.ts';
@@ -10,6 +11,7 @@ export interface HostgateWorkerOptions {
   taskQueue: string;
   db: Db;
   logger: Logger;
+  config: Config;
   /** Prebuilt bundle path; omitted in tests, which bundle from source. */
   bundlePath?: string | undefined;
 }
@@ -23,7 +25,7 @@ export async function createHostgateWorker(options: HostgateWorkerOptions): Prom
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     ...workflowSource,
-    activities: createActivities({ db: options.db, logger: options.logger }),
+    activities: createActivities({ db: options.db, logger: options.logger, config: options.config }),
     // Matches the orchestrator's stop grace (docker-compose stop_grace_period 30s).
     shutdownGraceTime: '20 seconds',
   });

@@ -13,7 +13,7 @@ import { bundleIsFresh, buildWorkflowBundle, defaultBundlePath } from './workflo
 
 let config;
 try {
-  config = loadConfig(process.env, ['database', 'temporal']);
+  config = loadConfig(process.env, ['database', 'temporal', 'encryption']);
 } catch (error) {
   if (error instanceof ConfigError) { console.error(error.message); process.exit(78); }
   throw error;
@@ -34,7 +34,7 @@ if (!bundleIsFresh(bundlePath)) {
   logger.info('workflow bundle missing or older than the sources; building it');
   await buildWorkflowBundle(bundlePath);
 }
-const worker = await createHostgateWorker({ connection, namespace: config.temporal.namespace, taskQueue: queue, db, logger, bundlePath });
+const worker = await createHostgateWorker({ connection, namespace: config.temporal.namespace, taskQueue: queue, db, logger, config, bundlePath });
 const dispatcher = createOutboxDispatcher({ db, client: new Client({ connection: adminConnection, namespace: config.temporal.namespace }), taskQueue: queue, logger });
 dispatcher.startLoop(1000);
 const maintenance = startMaintenance({ db, logger });

@@ -26,36 +26,34 @@ export function createOutboxDispatcher(deps: { db: Db; client: Client; taskQueue
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
 
-  async function dispatchRows(rows: readonly OutboxRow[]): Promise<Map<number, string | null>> {
-    const results = new Map<number, string | null>();
-    const failedWorkflows = new Set<string>();
-    for (const r of rows) {
-      // Keep per-workflow order: after a failed start, its signals wait for the next pass.
-      if (failedWorkflows.has(r.workflow_id)) { results.set(r.id, 'waiting for an earlier row of the same workflow'); continue; }
-      try {
-        if (r.kind === 'start_domain') {
-          const p = r.payload as { domainId: string; organizationId: string; hostname: string };
-          await startDomainWorkflow(deps.client, deps.taskQueue, p);
-        } else {
-          const p = r.payload as { signal: DomainSignalName; reason?: string };
-          await signalDomainWorkflow(deps.client, r.workflow_id.slice('domain/'.length), p.signal, p.reason);
-        }
-        results.set(r.id, null);
-      } catch (error) {
-        failedWorkflows.add(r.workflow_id);
-        results.set(r.id, error instanceof Error ? error.message : String(error));
-        deps.logger.warn({ outboxId: r.id, workflowId: r.workflow_id, err: error instanceof Error ? error.message : String(error) }, 'workflow dispatch failed; will retry');
-      }
+  async function dispatchOne(r: OutboxRow): Promise<void> {
+    if (r.kind === 'start_domain') {
+      const p = r.payload as { domainId: string; organizationId: string; hostname: string };
+      await startDomainWorkflow(deps.client, deps.taskQueue, p);
+    } else {
+      const p = r.payload as { signal: DomainSignalName; reason?: string };
+      await signalDomainWorkflow(deps.client, r.workflow_id.slice('domain/'.length), p.signal, p.reason);
     }
-    return results;
   }
 
   async function sweep(ids?: readonly number[]): Promise<number> {
     let total = 0;
     for (;;) {
-      const n = await outbox.claim(100, dispatchRows, ids);
-      total += n;
-      if (n < 100 || ids) return total;
+      const rows = await outbox.lease(100, ids);
+      const done: number[] = [];
+      await Promise.all(rows.map(async (r) => {
+        try {
+          await dispatchOne(r);
+          done.push(r.id);
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          deps.logger.warn({ outboxId: r.id, workflowId: r.workflow_id, err: message }, 'workflow dispatch failed; will retry');
+          await outbox.release(r.id, message).catch(() => undefined);
+        }
+      }));
+      await outbox.markDispatched(done);
+      total += rows.length;
+      if (rows.length < 100 || ids) return total;
     }
   }
 

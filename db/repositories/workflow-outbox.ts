@@ -20,27 +20,29 @@ export function workflowOutboxRepository(db: Db) {
         returning id`);
     },
     /**
-     * Claims pending rows for one dispatcher. SKIP LOCKED lets several API processes dispatch at
-     * once without taking the same row; a row whose dispatch fails stays pending for the next pass.
+     * Leases up to `limit` pending rows for 30 s (SKIP LOCKED: concurrent dispatchers take
+     * different rows) and returns them; the connection is released before anything is sent.
+     * A row waits while an earlier row of the same workflow is pending, so a domain's start is
+     * always delivered before its signals.
      */
-    async claim<T>(limit: number, handler: (rows: readonly OutboxRow[]) => Promise<Map<number, string | null>>, ids?: readonly number[]): Promise<number> {
-      return db.transaction(async (tx) => {
-        const only = ids ? sql.fragment`and id = any(${sql.array([...ids], 'int8')})` : sql.fragment``;
-        const rows = await tx.any(sql.type(Outbox)`
-          select id, kind, workflow_id, payload, attempts from workflow_outbox
-          where dispatched_at is null ${only} order by id limit ${limit} for update skip locked`);
-        if (rows.length === 0) return 0;
-        const results = await handler(rows);
-        for (const r of rows) {
-          const error = results.get(r.id);
-          if (error === null) {
-            await tx.query(sql.unsafe`update workflow_outbox set dispatched_at = hg_now(), attempts = attempts + 1 where id = ${r.id}`);
-          } else {
-            await tx.query(sql.unsafe`update workflow_outbox set attempts = attempts + 1, last_error = ${(error ?? 'not dispatched').slice(0, 1000)} where id = ${r.id}`);
-          }
-        }
-        return rows.length;
-      });
+    async lease(limit: number, ids?: readonly number[]): Promise<readonly OutboxRow[]> {
+      const only = ids ? sql.fragment`and o.id = any(${sql.array([...ids], 'int8')})` : sql.fragment``;
+      return db.any(sql.type(Outbox)`
+        update workflow_outbox set locked_until = now() + interval '30 seconds', attempts = attempts + 1
+        where id in (
+          select o.id from workflow_outbox o
+          where o.dispatched_at is null and (o.locked_until is null or o.locked_until < now()) ${only}
+            and not exists (select 1 from workflow_outbox e where e.workflow_id = o.workflow_id and e.dispatched_at is null and e.id < o.id)
+          order by o.id limit ${limit} for update skip locked)
+        returning id, kind, workflow_id, payload, attempts`);
+    },
+    async markDispatched(ids: readonly number[]): Promise<void> {
+      if (ids.length === 0) return;
+      await db.query(sql.unsafe`update workflow_outbox set dispatched_at = hg_now(), locked_until = null, last_error = null where id = any(${sql.array([...ids], 'int8')})`);
+    },
+    /** Frees a row for the next pass and records why it failed. */
+    async release(id: number, error: string): Promise<void> {
+      await db.query(sql.unsafe`update workflow_outbox set locked_until = null, last_error = ${error.slice(0, 1000)} where id = ${id}`);
     },
     async pendingCount(): Promise<number> {
       return db.oneFirst(sql.type(row(Type.Object({ n: Type.Number() })))`select count(*)::int as n from workflow_outbox where dispatched_at is null`);

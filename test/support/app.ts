@@ -20,6 +20,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     HOSTGATE_SERVICE_DOMAIN: 'hostgate.test',
     HOSTGATE_CNAME_TARGET: 'edge.hostgate.test',
     HOSTGATE_EDGE_IPV4: '127.0.0.1',
+    // Tests never query the public internet: unless a test runs its own DNS server, lookups go
+    // to a closed loopback port and fail at once (the domain simply stays pending_dns).
+    HOSTGATE_DNS_SERVERS: '127.0.0.1:1',
     ...overrides,
   });
 }

@@ -12,7 +12,9 @@ function adminUrl(): string {
 }
 
 export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
-  const name = `hg_test_f_${randomToken(10)}`;
+  // The creation time in the name lets a later run clean up after an interrupted one without
+  // touching databases of a run still going on beside it.
+  const name = `hg_test_f_${Math.floor(Date.now() / 1000)}_${randomToken(8)}`;
   const admin = new pg.Client({ connectionString: adminUrl() });
   await admin.connect();
   try {

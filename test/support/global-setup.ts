@@ -54,9 +54,13 @@ export default async function globalSetup(): Promise<void> {
     await admin.query(`create database ${template}`);
     await migrate(withDatabase(adminUrl, template));
   }
-  // Databases left behind by an interrupted run.
-  const stale = await admin.query(`select datname from pg_database where datname like 'hg_test_f_%'`);
-  for (const r of stale.rows) await admin.query(`drop database if exists "${r.datname as string}" with (force)`).catch(() => undefined);
+  // Databases left behind by an interrupted run (over two hours old; a run beside this one keeps its own).
+  const stale = await admin.query(`select datname from pg_database where datname ~ '^hg_test_f_[0-9]+_'`);
+  const cutoff = Date.now() / 1000 - 2 * 3600;
+  for (const r of stale.rows) {
+    const created = Number(String(r.datname).split('_')[3]);
+    if (created < cutoff) await admin.query(`drop database if exists "${r.datname as string}" with (force)`).catch(() => undefined);
+  }
   await admin.end();
   process.env.HG_TEST_PG_ADMIN_URL = adminUrl;
   process.env.HG_TEST_TEMPLATE_DB = template;

@@ -2,7 +2,9 @@
 // running this repository's workflows and activities.
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, makeTelemetryFilterString, type Worker } from '@temporalio/worker';
+import type { Config } from '../../config/index.ts';
 import type { Db } from '../../db/pool.ts';
+import { testConfig } from './app.ts';
 import { createLogger } from '../../logging/logger.ts';
 import { randomToken } from '../../security/tokens.ts';
 import { createHostgateWorker } from '../../worker/create-worker.ts';
@@ -32,7 +34,7 @@ export async function createTestTemporal(): Promise<TestTemporal> {
 
 export interface RunningWorker { worker: Worker; stop(): Promise<void> }
 
-export async function startTestWorker(t: TestTemporal, db: Db): Promise<RunningWorker> {
+export async function startTestWorker(t: TestTemporal, db: Db, config: Config = testConfig()): Promise<RunningWorker> {
   if (!runtimeInstalled) {
     runtimeInstalled = true;
     try {
@@ -40,7 +42,7 @@ export async function startTestWorker(t: TestTemporal, db: Db): Promise<RunningW
     } catch { /* already installed in this module registry */ }
   }
   const nativeConnection = await NativeConnection.connect({ address: t.address });
-  const worker = await createHostgateWorker({ connection: nativeConnection, namespace: 'default', taskQueue: t.taskQueue, db, logger: createLogger('silent', 'test-worker') });
+  const worker = await createHostgateWorker({ connection: nativeConnection, namespace: 'default', taskQueue: t.taskQueue, db, config, logger: createLogger('silent', 'test-worker') });
   const running = worker.run();
   return {
     worker,

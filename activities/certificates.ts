@@ -1,0 +1,619 @@
+// Certificate activities: ACME (RFC 8555) through acme-client, one step per activity so Temporal
+// can retry each on its own, and every step resumable after a crash. Postgres holds the state:
+// the account (key sealed), the order (URL, status, the certificate key sealed before the CSR is
+// sent), the HTTP-01 key authorizations the challenge listener in edge/ serves, and finally the
+// certificate. A re-run reads that state and continues instead of starting over; the certificate
+// row is unique per (domain, serial), so a re-run after a crash never stores a second one.
+//
+// CA errors are classified (`classifyAcmeError`): rate limits, 5xx, bad nonces and connection
+// failures throw a retryable `CaUnavailable` whose nextRetryDelay is the CA's Retry-After;
+// refusals (rejected identifier, CAA, failed validation, malformed, bad CSR) throw a
+// non-retryable `CertificateRefused` carrying `{ code }` for `verification.problem`.
+import { generateKeyPair, createPrivateKey, X509Certificate } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import https from 'node:https';
+import { rootCertificates } from 'node:tls';
+import { setTimeout as delay } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { asyncLocalStorage } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import acme, { type Authorization, type Client, type Order } from 'acme-client';
+import { Type, type Static } from 'typebox';
+import type { Config } from '../config/index.ts';
+import { newId } from '../db/ids.ts';
+import { row, sql, type Db } from '../db/pool.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { SecretBox } from '../security/secret-box.ts';
+
+export interface CertificateActivityDeps {
+  db: Db;
+  secretBox: SecretBox;
+  config: Config;
+  logger: Logger;
+  /** Called while waiting on the CA; defaults to Temporal's heartbeat inside an activity, else nothing. */
+  heartbeat?: (details?: unknown) => void;
+  /** How long one activity waits for the CA to validate or issue before failing retryably (ms). */
+  waitTimeoutMs?: number;
+  /** Longest pause between two polls of an order (ms). */
+  maxPollIntervalMs?: number;
+}
+
+export interface IssuedCertificate { certificateId: string; serial: string; notBefore: string; notAfter: string }
+
+/** AAD binding a sealed certificate key to its row; the TLS edge opens it with the same context. */
+export function certificateKeyContext(certificateId: string): string {
+  return `certificate:${certificateId}:private_key`;
+}
+/** AAD of the ACME account key (acme_accounts) and of an order's certificate key (acme_orders). */
+export const accountKeyContext = (directoryUrl: string) => `acme_account:${directoryUrl}:private_key`;
+export const orderKeyContext = (orderUrl: string) => `acme_order:${orderUrl}:private_key`;
+
+// ---------------------------------------------------------------------------------------------
+// Error classification
+
+export interface AcmeProblem { type?: string; detail?: string; status?: number; subproblems?: AcmeProblem[] }
+
+export type AcmeErrorClass =
+  | { kind: 'retryable'; message: string; retryAfterSeconds?: number }
+  | { kind: 'permanent'; code: string; message: string; acmeType?: string };
+
+/** An error response from the CA (status ≥ 400), with its problem document and Retry-After. */
+export class CaProblemError extends Error {
+  readonly status: number;
+  readonly problem: AcmeProblem | null;
+  readonly retryAfterSeconds: number | undefined;
+  constructor(status: number, problem: AcmeProblem | null, retryAfterSeconds: number | undefined, url: string | undefined) {
+    super(`ACME server answered ${status}${problem?.type ? ` ${problem.type}` : ''}${problem?.detail ? `: ${problem.detail}` : ''}${url ? ` (${url})` : ''}`);
+    this.name = 'CaProblemError';
+    this.status = status;
+    this.problem = problem;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** The CA could not be reached (refused, reset, timed out, TLS failure). */
+export class CaConnectionError extends Error {
+  readonly code: string | undefined;
+  constructor(message: string, code?: string) {
+    super(message);
+    this.name = 'CaConnectionError';
+    this.code = code;
+  }
+}
+
+const ACME_ERROR = 'urn:ietf:params:acme:error:';
+const RETRYABLE_TYPES = new Set(['rateLimited', 'serverInternal', 'badNonce', 'orderNotReady', 'accountDoesNotExist']);
+// Validation problems (connection, dns, tls, unauthorized, incorrectResponse) describe the CA's
+// attempt to reach the customer's hostname: they end the order, so they are refusals, not outages.
+const PERMANENT: Record<string, { code: string; message: string }> = {
+  rejectedIdentifier: { code: 'rejected_identifier', message: 'The certificate authority will not issue a certificate for this hostname' },
+  unsupportedIdentifier: { code: 'rejected_identifier', message: 'The certificate authority does not support this hostname' },
+  caa: { code: 'caa_forbids_ca', message: "A CAA record of this hostname does not allow our certificate authority to issue for it" },
+  unauthorized: { code: 'challenge_failed', message: 'The certificate authority could not confirm that this hostname points to us' },
+  incorrectResponse: { code: 'challenge_failed', message: 'The certificate authority got a wrong answer to its HTTP-01 challenge for this hostname' },
+  connection: { code: 'challenge_unreachable', message: 'The certificate authority could not connect to this hostname to validate it' },
+  tls: { code: 'challenge_unreachable', message: 'The certificate authority could not connect to this hostname to validate it' },
+  dns: { code: 'challenge_dns_failed', message: 'The certificate authority could not look up this hostname in DNS' },
+  badCSR: { code: 'bad_csr', message: 'The certificate authority refused our certificate request' },
+  badPublicKey: { code: 'bad_csr', message: 'The certificate authority refused our certificate key' },
+  malformed: { code: 'ca_request_malformed', message: 'The certificate authority refused our request as malformed' },
+  userActionRequired: { code: 'ca_account_action_required', message: 'Our account with the certificate authority needs attention' },
+  externalAccountRequired: { code: 'ca_account_action_required', message: 'The certificate authority requires an external account binding' },
+  invalidContact: { code: 'ca_account_action_required', message: 'The certificate authority refused our contact address' },
+  unsupportedContact: { code: 'ca_account_action_required', message: 'The certificate authority refused our contact address' },
+};
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND', 'EADDRNOTAVAIL', 'ERR_SOCKET_CONNECTION_TIMEOUT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'CERT_HAS_EXPIRED']);
+
+function isProblem(value: unknown): value is AcmeProblem {
+  return typeof value === 'object' && value !== null && typeof (value as AcmeProblem).type === 'string';
+}
+
+function shortType(type: string | undefined): string | undefined {
+  return type?.startsWith(ACME_ERROR) ? type.slice(ACME_ERROR.length) : type;
+}
+
+/** Classifies a problem document (from a response, an order or a challenge) and its HTTP status. */
+function classifyProblem(problem: AcmeProblem | null, status: number | undefined, retryAfterSeconds: number | undefined): AcmeErrorClass {
+  const type = shortType(problem?.type);
+  const detail = problem?.detail?.replace(/\s+/g, ' ').trim();
+  const httpStatus = status ?? problem?.status;
+  const retry = (what: string): AcmeErrorClass => ({
+    kind: 'retryable', message: `${what}${detail ? `: ${detail}` : ''}`, ...(retryAfterSeconds ? { retryAfterSeconds } : {}),
+  });
+  if (type === 'compound' && problem?.subproblems?.length) {
+    // The first permanent subproblem decides; all-retryable stays retryable.
+    const classes = problem.subproblems.map((p) => classifyProblem(p, undefined, retryAfterSeconds));
+    return classes.find((c) => c.kind === 'permanent') ?? classes[0]!;
+  }
+  if (type && RETRYABLE_TYPES.has(type)) return retry(`The certificate authority asked us to retry (${type})`);
+  if (httpStatus !== undefined && (httpStatus === 429 || httpStatus >= 500)) return retry(`The certificate authority is unavailable (HTTP ${httpStatus})`);
+  const known = type ? PERMANENT[type] : undefined;
+  const base = known ?? { code: 'certificate_refused', message: 'The certificate authority refused the certificate' };
+  return { kind: 'permanent', code: base.code, message: detail ? `${base.message}: ${detail}` : base.message, ...(problem?.type ? { acmeType: problem.type } : {}) };
+}
+
+/**
+ * Maps what an ACME call threw (or a problem document found on an order or challenge) to
+ * retryable / permanent. Unknown errors are retryable: the activity's retry policy bounds them.
+ */
+export function classifyAcmeError(error: unknown): AcmeErrorClass {
+  if (error instanceof CaProblemError) return classifyProblem(error.problem, error.status, error.retryAfterSeconds);
+  if (error instanceof CaConnectionError) return { kind: 'retryable', message: error.message };
+  if (isProblem(error)) return classifyProblem(error, undefined, undefined);
+  const e = error as { code?: unknown; message?: unknown; response?: { status?: number; data?: unknown; headers?: Record<string, unknown> } } | null;
+  if (e?.response?.status) {
+    return classifyProblem(isProblem(e.response.data) ? e.response.data : null, e.response.status, parseRetryAfter(e.response.headers?.['retry-after']));
+  }
+  const message = typeof e?.message === 'string' ? e.message : String(error);
+  if (typeof e?.code === 'string' && NETWORK_CODES.has(e.code)) return { kind: 'retryable', message: `Could not reach the certificate authority (${e.code}): ${message}` };
+  return { kind: 'retryable', message: `ACME request failed: ${message}` };
+}
+
+/** Retry-After as seconds (delta-seconds or an HTTP date), undefined when absent or past. */
+export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) > 0 ? Number(trimmed) : undefined;
+  const at = Date.parse(trimmed);
+  if (Number.isNaN(at)) return undefined;
+  const seconds = Math.ceil((at - now) / 1000);
+  return seconds > 0 ? seconds : undefined;
+}
+
+/** The Temporal failure for a classified error: CertificateRefused (final) or CaUnavailable. */
+export function acmeFailure(error: unknown): ApplicationFailure {
+  if (error instanceof ApplicationFailure) return error;
+  const c = classifyAcmeError(error);
+  const cause = error instanceof Error ? error : undefined;
+  if (c.kind === 'permanent') {
+    return ApplicationFailure.create({ nonRetryable: true, type: 'CertificateRefused', message: c.message, details: [{ code: c.code, acmeType: c.acmeType ?? null }], cause });
+  }
+  return ApplicationFailure.create({
+    type: 'CaUnavailable', message: c.message, cause,
+    ...(c.retryAfterSeconds ? { nextRetryDelay: `${c.retryAfterSeconds}s` as const } : {}),
+  });
+}
+
+function refused(code: string, message: string, acmeType?: string): ApplicationFailure {
+  return ApplicationFailure.create({ nonRetryable: true, type: 'CertificateRefused', message, details: [{ code, acmeType: acmeType ?? null }] });
+}
+
+// ---------------------------------------------------------------------------------------------
+// acme-client's HTTP layer (one shared axios instance), prepared once per process:
+// - its own retry loop (sleeping up to Retry-After inside the request) is switched off; retries
+//   belong to Temporal, where Retry-After becomes nextRetryDelay and the activity is not held;
+// - error responses become CaProblemError with the problem document and Retry-After, except
+//   badNonce, which acme-client retries itself with the fresh nonce;
+// - a connection failure becomes CaConnectionError;
+// - a configured CA bundle is trusted for the ACME directory's origin only.
+
+const trustedOrigins = new Map<string, https.Agent>();
+let httpPrepared = false;
+
+function prepareAcmeHttp(): void {
+  if (httpPrepared) return;
+  httpPrepared = true;
+  const ax = acme.axios;
+  (ax.defaults as unknown as { acmeSettings: { retryMaxAttempts: number } }).acmeSettings.retryMaxAttempts = 0;
+  // Below the activities' 30 s heartbeat timeout: a hung request fails the attempt, not the worker slot.
+  ax.defaults.timeout = 20_000;
+  ax.interceptors.request.use((config) => {
+    try {
+      const agent = config.url ? trustedOrigins.get(new URL(config.url).origin) : undefined;
+      if (agent) config.httpsAgent = agent;
+    } catch { /* relative or odd URL: leave the default agent */ }
+    return config;
+  });
+  const isBadNonce = (data: unknown) => isProblem(data) && data.type === `${ACME_ERROR}badNonce`;
+  const toProblemError = (response: { status: number; data: unknown; headers: Record<string, unknown>; config?: { url?: string } }) =>
+    new CaProblemError(response.status, isProblem(response.data) ? response.data : null, parseRetryAfter(response.headers['retry-after']), response.config?.url);
+  ax.interceptors.response.use(
+    (response) => {
+      if (response.status >= 400 && !isBadNonce(response.data)) throw toProblemError(response as never);
+      return response;
+    },
+    (error: { response?: { status: number; data: unknown; headers: Record<string, unknown> }; code?: string; message?: string }) => {
+      if (error?.response?.status) {
+        if (error.response.status >= 400 && !isBadNonce(error.response.data)) throw toProblemError(error.response);
+        return error.response;
+      }
+      // With its retries off, acme-client turns a connection error into a TypeError about a
+      // missing response; either way nothing came back from the CA.
+      throw new CaConnectionError(`could not reach the ACME server${error?.code ? ` (${error.code})` : ''}`, error?.code);
+    },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rows
+
+const Bytes = Type.Refine(Type.Unsafe<Buffer>({}), (v) => Buffer.isBuffer(v), () => 'must be bytea');
+const AccountRow = row(Type.Object({ account_url: Type.Union([Type.String(), Type.Null()]), private_key_enc: Bytes, key_id: Type.String() }));
+const orderStatuses = ['pending', 'ready', 'processing', 'valid', 'invalid', 'completed', 'abandoned'] as const;
+type OrderStatus = (typeof orderStatuses)[number];
+const OrderRowSchema = Type.Object({
+  order_url: Type.String(),
+  domain_id: Type.String(),
+  directory_url: Type.String(),
+  hostname: Type.String(),
+  status: Type.Union(orderStatuses.map((s) => Type.Literal(s))),
+  expires_at: Type.Union([Type.String(), Type.Null()]),
+  private_key_enc: Type.Union([Bytes, Type.Null()]),
+  key_id: Type.Union([Type.String(), Type.Null()]),
+  certificate_id: Type.Union([Type.String(), Type.Null()]),
+});
+const OrderRow = row(OrderRowSchema);
+type OrderRow = Static<typeof OrderRowSchema>;
+const orderColumns = sql.fragment`order_url, domain_id, directory_url, hostname, status, expires_at, private_key_enc, key_id, certificate_id`;
+const DomainRow = row(Type.Object({ hostname: Type.String(), status: Type.String() }));
+const CertificateRow = row(Type.Object({ id: Type.String(), serial: Type.String(), not_before: Type.String(), not_after: Type.String() }));
+
+const generateKeyPairAsync = promisify(generateKeyPair);
+async function newPrivateKeyPem(): Promise<string> {
+  const { privateKey } = await generateKeyPairAsync('ec', { namedCurve: 'P-256', privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+  return privateKey;
+}
+
+function splitPemChain(pem: string): string[] {
+  return pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export function createCertificateActivities(deps: CertificateActivityDeps) {
+  const { db, secretBox, config, logger } = deps;
+  const directoryUrl = config.acme.directoryUrl;
+  const waitTimeoutMs = deps.waitTimeoutMs ?? 120_000;
+  const maxPollIntervalMs = deps.maxPollIntervalMs ?? 2_000;
+  prepareAcmeHttp();
+
+  const heartbeat = deps.heartbeat ?? ((details?: unknown) => { asyncLocalStorage.getStore()?.heartbeat(details); });
+  /** Sleeps; inside an activity a cancellation interrupts it (Context.sleep throws CancelledFailure). */
+  const pause = (ms: number) => {
+    const context = asyncLocalStorage.getStore();
+    return context ? context.sleep(ms) : delay(ms);
+  };
+
+  let clientPromise: Promise<Client> | null = null;
+
+  async function trustConfiguredCa(): Promise<void> {
+    if (!config.acme.caBundlePath) return;
+    const origin = new URL(directoryUrl).origin;
+    if (trustedOrigins.has(origin)) return;
+    const pem = await readFile(config.acme.caBundlePath, 'utf8');
+    trustedOrigins.set(origin, new https.Agent({ ca: [...rootCertificates, pem], keepAlive: true }));
+  }
+
+  /** Turns what an ACME call threw into the classified Temporal failure. */
+  async function failed(what: string, error: unknown): Promise<ApplicationFailure> {
+    if (error instanceof CaConnectionError) {
+      error = new CaConnectionError(`Could not reach the certificate authority at ${new URL(directoryUrl).origin}${error.code ? ` (${error.code})` : ''}`, error.code);
+    }
+    if (error instanceof CaProblemError && shortType(error.problem?.type) === 'accountDoesNotExist') {
+      // The CA forgot our account (a test CA restarted): register again on the next attempt.
+      clientPromise = null;
+      await db.query(sql.unsafe`update acme_accounts set account_url = null where directory_url = ${directoryUrl}`);
+    }
+    const failure = acmeFailure(error);
+    logger.warn({ step: what, type: failure.type, nonRetryable: failure.nonRetryable, err: (error as Error)?.message }, 'ACME call failed');
+    return failure;
+  }
+
+  /** Runs one ACME call; a failure becomes the classified Temporal failure. */
+  async function ca<T>(what: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw await failed(what, error);
+    }
+  }
+
+  async function loadAccount(): Promise<{ key: Buffer; accountUrl: string | null }> {
+    let account = await db.maybeOne(sql.type(AccountRow)`select account_url, private_key_enc, key_id from acme_accounts where directory_url = ${directoryUrl}`);
+    if (!account) {
+      const sealed = secretBox.seal(await newPrivateKeyPem(), accountKeyContext(directoryUrl));
+      // Concurrent first runs converge on whichever key was inserted first.
+      await db.query(sql.unsafe`
+        insert into acme_accounts (directory_url, private_key_enc, key_id) values (${directoryUrl}, ${sql.binary(sealed.ciphertext)}, ${sealed.keyId})
+        on conflict (directory_url) do nothing`);
+      account = await db.one(sql.type(AccountRow)`select account_url, private_key_enc, key_id from acme_accounts where directory_url = ${directoryUrl}`);
+    }
+    const key = secretBox.open({ keyId: account.key_id, ciphertext: account.private_key_enc }, accountKeyContext(directoryUrl));
+    return { key, accountUrl: account.account_url };
+  }
+
+  async function buildClient(): Promise<Client> {
+    await trustConfiguredCa();
+    const { key, accountUrl } = await loadAccount();
+    const client = new acme.Client({ directoryUrl, accountKey: key, ...(accountUrl ? { accountUrl } : {}), backoffMin: 200, backoffMax: 2000 });
+    // A burst of rejected nonces should not fail a step: acme-client retries badNonce with the
+    // fresh nonce from the error response; allow it more tries than its default five.
+    (client as unknown as { http: { maxBadNonceRetries: number } }).http.maxBadNonceRetries = 10;
+    if (!accountUrl) {
+      // Same key → same account: registering again after a crash returns the existing one.
+      await ca('register account', () => client.createAccount({ termsOfServiceAgreed: true, ...(config.acme.email ? { contact: [`mailto:${config.acme.email}`] } : {}) }));
+      const url = client.getAccountUrl();
+      await db.query(sql.unsafe`update acme_accounts set account_url = ${url} where directory_url = ${directoryUrl}`);
+      logger.info({ directoryUrl, accountUrl: url }, 'ACME account registered');
+    }
+    return client;
+  }
+
+  function getClient(): Promise<Client> {
+    clientPromise ??= buildClient().catch((error: unknown) => { clientPromise = null; throw error; });
+    return clientPromise;
+  }
+
+  async function domainHostname(domainId: string): Promise<string> {
+    const domain = await db.maybeOne(sql.type(DomainRow)`select hostname, status from domains where id = ${domainId}`);
+    if (!domain || domain.status === 'deleted') throw ApplicationFailure.nonRetryable(`domain ${domainId} does not exist`, 'DomainNotFound');
+    return domain.hostname;
+  }
+
+  async function loadOrder(domainId: string, orderUrl: string): Promise<OrderRow> {
+    const order = await db.maybeOne(sql.type(OrderRow)`select ${orderColumns} from acme_orders where order_url = ${orderUrl} and domain_id = ${domainId}`);
+    if (!order) throw refused('order_not_found', `No ACME order ${orderUrl} for domain ${domainId}; a new order is needed`);
+    return order;
+  }
+
+  async function setStatus(orderUrl: string, status: OrderStatus, error: AcmeProblem | null = null): Promise<void> {
+    await db.query(sql.unsafe`
+      update acme_orders set status = ${status}, error = coalesce(${error ? sql.jsonb(error as never) : null}::jsonb, error), updated_at = hg_now()
+      where order_url = ${orderUrl} and status <> 'completed'`);
+  }
+
+  /** Ends an order that can no longer succeed: its tokens go, its key is dropped. */
+  async function closeOrder(order: OrderRow, status: 'invalid' | 'abandoned', error: AcmeProblem | null): Promise<void> {
+    await db.transaction(async (tx) => {
+      await tx.query(sql.unsafe`
+        update acme_orders set status = ${status}, error = ${error ? sql.jsonb(error as never) : null}::jsonb, private_key_enc = null, key_id = null, updated_at = hg_now()
+        where order_url = ${order.order_url} and status <> 'completed'`);
+      await tx.query(sql.unsafe`delete from acme_challenges where domain_id = ${order.domain_id}`);
+    });
+  }
+
+  /** The order as the CA sees it now; a CA that no longer knows it abandons our row. */
+  async function fetchOrder(client: Client, order: OrderRow): Promise<Order> {
+    try {
+      return await client.getOrder({ url: order.order_url } as Order);
+    } catch (error) {
+      if (error instanceof CaProblemError && error.status === 404) {
+        await closeOrder(order, 'abandoned', error.problem);
+        throw refused('order_gone', 'The certificate authority no longer knows this order; a new one will be placed');
+      }
+      throw await failed('fetch order', error);
+    }
+  }
+
+  /** Stores the key authorization of every pending authorization's HTTP-01 challenge. */
+  async function storeChallenges(client: Client, domainId: string, caOrder: Order): Promise<Array<{ authz: Authorization; challenge: Authorization['challenges'][number] | undefined }>> {
+    const authorizations = await ca('fetch authorizations', () => client.getAuthorizations(caOrder));
+    const result = authorizations.map((authz) => ({ authz, challenge: authz.challenges.find((c) => c.type === 'http-01') }));
+    const rows: Array<{ token: string; keyAuthorization: string }> = [];
+    for (const { authz, challenge } of result) {
+      if (authz.status !== 'pending') continue;
+      if (!challenge) throw refused('no_http01_challenge', `The certificate authority offered no HTTP-01 challenge for ${authz.identifier.value}`);
+      rows.push({ token: challenge.token, keyAuthorization: await client.getChallengeKeyAuthorization(challenge) });
+    }
+    for (const r of rows) {
+      await db.query(sql.unsafe`
+        insert into acme_challenges (token, key_authorization, domain_id) values (${r.token}, ${r.keyAuthorization}, ${domainId})
+        on conflict (token) do nothing`);
+    }
+    return result;
+  }
+
+  /** The problem that made an order invalid: the order's own, else the first failed challenge's. */
+  async function invalidReason(client: Client, caOrder: Order): Promise<AcmeProblem | null> {
+    // The CA puts the validation error on the failed challenge; the order's own is the fallback.
+    try {
+      const authorizations = await client.getAuthorizations(caOrder);
+      for (const authz of authorizations) {
+        for (const challenge of authz.challenges) if (isProblem(challenge.error)) return challenge.error;
+      }
+    } catch { /* fall back to the order's error */ }
+    return isProblem(caOrder.error) ? caOrder.error : null;
+  }
+
+  async function failInvalid(client: Client, order: OrderRow, caOrder: Order): Promise<never> {
+    const problem = await invalidReason(client, caOrder);
+    await closeOrder(order, 'invalid', problem);
+    const c = classifyProblem(problem, undefined, undefined);
+    const permanent = c.kind === 'permanent' ? c : { code: 'challenge_failed', message: `The certificate authority marked the order for ${order.hostname} invalid`, acmeType: problem?.type };
+    logger.info({ domainId: order.domain_id, hostname: order.hostname, code: permanent.code }, 'ACME order invalid');
+    throw refused(permanent.code, permanent.message, permanent.acmeType);
+  }
+
+  /**
+   * Polls the order until it leaves `pending` (validation) or `processing` (issuance), with a
+   * heartbeat per poll. Past the wait budget it fails retryably; a re-run continues the wait.
+   */
+  async function waitWhile(client: Client, order: OrderRow, states: readonly string[], what: string): Promise<Order> {
+    const deadline = Date.now() + waitTimeoutMs;
+    let interval = 100;
+    for (;;) {
+      const caOrder = await fetchOrder(client, order);
+      heartbeat({ orderUrl: order.order_url, status: caOrder.status });
+      if (!states.includes(caOrder.status)) return caOrder;
+      if (Date.now() >= deadline) {
+        throw ApplicationFailure.create({ type: 'CaUnavailable', message: `${what} of ${order.hostname} is still ${caOrder.status} after ${Math.round(waitTimeoutMs / 1000)} s`, nextRetryDelay: '10s' });
+      }
+      await pause(interval);
+      interval = Math.min(Math.round(interval * 1.5), maxPollIntervalMs);
+    }
+  }
+
+  /** Moves an order through validation until it is ready, processing or valid. */
+  async function validate(client: Client, order: OrderRow): Promise<Order> {
+    let caOrder = await fetchOrder(client, order);
+    if (caOrder.status === 'pending') {
+      // Tokens first (a re-run after they were lost re-stores them), then tell the CA.
+      const challenges = await storeChallenges(client, order.domain_id, caOrder);
+      for (const { authz, challenge } of challenges) {
+        if (authz.status === 'pending' && challenge && challenge.status === 'pending') {
+          await ca('answer challenge', () => client.completeChallenge(challenge));
+        }
+      }
+      caOrder = await waitWhile(client, order, ['pending'], 'Validation');
+    }
+    if (caOrder.status === 'invalid') return failInvalid(client, order, caOrder);
+    await setStatus(order.order_url, caOrder.status);
+    return caOrder;
+  }
+
+  async function storedCertificate(certificateId: string): Promise<IssuedCertificate> {
+    const cert = await db.one(sql.type(CertificateRow)`select id, serial, not_before, not_after from certificates where id = ${certificateId}`);
+    return { certificateId: cert.id, serial: cert.serial, notBefore: cert.not_before, notAfter: cert.not_after };
+  }
+
+  /** The order's certificate key: generated and sealed once, before any CSR leaves. */
+  async function orderKey(order: OrderRow): Promise<string> {
+    if (!order.private_key_enc || !order.key_id) {
+      const sealed = secretBox.seal(await newPrivateKeyPem(), orderKeyContext(order.order_url));
+      await db.query(sql.unsafe`
+        update acme_orders set private_key_enc = ${sql.binary(sealed.ciphertext)}, key_id = ${sealed.keyId}, updated_at = hg_now()
+        where order_url = ${order.order_url} and private_key_enc is null`);
+      const stored = await db.one(sql.type(OrderRow)`select ${orderColumns} from acme_orders where order_url = ${order.order_url}`);
+      if (!stored.private_key_enc || !stored.key_id) throw new Error(`order ${order.order_url} lost its key (status ${stored.status})`);
+      order = stored;
+    }
+    return secretBox.open({ keyId: order.key_id!, ciphertext: order.private_key_enc! }, orderKeyContext(order.order_url)).toString('utf8');
+  }
+
+  /** Stores the certificate, completes the order and removes the tokens, all in one transaction. */
+  async function store(order: OrderRow, chainPem: string, keyPem: string): Promise<IssuedCertificate> {
+    const chain = splitPemChain(chainPem);
+    if (chain.length === 0) throw ApplicationFailure.create({ type: 'CaUnavailable', message: `The certificate download for ${order.hostname} held no certificate` });
+    const leaf = new X509Certificate(chain[0]!);
+    if (!leaf.checkPrivateKey(createPrivateKey(keyPem))) throw refused('certificate_key_mismatch', `The certificate issued for ${order.hostname} does not match the key we requested it for`);
+    if (!leaf.checkHost(order.hostname)) throw refused('certificate_name_mismatch', `The certificate issued does not name ${order.hostname}`);
+    const serial = leaf.serialNumber.toLowerCase();
+    const notBefore = new Date(leaf.validFrom).toISOString();
+    const notAfter = new Date(leaf.validTo).toISOString();
+    const issuer = leaf.issuer.split('\n').join(', ');
+    const id = newId('certificate');
+    const sealed = secretBox.seal(keyPem, certificateKeyContext(id));
+    const certificateId = await db.transaction(async (tx) => {
+      const inserted = await tx.maybeOneFirst(sql.type(row(Type.Object({ id: Type.String() })))`
+        insert into certificates (id, domain_id, serial, issuer, not_before, not_after, chain_pem, private_key_enc, key_id)
+        values (${id}, ${order.domain_id}, ${serial}, ${issuer}, ${notBefore}, ${notAfter}, ${chain.join('\n') + '\n'}, ${sql.binary(sealed.ciphertext)}, ${sealed.keyId})
+        on conflict (domain_id, serial) do nothing returning id`);
+      const certId = inserted ?? await tx.oneFirst(sql.type(row(Type.Object({ id: Type.String() })))`select id from certificates where domain_id = ${order.domain_id} and serial = ${serial}`);
+      await tx.query(sql.unsafe`
+        update acme_orders set status = 'completed', certificate_id = ${certId}, private_key_enc = null, key_id = null, error = null, updated_at = hg_now()
+        where order_url = ${order.order_url}`);
+      await tx.query(sql.unsafe`delete from acme_challenges where domain_id = ${order.domain_id}`);
+      return certId;
+    });
+    logger.info({ domainId: order.domain_id, hostname: order.hostname, certificateId, serial, notAfter }, 'certificate stored');
+    return storedCertificate(certificateId);
+  }
+
+  return {
+    /** Registers (or finds) our ACME account for the configured directory. Idempotent. */
+    async ensureAcmeAccount(): Promise<{ accountUrl: string }> {
+      const client = await getClient();
+      return { accountUrl: client.getAccountUrl() };
+    },
+
+    /**
+     * Places an order for the domain's hostname and stores its HTTP-01 key authorizations, or
+     * returns the order already in flight (a re-run after a crash, or a retry of the workflow).
+     * Throws CertificateRefused (e.g. rejected_identifier) or CaUnavailable.
+     */
+    async beginCertificateOrder({ domainId }: { domainId: string }): Promise<{ orderUrl: string }> {
+      const hostname = await domainHostname(domainId);
+      const client = await getClient();
+      const open = await db.maybeOne(sql.type(OrderRow)`
+        select ${orderColumns} from acme_orders where domain_id = ${domainId} and status not in ('invalid', 'completed', 'abandoned')`);
+      if (open) {
+        const stale = open.directory_url !== directoryUrl || open.hostname !== hostname
+          || (open.expires_at !== null && Date.parse(open.expires_at) < Date.now() + 10 * 60_000);
+        if (stale) {
+          await closeOrder(open, 'abandoned', null);
+        } else {
+          let caOrder: Order | null = null;
+          try {
+            caOrder = await fetchOrder(client, open);
+          } catch (error) {
+            if (!(error instanceof ApplicationFailure && error.type === 'CertificateRefused')) throw error;
+          }
+          if (caOrder && caOrder.status !== 'invalid') {
+            if (caOrder.status === 'pending') await storeChallenges(client, domainId, caOrder);
+            await setStatus(open.order_url, caOrder.status);
+            logger.info({ domainId, hostname, orderUrl: open.order_url, status: caOrder.status }, 'resuming ACME order');
+            return { orderUrl: open.order_url };
+          }
+          if (caOrder) await closeOrder(open, 'invalid', await invalidReason(client, caOrder));
+        }
+      }
+
+      const caOrder = await ca('create order', () => client.createOrder({ identifiers: [{ type: 'dns', value: hostname }] }));
+      const inserted = await db.maybeOne(sql.type(OrderRow)`
+        insert into acme_orders (order_url, domain_id, directory_url, hostname, status, expires_at)
+        values (${caOrder.url}, ${domainId}, ${directoryUrl}, ${hostname}, ${caOrder.status}, ${caOrder.expires ?? null})
+        on conflict do nothing returning ${orderColumns}`);
+      if (!inserted) {
+        // Another attempt won the race for this domain's one open order: continue with that one.
+        const other = await db.maybeOne(sql.type(OrderRow)`
+          select ${orderColumns} from acme_orders where domain_id = ${domainId} and status not in ('invalid', 'completed', 'abandoned')`);
+        if (other) return { orderUrl: other.order_url };
+        throw new Error(`could not record ACME order ${caOrder.url}`);
+      }
+      if (caOrder.status === 'pending') await storeChallenges(client, domainId, caOrder);
+      logger.info({ domainId, hostname, orderUrl: caOrder.url }, 'ACME order placed');
+      return { orderUrl: caOrder.url };
+    },
+
+    /**
+     * Tells the CA the challenges are ready and waits (heartbeating) until the order is ready.
+     * An invalid order throws CertificateRefused with the challenge's problem (challenge_failed,
+     * challenge_unreachable, challenge_dns_failed, caa_forbids_ca, …); its tokens are removed.
+     */
+    async validateCertificateOrder({ domainId, orderUrl }: { domainId: string; orderUrl: string }): Promise<{ status: string }> {
+      const order = await loadOrder(domainId, orderUrl);
+      if (order.status === 'completed') return { status: 'valid' };
+      if (order.status === 'invalid' || order.status === 'abandoned') throw refused('order_closed', `The ACME order for ${order.hostname} is ${order.status}; a new order is needed`);
+      const client = await getClient();
+      const caOrder = await validate(client, order);
+      return { status: caOrder.status };
+    },
+
+    /**
+     * Finalizes a ready order with the stored key (created and sealed first), waits for issuance,
+     * downloads the chain and stores it once; a re-run returns the stored certificate.
+     */
+    async finalizeCertificateOrder({ domainId, orderUrl }: { domainId: string; orderUrl: string }): Promise<IssuedCertificate> {
+      let order = await loadOrder(domainId, orderUrl);
+      if (order.status === 'completed' && order.certificate_id) return storedCertificate(order.certificate_id);
+      if (order.status === 'invalid' || order.status === 'abandoned') throw refused('order_closed', `The ACME order for ${order.hostname} is ${order.status}; a new order is needed`);
+      const keyPem = await orderKey(order);
+      order = await loadOrder(domainId, orderUrl);
+      const client = await getClient();
+
+      let caOrder = await fetchOrder(client, order);
+      if (caOrder.status === 'pending') caOrder = await validate(client, order);
+      if (caOrder.status === 'invalid') return failInvalid(client, order, caOrder);
+      if (caOrder.status === 'ready') {
+        const [, csr] = await acme.crypto.createCsr({ altNames: [order.hostname] }, keyPem);
+        try {
+          caOrder = await client.finalizeOrder(caOrder, csr);
+        } catch (error) {
+          // A finalize that reached the CA before we crashed (or raced) leaves it processing/valid.
+          if (!(error instanceof CaProblemError && shortType(error.problem?.type) === 'orderNotReady')) throw await failed('finalize order', error);
+          caOrder = await fetchOrder(client, order);
+        }
+        await setStatus(order.order_url, caOrder.status);
+      }
+      if (caOrder.status === 'processing') caOrder = await waitWhile(client, order, ['processing'], 'Issuance');
+      if (caOrder.status === 'invalid') return failInvalid(client, order, caOrder);
+      if (caOrder.status !== 'valid') throw ApplicationFailure.create({ type: 'CaUnavailable', message: `The ACME order for ${order.hostname} is ${caOrder.status}`, nextRetryDelay: '10s' });
+      await setStatus(order.order_url, 'valid');
+      const finalOrder = caOrder;
+      const chainPem = await ca('download certificate', () => client.getCertificate(finalOrder));
+      return store(order, chainPem, keyPem);
+    },
+  };
+}
+
+export type CertificateActivities = ReturnType<typeof createCertificateActivities>;

@@ -1,0 +1,158 @@
+// The DNS check: looks the customer's hostname up with a real resolver, judges the answers with
+// model/dns-verification.ts and stores the outcome in `domains.verification`. A check that could
+// not reach DNS is an ordinary result (problem `lookup_failed`, retryable), not an exception, so
+// the workflow's own back-off decides when to look again.
+import { Resolver } from 'node:dns/promises';
+import { ApplicationFailure } from '@temporalio/common';
+import type { Config } from '../config/index.ts';
+import { domainVerificationRepository } from '../db/repositories/domain-verification.ts';
+import { domainsRepository } from '../db/repositories/domains.ts';
+import type { Db } from '../db/pool.ts';
+import {
+  evaluateDnsVerification, isRetryableProblem, normName,
+  type AddressLookup, type CaaFinding, type CaaRecord, type ChainEnd, type DnsObservation, type DnsProblem,
+} from '../model/dns-verification.ts';
+
+export interface DnsCheckDeps { db: Db; config: Config; resolverFactory?: () => Resolver }
+
+export interface DnsCheckResult {
+  ok: boolean;
+  checked_at: string;
+  problem: DnsProblem | null;
+  /** True when DNS could not be checked at all (nothing is known about the customer's records). */
+  retryable: boolean;
+}
+
+/** CNAME hops followed before giving up (resolvers themselves stop around 8–16). */
+export const MAX_CNAME_HOPS = 8;
+
+export function createDnsCheckActivities({ db, config, resolverFactory }: DnsCheckDeps) {
+  const domains = domainsRepository(db);
+  const verifications = domainVerificationRepository(db);
+  const newResolver = resolverFactory ?? (() => {
+    const resolver = new Resolver({ timeout: 2000, tries: 2 });
+    if (config.dns.servers.length > 0) resolver.setServers(config.dns.servers);
+    return resolver;
+  });
+
+  return {
+    /** Checks the domain's DNS now and stores what was found as its `verification`. */
+    async checkDns({ domainId }: { domainId: string }): Promise<DnsCheckResult> {
+      const domain = await domains.getById(domainId);
+      if (!domain || domain.status === 'deleted') throw gone(domainId);
+
+      const resolver = newResolver();
+      try {
+        const observed = await observe(resolver, domain.hostname);
+        const checkedAt = new Date().toISOString();
+        const verdict = evaluateDnsVerification({
+          hostname: domain.hostname,
+          isApex: domain.is_apex,
+          edge: { cnameTarget: config.cnameTarget, ipv4: config.edgeIpv4, ipv6: config.edgeIpv6 },
+          caaIdentities: config.acme.caaIdentities,
+          observed,
+        });
+        const saved = await verifications.save(domainId, { checked_at: checkedAt, expected: verdict.expected, found: verdict.found, problem: verdict.problem });
+        if (!saved) throw gone(domainId);
+        return { ok: verdict.ok, checked_at: checkedAt, problem: verdict.problem, retryable: isRetryableProblem(verdict.problem) };
+      } finally {
+        resolver.cancel();
+      }
+    },
+  };
+}
+
+function gone(domainId: string): ApplicationFailure {
+  // Permanent: a check for a row that does not exist (or was deleted) can never make progress.
+  return ApplicationFailure.nonRetryable(`domain ${domainId} does not exist`, 'DomainNotFound');
+}
+
+/** Everything the model needs: the CNAME chain, the addresses at its end, the relevant CAA set. */
+export async function observe(resolver: Resolver, hostname: string): Promise<DnsObservation> {
+  const name = normName(hostname);
+  const { chain, end } = await followCnames(resolver, name);
+  const last = chain.at(-1) ?? name;
+  const skipAddresses = end === 'nxdomain' || end === 'error' || end === 'loop' || end === 'too_long';
+  const [a, aaaa, caa] = await Promise.all([
+    skipAddresses ? notLooked(end) : addresses(resolver, last, 4),
+    skipAddresses ? notLooked(end) : addresses(resolver, last, 6),
+    // DNS not answering already decides the outcome; asking again would only double the wait.
+    end === 'error' ? { status: 'error', name } as const : relevantCaa(resolver, name, end === 'end' || end === 'nxdomain' ? last : name),
+  ]);
+  return { cnameChain: chain, chainEnd: end, a, aaaa, caa };
+}
+
+/** Follows CNAMEs one hop at a time (a resolver's A answer does not always include the chain). */
+export async function followCnames(resolver: Resolver, name: string): Promise<{ chain: string[]; end: ChainEnd }> {
+  const chain: string[] = [];
+  const seen = new Set([name]);
+  let current = name;
+  for (;;) {
+    let targets: string[];
+    try {
+      targets = await resolver.resolveCname(current);
+    } catch (error) {
+      const status = statusOf(error);
+      return { chain, end: status === 'nodata' ? 'end' : status === 'nxdomain' ? 'nxdomain' : 'error' };
+    }
+    const next = targets[0] === undefined ? undefined : normName(targets[0]);
+    if (next === undefined) return { chain, end: 'end' };
+    chain.push(next);
+    if (seen.has(next)) return { chain, end: 'loop' };
+    seen.add(next);
+    if (chain.length >= MAX_CNAME_HOPS) return { chain, end: 'too_long' };
+    current = next;
+  }
+}
+
+async function addresses(resolver: Resolver, name: string, family: 4 | 6): Promise<AddressLookup> {
+  try {
+    const values = family === 4 ? await resolver.resolve4(name) : await resolver.resolve6(name);
+    return values.length > 0 ? { status: 'found', values } : { status: 'nodata', values: [] };
+  } catch (error) {
+    return { status: statusOf(error), values: [] };
+  }
+}
+
+function notLooked(end: ChainEnd): AddressLookup {
+  return { status: end === 'nxdomain' ? 'nxdomain' : end === 'error' ? 'error' : 'nodata', values: [] };
+}
+
+/**
+ * RFC 8659 §3: the CAA set of the hostname, else of its parent, and so on up to (not including)
+ * the TLD; the first non-empty one is relevant. At the hostname, its CNAME chain is followed (the
+ * set at the chain's last name, `hostnameAlias`, counts for that level); parents are asked
+ * directly, where a recursive resolver follows any CNAME itself. NXDOMAIN/NODATA mean "empty here, go up"; no answer is an
+ * error, since a CA would refuse to issue without one.
+ */
+export async function relevantCaa(resolver: Resolver, hostname: string, hostnameAlias: string = hostname): Promise<CaaFinding> {
+  const labels = hostname.split('.');
+  for (let i = 0; i < labels.length - 1; i++) {
+    const level = labels.slice(i).join('.');
+    let answers: object[];
+    try {
+      answers = await resolver.resolveCaa(i === 0 ? hostnameAlias : level);
+    } catch (error) {
+      if (statusOf(error) === 'error') return { status: 'error', name: level };
+      continue;
+    }
+    const records = answers.map(toCaaRecord).filter((r): r is CaaRecord => r !== null);
+    if (records.length > 0) return { status: 'found', name: level, records };
+  }
+  return { status: 'none' };
+}
+
+function toCaaRecord(answer: object): CaaRecord | null {
+  // node:dns gives { critical, <tag>: value } (the tag is the remaining key).
+  const fields = answer as Record<string, unknown>;
+  const tag = Object.keys(fields).find((k) => k !== 'critical' && k !== 'type');
+  if (!tag) return null;
+  return { flags: Number(fields.critical ?? 0), tag, value: String(fields[tag] ?? '') };
+}
+
+function statusOf(error: unknown): 'nxdomain' | 'nodata' | 'error' {
+  const code = (error as { code?: string } | null)?.code;
+  if (code === 'ENOTFOUND') return 'nxdomain';
+  if (code === 'ENODATA') return 'nodata';
+  return 'error';
+}

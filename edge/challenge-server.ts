@@ -1,0 +1,59 @@
+// The plain-HTTP listener on port 80 (HOSTGATE_HTTP_PORT), beside where the TLS edge lives: it
+// answers ACME HTTP-01 challenges from Postgres (the key authorizations the certificate
+// activities stored) and sends every other request to HTTPS. Nothing else.
+import http from 'node:http';
+import { Type } from 'typebox';
+import { row, sql, type Db } from '../db/pool.ts';
+import type { Logger } from '../logging/logger.ts';
+
+const CHALLENGE_PREFIX = '/.well-known/acme-challenge/';
+const TOKEN = /^[A-Za-z0-9_-]{1,128}$/;
+// A DNS name or IPv4 address, optionally with a port; or a bracketed IPv6 literal with a port.
+const HOST = /^(?:([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?)|(\[[0-9a-f:.]+\]))(?::(\d{1,5}))?$/i;
+const KeyAuthorization = row(Type.Object({ key_authorization: Type.String() }));
+
+/** The host of a Host header without its port, lower-cased; null when missing or malformed. */
+export function hostWithoutPort(header: string | undefined): string | null {
+  if (!header || header.length > 260) return null;
+  const m = HOST.exec(header.trim());
+  if (!m) return null;
+  const host = (m[1] ?? m[2])!.toLowerCase().replace(/\.$/, '');
+  if (host.length === 0 || host.length > 253) return null;
+  return host;
+}
+
+export function createChallengeServer({ db, logger }: { db: Db; logger: Logger }): http.Server {
+  const send = (res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body), ...headers });
+    res.end(body);
+  };
+
+  const server = http.createServer((req, res) => {
+    const target = req.url ?? '/';
+    const path = target.split('?', 1)[0]!;
+    if (path.startsWith(CHALLENGE_PREFIX)) {
+      const token = path.slice(CHALLENGE_PREFIX.length);
+      if (!TOKEN.test(token)) return send(res, 404, 'not found\n');
+      db.maybeOneFirst(sql.type(KeyAuthorization)`select key_authorization from acme_challenges where token = ${token}`)
+        .then((keyAuthorization) => {
+          if (keyAuthorization === null) return send(res, 404, 'not found\n');
+          logger.debug({ tokenPrefix: token.slice(0, 8), host: req.headers.host }, 'answered ACME challenge');
+          send(res, 200, keyAuthorization, { 'content-type': 'text/plain' });
+        })
+        .catch((error: unknown) => {
+          logger.error({ err: error }, 'ACME challenge lookup failed');
+          if (!res.headersSent) send(res, 500, 'internal error\n');
+        });
+      return;
+    }
+    const host = hostWithoutPort(req.headers.host);
+    // Only origin-form targets ("/path?query") are redirected; anything else is a bad request.
+    if (!host || !target.startsWith('/')) return send(res, 400, 'bad request\n');
+    const location = `https://${host.includes(':') ? `[${host.replace(/^\[|\]$/g, '')}]` : host}${target}`;
+    send(res, 308, `redirecting to ${location}\n`, { location });
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 15_000;
+  server.keepAliveTimeout = 5_000;
+  return server;
+}
