@@ -33,7 +33,8 @@ const dns = proxyActivities<ReturnType<typeof createDnsCheckActivities>>(dnsOpti
 // nextRetryDelay; refusals are non-retryable `CertificateRefused` and handled by the workflow.
 const acmeOptions: ActivityOptions = {
   startToCloseTimeout: '3 minutes',
-  heartbeatTimeout: '30 seconds',
+  // Short: a worker that died mid-validation is noticed within 10 s (the activity heartbeats every ≤2 s).
+  heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: ['CertificateRefused', 'DomainNotFound'] },
 };
 const acme = proxyActivities<ReturnType<typeof createCertificateActivities>>(acmeOptions);
