@@ -13,11 +13,13 @@ export async function startDomainWorkflow(client: Client, taskQueue: string, inp
       args: [input],
       // Never start a second run for the same domain, even after the first one finished.
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      typedSearchAttributes: [
-        { key: HostgateHostname, value: input.hostname },
-        { key: HostgateOrganizationId, value: input.organizationId },
-        { key: HostgateDomainStatus, value: 'pending_dns' },
-      ],
+      ...(input.searchAttributes === false ? {} : {
+        typedSearchAttributes: [
+          { key: HostgateHostname, value: input.hostname },
+          { key: HostgateOrganizationId, value: input.organizationId },
+          { key: HostgateDomainStatus, value: 'pending_dns' },
+        ],
+      }),
       memo: { hostname: input.hostname, organizationId: input.organizationId },
       staticSummary: `Domain ${input.hostname}`,
       staticDetails: `Lifecycle of custom domain **${input.hostname}** (${input.domainId}) for organization ${input.organizationId}.`,

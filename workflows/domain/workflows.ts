@@ -62,20 +62,23 @@ export async function domainLifecycleWorkflow(input: DomainWorkflowInput): Promi
   setHandler(resumeSignal, () => { pending.resume = true; });
   setHandler(stateQuery, () => query);
 
+  // Search attributes are on unless the caller says the server cannot index them (the
+  // time-skipping test server knows no custom attributes).
+  const index: typeof upsertSearchAttributes = (attributes) => { if (input.searchAttributes !== false) upsertSearchAttributes(attributes); };
   const details = (text: string) => { query.phase = text; setCurrentDetails(`**${hostname}** (${domainId}): ${text}`); };
 
-  upsertSearchAttributes([
+  index([
     { key: HostgateHostname, value: hostname },
     { key: HostgateOrganizationId, value: input.organizationId },
   ]);
   let cur: DomainState = input.carry?.state ?? await CancellationScope.nonCancellable(() => db.attachWorkflow({ domainId }));
-  upsertSearchAttributes([{ key: HostgateDomainStatus, value: cur.status }]);
+  index([{ key: HostgateDomainStatus, value: cur.status }]);
 
   /** Moves the row if it still is where we think; either way `cur` ends up true to Postgres. */
   async function move(to: DomainStatus, reason: string): Promise<boolean> {
     const result = await CancellationScope.nonCancellable(() => db.transition({ domainId, to, reason, expectedSeq: cur.seq }));
     cur = { status: result.status, seq: result.seq };
-    upsertSearchAttributes([{ key: HostgateDomainStatus, value: cur.status }]);
+    index([{ key: HostgateDomainStatus, value: cur.status }]);
     return result.status === to;
   }
 
@@ -201,7 +204,7 @@ export async function domainLifecycleWorkflow(input: DomainWorkflowInput): Promi
       details('deleting: cleaning up');
       if (cur.status !== 'deleting' && cur.status !== 'deleted') await move('deleting', 'deletion requested');
       cur = await CancellationScope.nonCancellable(() => db.finishDeletion({ domainId }));
-      upsertSearchAttributes([{ key: HostgateDomainStatus, value: cur.status }]);
+      index([{ key: HostgateDomainStatus, value: cur.status }]);
       log.info('domain deleted', { domainId });
       return;
     }

