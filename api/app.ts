@@ -9,7 +9,7 @@ import type { Config } from '../config/index.ts';
 import type { Db } from '../db/pool.ts';
 import { loggerOptions, type Logger } from '../logging/logger.ts';
 import type { OutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
-import { errorsPlugin } from './plugins/errors.ts';
+import { errorsPlugin, sendError, toApiError } from './plugins/errors.ts';
 import { requestIdFrom } from './request-id.ts';
 import { openapiPlugin } from './plugins/openapi.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -45,6 +45,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: BODY_LIMIT,
     genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
     return503OnClosing: true,
+    // Errors Fastify raises before routing (bad percent-encoding, over-long params) get the
+    // envelope and request id like every other answer.
+    frameworkErrors: (error, request, reply) => sendError(reply, toApiError(error, request)),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -19,7 +19,8 @@ export function decodeCursor(cursor: string): { createdAt: string; id: string } 
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string'
-      && !Number.isNaN(Date.parse(value[0])) && value[1].length <= 64) {
+      && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(value[0]) && !Number.isNaN(Date.parse(value[0]))
+      && /^[a-z]{2,4}_[0-9a-z]{1,60}$/.test(value[1])) {
       return { createdAt: value[0], id: value[1] };
     }
   } catch { /* fall through */ }

@@ -16,6 +16,14 @@ function isUnavailable(error: unknown): boolean {
   return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Failed to connect/i.test(message);
 }
 
+function postgresCode(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
 export function toApiError(error: unknown, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof InvalidCursorError) return new ApiError('invalid_request', error.message, { param: 'cursor' });
@@ -35,14 +43,26 @@ export function toApiError(error: unknown, request: FastifyRequest): ApiError {
   }
   if (fe instanceof SyntaxError || fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return new ApiError('invalid_request', 'the body is not valid JSON');
   if (isUnavailable(error)) return new ApiError('service_unavailable', 'a backing service is unavailable; retry shortly', { headers: { 'retry-after': '5' } });
+  if (fe.code === 'FST_ERR_BAD_URL') return new ApiError('invalid_request', 'the URL is not valid (bad percent-encoding)');
+  if (fe.code === 'FST_ERR_MAX_PARAM_LENGTH') return new ApiError('invalid_request', 'a path parameter is too long');
+  // Text Postgres refuses (a NUL byte, a malformed timestamp) is the client's input, not our fault.
+  const pgCode = postgresCode(error);
+  if (pgCode && (pgCode.startsWith('22') || pgCode === '54000')) return new ApiError('invalid_request', 'a value in the request cannot be stored (control characters such as NUL are not accepted)');
+  if (error instanceof RangeError && /call stack/i.test(error.message)) return new ApiError('invalid_request', 'the JSON body is nested too deeply');
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
-    return new ApiError('invalid_request', fe.message || 'the request is not valid', { status: fe.statusCode });
+    // A plugin's own 4xx (static files, …) mapped onto our codes and their statuses.
+    if (fe.statusCode === 404 || fe.statusCode === 403) return new ApiError('not_found', 'not found');
+    if (fe.statusCode === 413) return new ApiError('payload_too_large', 'request body is larger than 64 KiB');
+    if (fe.statusCode === 415) return new ApiError('unsupported_media_type', 'send application/json');
+    return new ApiError('invalid_request', fe.message || 'the request is not valid');
   }
   return new ApiError('internal_error', 'an internal error occurred; retry later, and quote the request id if it persists');
 }
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
+  // Also here, not only in onRequest: framework errors are answered before any hook runs.
+  reply.header('x-request-id', reply.request.id);
   return reply.code(error.status).type('application/json; charset=utf-8').send(errorBody(error, reply.request.id));
 }
 
@@ -68,7 +88,8 @@ export const errorsPlugin = fp(async function errors(app: FastifyInstance) {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const allow = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'].filter((m) => shadow.find(m as 'GET', path));
-    if (allow.length) {
+    // When the method itself is allowed, the route exists and only the resource is missing.
+    if (allow.length && !allow.includes(request.method)) {
       return sendError(reply, new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allow.join(', ')}`, { headers: { allow: allow.join(', ') } }));
     }
     return sendError(reply, new ApiError('not_found', `no route ${request.method} ${path}; see /v1/openapi.json for the API`));

@@ -22,10 +22,11 @@ declare module 'fastify' {
 const KEY = /^[\x20-\x7e]{1,128}$/;
 
 /** JSON with sorted object keys, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same request. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+export function canonicalJson(value: unknown, depth = 0): string {
+  if (depth > 64) throw new ApiError('invalid_request', 'the JSON body is nested more than 64 levels deep');
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v, depth + 1)).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k], depth + 1)}`).join(',')}}`;
   }
   return JSON.stringify(value ?? null);
 }
@@ -57,9 +58,13 @@ export const idempotencyPlugin = fp(async function idempotency(app: FastifyInsta
         throw new ApiError('idempotency_key_reused', 'this Idempotency-Key was used for a different request (method, path or body); use a new key for a new request');
       case 'in_flight':
         throw new ApiError('idempotency_key_in_use', 'a request with this Idempotency-Key is still being processed; retry shortly', { headers: { 'retry-after': '1' } });
-      case 'replay':
+      case 'replay': {
         reply.header('idempotent-replayed', 'true');
-        return reply.code(claim.status).type('application/json; charset=utf-8').send(JSON.stringify(claim.body));
+        // A replayed error names this request's id, like every answer does.
+        const body = claim.body as { error?: { request_id?: string } } | null;
+        if (body?.error && typeof body.error === 'object') body.error.request_id = request.id;
+        return reply.code(claim.status).type('application/json; charset=utf-8').send(JSON.stringify(body));
+      }
     }
   });
 

@@ -43,7 +43,7 @@ export const destinationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['destinations'], summary: 'Read a destination',
       params: DestinationIdParams,
-      response: { 200: DataOf(Destination), ...errorResponses('missing_api_key', 'invalid_api_key', 'destination_not_found', 'rate_limited', 'service_unavailable') },
+      response: { 200: DataOf(Destination), ...errorResponses('invalid_request', 'missing_api_key', 'invalid_api_key', 'destination_not_found', 'rate_limited', 'service_unavailable') },
     },
   }, async (request) => {
     const destination = await destinations.get(principalOf(request).organizationId, request.params.id);
@@ -56,7 +56,7 @@ export const destinationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['destinations'], summary: 'Delete a destination no live domain points at',
       params: DestinationIdParams,
-      response: { 200: DataOf(Destination), ...errorResponses('idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'destination_not_found', 'destination_in_use', 'idempotency_key_in_use', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
+      response: { 200: DataOf(Destination), ...errorResponses('invalid_request', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'destination_not_found', 'destination_in_use', 'idempotency_key_in_use', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
     },
   }, async (request) => {
     const { result, destination } = await destinations.delete(principalOf(request).organizationId, request.params.id);

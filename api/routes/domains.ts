@@ -73,7 +73,7 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['domains'], summary: 'Read a domain with its DNS records and verification state',
       params: DomainIdParams,
-      response: { 200: DataOf(Domain), ...errorResponses('missing_api_key', 'invalid_api_key', 'domain_not_found', 'rate_limited', 'service_unavailable') },
+      response: { 200: DataOf(Domain), ...errorResponses('invalid_request', 'missing_api_key', 'invalid_api_key', 'domain_not_found', 'rate_limited', 'service_unavailable') },
     },
   }, async (request) => {
     const domain = await domains.get(principalOf(request).organizationId, request.params.id);
@@ -86,7 +86,7 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['domains'], summary: 'Delete a domain: answers 202 with the domain in `deleting`; it becomes `deleted` once cleaned up',
       params: DomainIdParams,
-      response: { 202: DataOf(Domain), ...errorResponses('idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'domain_not_found', 'idempotency_key_in_use', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
+      response: { 202: DataOf(Domain), ...errorResponses('invalid_request', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'domain_not_found', 'idempotency_key_in_use', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
     },
   }, async (request, reply) => {
     const result = await domains.transition(request.params.id, 'deleting', 'deleted through the API', { organizationId: principalOf(request).organizationId, signal: { signal: 'delete' } });
@@ -101,7 +101,7 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['domains'], summary: 'Check DNS now instead of waiting for the next scheduled check',
       params: DomainIdParams,
-      response: { 202: DataOf(Domain), ...errorResponses('idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'domain_not_found', 'idempotency_key_in_use', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
+      response: { 202: DataOf(Domain), ...errorResponses('invalid_request', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'domain_not_found', 'idempotency_key_in_use', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
     },
   }, async (request, reply) => {
     const domain = await domains.requestVerify(principalOf(request).organizationId, request.params.id);
