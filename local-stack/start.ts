@@ -107,8 +107,8 @@ try {
     TEMPORAL_ADDRESS: temporalAddress,
     HOSTGATE_ENCRYPTION_KEYS: raw.HOSTGATE_ENCRYPTION_KEYS ?? localEncryptionKeys(config.dataDir),
   };
-  say('[6/6] starting api and worker');
-  for (const [name, entry] of [['api', '../api/server.ts'], ['worker', '../worker/main.ts']] as const) {
+  say('[6/6] starting api, worker and edge');
+  for (const [name, entry] of [['api', '../api/server.ts'], ['worker', '../worker/main.ts'], ['edge', '../edge/main.ts']] as const) {
     const child = spawn(process.execPath, [fileURLToPath(new URL(entry, import.meta.url))], { env, stdio: ['ignore', 'inherit', 'inherit'] });
     child.once('exit', (code, signal) => {
       if (!shuttingDown) { say(`${name} exited (${code ?? signal}); stopping everything`); void shutdown(1); }
@@ -131,6 +131,7 @@ try {
   say(`  API docs:     ${apiUrl}/docs  (OpenAPI: ${apiUrl}/v1/openapi.json)`);
   if (temporalUi) say(`  Temporal UI:  ${temporalUi}`);
   say(`  Readiness:    ${apiUrl}/readyz`);
+  say(`  ACME HTTP-01: http://localhost:${config.httpPort}/.well-known/acme-challenge/…  (port 80 in production)`);
   if (bootstrap) {
     say(`  Organization: ${bootstrap.org}`);
     say(`  API key:      ${bootstrap.key}`);
