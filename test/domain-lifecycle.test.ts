@@ -26,7 +26,19 @@ describe('domain lifecycle', () => {
     api = client(t.app, (await createOrgWithKey(t)).auth);
     destinationId = (await api.post('/v1/destinations', { url: 'https://app.vendor.example' })).json().data.id;
   });
+  // Workflow ids of interesting runs, saved as replay fixtures when HG_RECORD_HISTORIES=1
+  // (see test/replay.test.ts).
+  const recorded: Record<string, string> = {};
   afterAll(async () => {
+    if (process.env.HG_RECORD_HISTORIES === '1') {
+      // The CLI's JSON is the format Temporal's replayer reads (historyFromJSON).
+      const { execFileSync } = await import('node:child_process');
+      const { writeFileSync } = await import('node:fs');
+      for (const [name, id] of Object.entries(recorded)) {
+        const json = execFileSync('temporal', ['workflow', 'show', '--address', t.temporal.address, '--workflow-id', `domain/${id}`, '--output', 'json'], { encoding: 'utf8' });
+        writeFileSync(`test/histories/domain-${name}.json`, json);
+      }
+    }
     await worker?.stop();
     await t?.close();
     await acme?.close();
@@ -55,6 +67,7 @@ describe('domain lifecycle', () => {
     acme.dns.set('shop.customer-one.test', [{ type: 'CNAME', value: EDGE }]);
     expect((await api.post(`/v1/domains/${d.id}/verify`)).statusCode).toBe(202);
     const active = await statusOf(d.id, 'active');
+    recorded['pending-dns-to-active'] = d.id;
     expect(active.verification.problem).toBeNull();
     expect(active.verification.found).toEqual(expect.arrayContaining([{ type: 'CNAME', name: 'shop.customer-one.test', value: EDGE }]));
 
@@ -119,6 +132,7 @@ describe('domain lifecycle', () => {
     await api.post(`/v1/domains/${d.id}/verify`);
     await statusOf(d.id, 'active');
     expect((await read(d.id)).verification.problem).toBeNull();
+    recorded['challenge-failed-then-active'] = d.id;
   });
 
   it('suspends and resumes through the operator CLI', async () => {
@@ -137,6 +151,7 @@ describe('domain lifecycle', () => {
     expect(history).toEqual(['pending_dns', 'pending_certificate', 'active', 'suspended', 'pending_dns', 'pending_certificate', 'active']);
     const events = await t.database.db.anyFirst(sql.unsafe`select kind from events where domain_id = ${d.id} order by created_at, id`);
     expect(events).toContain('hostname.suspended');
+    recorded['suspend-resume'] = d.id;
   });
 
   it('deletes during issuance: the workflow stops, cleans up and ends deleted', async () => {
@@ -147,6 +162,7 @@ describe('domain lifecycle', () => {
     expect((await api.delete(`/v1/domains/${d.id}`)).json().data.status).toBe('deleting');
     await t.temporal.client.workflow.getHandle(`domain/${d.id}`).result();
     expect((await read(d.id)).status).toBe('deleted');
+    recorded['deleted-during-issuance'] = d.id;
     expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from acme_challenges where domain_id = ${d.id}`)).toBe(0);
     expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from acme_orders where domain_id = ${d.id} and private_key_enc is not null`)).toBe(0);
     await acme.serveChallenges(t.database.db);
