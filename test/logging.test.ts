@@ -1,0 +1,42 @@
+// Logs carry request ids and never a credential: API keys, webhook secrets and Authorization
+// headers stay out of every line, even at trace level.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { buildApp, type App } from '../api/app.ts';
+import { loggerOptions } from '../logging/logger.ts';
+import { createOrgWithKey, testConfig } from './support/app.ts';
+import { createTestDatabase, type TestDatabase } from './support/db.ts';
+
+describe('logging', () => {
+  let t: TestDatabase;
+  let app: App;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    const sink = new Writable({ write(chunk, _enc, done) { lines.push(chunk.toString()); done(); } });
+    const logger = pino(loggerOptions('trace', 'api'), sink);
+    app = await buildApp({ config: testConfig(), db: t.db, temporal: null, dispatcher: null, logger });
+  });
+  afterAll(async () => {
+    await app.close();
+    await t.drop();
+  });
+
+  it('logs JSON lines with the request id, and no key or secret', async () => {
+    const { key } = await createOrgWithKey({ database: t });
+    const res = await app.inject({ method: 'POST', url: '/v1/webhook-endpoints', headers: { authorization: `Bearer ${key}`, 'idempotency-key': 'log-1', 'x-request-id': 'log-req-1' }, payload: { url: 'https://hooks.example.com/log' } });
+    expect(res.statusCode).toBe(201);
+    const secret: string = res.json().data.secret;
+    await app.inject({ method: 'GET', url: '/v1/domains', headers: { authorization: `Bearer ${key}x` } }); // a rejected key is not logged either
+    const all = lines.join('');
+    expect(lines.length).toBeGreaterThan(2);
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+    expect(lines.some((l) => JSON.parse(l).reqId === 'log-req-1' || JSON.parse(l).request_id === 'log-req-1' || l.includes('"log-req-1"'))).toBe(true);
+    expect(all).not.toContain(key);
+    expect(all).not.toContain(key.slice(8));
+    expect(all).not.toContain(secret);
+    expect(all).not.toMatch(/authorization/i);
+  });
+});
