@@ -57,9 +57,22 @@ export function createOutboxDispatcher(deps: { db: Db; client: Client; taskQueue
     }
   }
 
+  const queued = new Set<number>();
+  let flush: Promise<void> | null = null;
+
   const dispatcher: OutboxDispatcher = {
     async kick(ids) {
-      const run = sweep(ids).catch((error: unknown) => deps.logger.warn({ err: String(error) }, 'outbox kick failed; the sweep will retry'));
+      // Kicks from concurrent requests within a couple of milliseconds share one lease query.
+      if (ids) {
+        for (const id of ids) queued.add(id);
+        flush ??= new Promise((r) => setTimeout(r, 2)).then(async () => {
+          const batch = [...queued];
+          queued.clear();
+          flush = null;
+          for (let i = 0; i < batch.length; i += 100) await sweep(batch.slice(i, i + 100));
+        });
+      }
+      const run = (ids ? flush! : sweep()).catch((error: unknown) => deps.logger.warn({ err: String(error) }, 'outbox kick failed; the sweep will retry'));
       running = Promise.all([running, run]);
       await run;
     },
