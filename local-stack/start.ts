@@ -137,6 +137,7 @@ try {
   say(`  API docs:     ${apiUrl}/docs  (OpenAPI: ${apiUrl}/v1/openapi.json)`);
   if (temporalUi) say(`  Temporal UI:  ${temporalUi}`);
   say(`  Readiness:    ${apiUrl}/readyz`);
+  say(`  Widget demo:  ${apiUrl}/widget/demo`);
   say(`  ACME HTTP-01: http://localhost:${config.httpPort}/.well-known/acme-challenge/…  (port 80 in production)`);
   if (bootstrap) {
     say(`  Organization: ${bootstrap.org}`);
