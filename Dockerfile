@@ -1,4 +1,15 @@
 # One image for every Hostgate process; the command picks the role (api, worker, migrate).
+
+# The <service-widget> script is built with esbuild, a dev dependency: in a stage of its own.
+FROM node:24-bookworm-slim AS widget
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY widget widget
+# Set when the script is served from a CDN other than the API (HOSTGATE_CDN_URL): the API origin it calls by default.
+ARG HOSTGATE_WIDGET_API_ORIGIN=
+RUN node widget/build.ts
+
 FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production HOSTGATE_ENV=production
@@ -7,6 +18,7 @@ RUN npm ci --omit=dev --no-audit --no-fund
 COPY . .
 # Prebuilt workflow bundle, so a worker start does not run webpack.
 RUN node worker/workflow-bundle.ts
+COPY --from=widget /app/dist/widget dist/widget
 USER node
 EXPOSE 3000
 CMD ["node", "api/server.ts"]

@@ -5,6 +5,7 @@ import { SecretBox } from '../security/secret-box.ts';
 import { createCertificateActivities } from './certificates.ts';
 import { createDnsCheckActivities } from './dns-check.ts';
 import { createDomainActivities } from './domain.ts';
+import { createWebhookActivities } from './webhooks.ts';
 
 export interface ActivityDeps { db: Db; logger: Logger; config: Config }
 
@@ -15,5 +16,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createDomainActivities(deps),
     ...createDnsCheckActivities(deps),
     ...createCertificateActivities({ ...deps, secretBox }),
+    ...createWebhookActivities({ ...deps, secretBox, allowPrivateTargets: deps.config.allowPrivateTargets, timeoutMs: deps.config.webhooks.timeoutMs }),
   };
 }

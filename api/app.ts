@@ -14,8 +14,10 @@ import { requestIdFrom } from './request-id.ts';
 import { openapiPlugin } from './plugins/openapi.ts';
 import { healthRoutes } from './routes/health.ts';
 import { v1Routes } from './routes/v1.ts';
+import { widgetAssetsPlugin } from './plugins/widget-assets.ts';
 import { validatorCompiler } from './validation.ts';
 import { SecretBox } from '../security/secret-box.ts';
+import type { PromiseLookup } from '../security/outbound-url.ts';
 
 export interface AppDeps {
   config: Config;
@@ -24,6 +26,8 @@ export interface AppDeps {
   temporal: { connection: Connection; client: Client } | null;
   dispatcher: OutboxDispatcher | null;
   logger?: Logger;
+  /** DNS lookup behind the SSRF guard's create-time check of webhook URLs (tests; default dns.lookup). */
+  dnsLookup?: PromiseLookup;
 }
 
 declare module 'fastify' {
@@ -64,5 +68,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(openapiPlugin);
   await app.register(healthRoutes);
   await app.register(v1Routes, { prefix: '/v1' });
+  await app.register(widgetAssetsPlugin);
   return app;
 }

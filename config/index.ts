@@ -14,6 +14,8 @@ export interface Config {
   host: string;
   apiPort: number;
   publicUrl: string;
+  /** Origin serving the widget script (`{cdn_url}` of the spec); the API itself by default. */
+  cdnUrl: string;
   serviceDomain: string;
   cnameTarget: string;
   edgeIpv4: string[];
@@ -21,6 +23,7 @@ export interface Config {
   encryptionKeys: EncryptionKey[];
   rateLimit: { perSecond: number; burst: number };
   allowPrivateTargets: boolean;
+  webhooks: { timeoutMs: number };
   httpPort: number;
   dns: { servers: string[] };
   acme: { directoryUrl: string; caBundlePath: string | undefined; email: string | undefined; caaIdentities: string[] };
@@ -64,6 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
     host: raw.HOSTGATE_HOST,
     apiPort: raw.HOSTGATE_API_PORT,
     publicUrl: raw.HOSTGATE_PUBLIC_URL ?? `http://localhost:${raw.HOSTGATE_API_PORT}`,
+    cdnUrl: raw.HOSTGATE_CDN_URL ?? raw.HOSTGATE_PUBLIC_URL ?? `http://localhost:${raw.HOSTGATE_API_PORT}`,
     serviceDomain,
     cnameTarget: raw.HOSTGATE_CNAME_TARGET ?? `edge.${serviceDomain}`,
     edgeIpv4: list(raw.HOSTGATE_EDGE_IPV4),
@@ -71,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
     encryptionKeys,
     rateLimit: { perSecond: raw.HOSTGATE_RATE_LIMIT_PER_SECOND, burst: raw.HOSTGATE_RATE_LIMIT_BURST },
     allowPrivateTargets: raw.HOSTGATE_ALLOW_PRIVATE_TARGETS,
+    webhooks: { timeoutMs: raw.HOSTGATE_WEBHOOK_TIMEOUT_MS },
     httpPort: raw.HOSTGATE_HTTP_PORT,
     dns: { servers: list(raw.HOSTGATE_DNS_SERVERS) },
     acme: { directoryUrl: raw.HOSTGATE_ACME_DIRECTORY_URL, caBundlePath: raw.HOSTGATE_ACME_CA_BUNDLE, email: raw.HOSTGATE_ACME_EMAIL, caaIdentities: list(raw.HOSTGATE_ACME_CAA_IDENTITIES) },

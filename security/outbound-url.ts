@@ -271,3 +271,22 @@ export function createGuardedLookup(opts: GuardOptions): LookupFunction {
     );
   };
 }
+
+/**
+ * Create-time check of a webhook host: the refusal message when the name resolves to any
+ * non-public address now; null when it resolves to public addresses only, does not resolve, or
+ * does not answer within `timeoutMs` (the connect-time guard decides at every send anyway). IP
+ * literals are the parse functions' business and return null here.
+ */
+export async function resolvesToPrivate(hostname: string, opts: GuardOptions & { timeoutMs?: number }): Promise<string | null> {
+  if (opts.allowPrivate || literal(hostname) !== null) return null;
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), opts.timeoutMs ?? 2000); });
+  try {
+    return await Promise.race([resolveChecked(hostname, opts, {}).then(() => null), gaveUp]);
+  } catch (error) {
+    return error instanceof UnsafeAddressError && error.address !== undefined ? error.message : null;
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -33,6 +33,8 @@ describe('scopes and organization isolation', () => {
     { name: 'PATCH /webhook-endpoints/:id', scope: 'webhooks:write', call: (c) => c.patch(`/v1/webhook-endpoints/${ids.endpoint}`, { enabled: false }) },
     { name: 'DELETE /webhook-endpoints/:id', scope: 'webhooks:write', call: (c) => c.delete(`/v1/webhook-endpoints/${ids.endpoint}`) },
     { name: 'POST /webhook-endpoints/:id/rotate-secret', scope: 'webhooks:write', call: (c) => c.post(`/v1/webhook-endpoints/${ids.endpoint}/rotate-secret`) },
+    { name: 'POST /widget-sessions', scope: 'widget:write', call: (c) => c.post('/v1/widget-sessions', { external_customer_id: 'cus_scope' }) },
+    { name: 'POST /webhook-deliveries/:id/retry', scope: 'webhooks:write', call: (c) => c.post('/v1/webhook-deliveries/whd_00000000000000000000000000/retry') },
   ];
 
   for (const w of writes) {

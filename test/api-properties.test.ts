@@ -15,6 +15,7 @@ import fc from 'fast-check';
 import { errorStatus } from '../api/errors.ts';
 import { decodeCursor } from '../db/pagination.ts';
 import { apiKeysRepository } from '../db/repositories/api-keys.ts';
+import { deliveryStatuses, webhookDeliveriesRepository } from '../db/repositories/webhook-deliveries.ts';
 import { domainStatuses, eventKinds } from '../model/domain-status.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
 import { client } from './support/http.ts';
@@ -233,19 +234,20 @@ const contentTypes = [
 interface Ctx {
   ops: Op[];
   hidden: Op[];
-  ids: { destination: string[]; domain: string[]; endpoint: string[] };
+  ids: { destination: string[]; domain: string[]; endpoint: string[]; delivery: string[] };
   cursor: string;
   auth: { full: string; readOnly: string };
 }
 
 function allIds(ctx: Ctx): string[] {
-  return [...ctx.ids.destination, ...ctx.ids.domain, ...ctx.ids.endpoint];
+  return [...ctx.ids.destination, ...ctx.ids.domain, ...ctx.ids.endpoint, ...ctx.ids.delivery];
 }
 
 function idsFor(ctx: Ctx, template: string): string[] {
   if (template.startsWith('/v1/destinations')) return ctx.ids.destination;
   if (template.startsWith('/v1/domains')) return ctx.ids.domain;
   if (template.startsWith('/v1/webhook-endpoints')) return ctx.ids.endpoint;
+  if (template.startsWith('/v1/webhook-deliveries')) return ctx.ids.delivery;
   return allIds(ctx);
 }
 
@@ -355,6 +357,7 @@ function fieldValues(ctx: Ctx, name: string, schema: Schema | undefined): { vali
       ? fc.oneof(fc.constant(null), fc.string({ unit: 'grapheme', maxLength: 50 }))
       : fc.string({ unit: 'grapheme', maxLength: 50 }),
     external_customer_id: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }),
+    allowed_origins: fc.subarray(['https://app.props.example.com', 'http://localhost:5173', 'https://shop.props.example:8443'], { minLength: 1 }),
   };
   const edgy: Record<string, fc.Arbitrary<unknown>> = {
     url: fc.oneof(
@@ -375,6 +378,7 @@ function fieldValues(ctx: Ctx, name: string, schema: Schema | undefined): { vali
       fc.constantFrom(['*', 'hostname.created'], [], ['hostname.created', 'hostname.created'], Array.from({ length: 33 }, (_, i) => `e${i}`)),
     ),
     description: sized(schema?.anyOf?.[0] ?? schema),
+    allowed_origins: fc.oneof(fc.array(anyText, { maxLength: 3 }), fc.constantFrom([], ['*'], ['https://a.example/'], ['http://a.example'], ['https://*.a.example'], Array.from({ length: 21 }, (_, i) => `https://a${i}.example`))),
   };
   return {
     valid: valid[name] ?? anyText,
@@ -424,7 +428,8 @@ function listValue(ctx: Ctx, name: string): fc.Arbitrary<string> {
   switch (name) {
     case 'limit': return fc.integer({ min: 1, max: 100 }).map(String);
     case 'cursor': return fc.constant(ctx.cursor);
-    case 'status': return fc.constantFrom(...domainStatuses);
+    case 'status': return fc.constantFrom(...domainStatuses, ...deliveryStatuses);
+    case 'endpoint_id': return fc.constantFrom(...ctx.ids.endpoint);
     case 'hostname': return fc.oneof(fc.domain(), fc.constantFrom('shop0.props.example', 'SHOP1.props.example.', 'bücher.example'));
     default: return fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 });
   }
@@ -467,7 +472,7 @@ function build(op: Op, p: Parts): Sent {
 }
 
 /** Codes only a route handler answers: such an answer to an idempotent write is stored and replayed. */
-const HANDLER_CODES = new Set(['destination_not_found', 'domain_not_found', 'webhook_endpoint_not_found', 'domain_conflict', 'destination_in_use']);
+const HANDLER_CODES = new Set(['destination_not_found', 'domain_not_found', 'webhook_endpoint_not_found', 'webhook_delivery_not_found', 'domain_conflict', 'destination_in_use']);
 
 const otherMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND'];
 
@@ -495,7 +500,7 @@ describe('API properties: every route, random and malformed input', () => {
     const o = await createOrgWithKey(t);
     const readOnly = await apiKeysRepository(t.database.db).create({ organizationId: o.org.id, scopes: [] });
     const c = client(t.app, o.auth);
-    const ids: Ctx['ids'] = { destination: [], domain: [], endpoint: [] };
+    const ids: Ctx['ids'] = { destination: [], domain: [], endpoint: [], delivery: [] };
     for (let i = 0; i < 4; i++) {
       ids.destination.push((await c.post('/v1/destinations', { url: `https://app${i}.props.example.com` })).json().data.id);
       ids.endpoint.push((await c.post('/v1/webhook-endpoints', { url: `https://hooks.props.example.com/${i}` })).json().data.id);
@@ -503,6 +508,9 @@ describe('API properties: every route, random and malformed input', () => {
     for (let i = 0; i < 3; i++) {
       ids.domain.push((await c.post('/v1/domains', { hostname: `shop${i}.props.example`, destination_id: ids.destination[0] })).json().data.id);
     }
+    // Each domain's hostname.created event, fanned out to the endpoints: deliveries.
+    await webhookDeliveriesRepository(t.database.db).fanOut(100);
+    ids.delivery.push(...(await c.get('/v1/webhook-deliveries?limit=4')).json().data.map((d: { id: string }) => d.id));
     for (const list of Object.values(ids)) expect(list.every((id) => typeof id === 'string')).toBe(true);
     const cursor = (await c.get('/v1/destinations?limit=1')).json().next_cursor as string;
     expect(typeof cursor).toBe('string');
@@ -513,6 +521,7 @@ describe('API properties: every route, random and malformed input', () => {
     for (const [template, item] of Object.entries<Record<string, any>>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {
         if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
+        if ((op.security ?? []).some((r: any) => 'widgetToken' in r)) continue; // browser endpoints: widget-api.test.ts
         const params: any[] = op.parameters ?? [];
         ops.push({
           method: method.toUpperCase(),
@@ -653,6 +662,11 @@ describe('API properties: every route, random and malformed input', () => {
       const destination = async () => (await c.post('/v1/destinations', { url: `https://sweep${n}.props.example.com` })).json().data.id as string;
       if (template.startsWith('/v1/destinations')) return destination();
       if (template.startsWith('/v1/domains')) return (await c.post('/v1/domains', { hostname: `sweep${n}.props.example`, destination_id: await destination() })).json().data.id;
+      if (template.startsWith('/v1/webhook-deliveries')) {
+        await c.post('/v1/domains', { hostname: `sweep-delivery${n}.props.example`, destination_id: await destination() });
+        await webhookDeliveriesRepository(t.database.db).fanOut(100);
+        return (await c.get('/v1/webhook-deliveries?limit=1')).json().data[0].id;
+      }
       return (await c.post('/v1/webhook-endpoints', { url: `https://hooks.props.example.com/sweep${n}` })).json().data.id;
     };
     const examples: Record<string, () => Promise<unknown>> = {
@@ -660,6 +674,7 @@ describe('API properties: every route, random and malformed input', () => {
       'POST /v1/domains': async () => ({ hostname: `sweep-new${n}.props.example`, destination_id: await fresh('/v1/destinations') }),
       'POST /v1/webhook-endpoints': async () => ({ url: 'https://hooks.props.example.com/sweep', events: ['hostname.active'] }),
       'PATCH /v1/webhook-endpoints/{id}': async () => ({ enabled: false, description: 'paused by the sweep' }),
+      'POST /v1/widget-sessions': async () => ({ external_customer_id: 'cus_sweep', allowed_origins: ['https://sweep.props.example.com'] }),
     };
     for (const op of ctx.ops) {
       const key = `${op.method} ${op.template}`;

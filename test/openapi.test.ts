@@ -15,6 +15,7 @@ import { errorStatus, type ErrorCode } from '../api/errors.ts';
 import { canonicalJson } from '../api/plugins/idempotency.ts';
 import { sql } from '../db/pool.ts';
 import { apiKeysRepository } from '../db/repositories/api-keys.ts';
+import { webhookDeliveriesRepository } from '../db/repositories/webhook-deliveries.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
 import { client } from './support/http.ts';
 
@@ -64,6 +65,7 @@ function notFoundCode(template: string): ErrorCode {
   if (template.startsWith('/v1/destinations')) return 'destination_not_found';
   if (template.startsWith('/v1/domains')) return 'domain_not_found';
   if (template.startsWith('/v1/webhook-endpoints')) return 'webhook_endpoint_not_found';
+  if (template.startsWith('/v1/webhook-deliveries')) return 'webhook_delivery_not_found';
   throw new Error(`no not-found code known for ${template}: extend notFoundCode`);
 }
 
@@ -117,6 +119,8 @@ describe('OpenAPI document', () => {
     ops = [];
     for (const [template, item] of Object.entries<Json>(doc.paths ?? {})) {
       for (const [method, spec] of Object.entries<Json>(item)) {
+        // The browser endpoints (widget token, not API key) are checked in widget-api.test.ts.
+        if ((spec.security ?? []).some((r: Json) => 'widgetToken' in r)) continue;
         if (['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'].includes(method)) ops.push({ method: method.toUpperCase(), template, spec });
       }
     }
@@ -342,6 +346,13 @@ describe('OpenAPI document', () => {
       const destination = async () => (await c.post('/v1/destinations', { url: `https://fresh-${u}.example.com` })).json().data.id as string;
       if (template.startsWith('/v1/destinations')) return destination();
       if (template.startsWith('/v1/domains')) return (await c.post('/v1/domains', { hostname: `fresh-${u}.openapi.example`, destination_id: await destination() })).json().data.id as string;
+      if (template.startsWith('/v1/webhook-deliveries')) {
+        // An endpoint, then an event (a new domain) fanned out to it: one delivery.
+        const endpoint = (await c.post('/v1/webhook-endpoints', { url: `https://hooks.example.com/${u}` })).json().data.id as string;
+        await c.post('/v1/domains', { hostname: `fresh-${u}.openapi.example`, destination_id: await destination() });
+        await webhookDeliveriesRepository(t.database.db).fanOut(100);
+        return (await c.get(`/v1/webhook-deliveries?endpoint_id=${endpoint}`)).json().data[0].id as string;
+      }
       const res = await c.post('/v1/webhook-endpoints', { url: `https://hooks.example.com/${u}` });
       if (res.statusCode !== 201) throw new Error(res.body);
       return res.json().data.id as string;
@@ -351,6 +362,7 @@ describe('OpenAPI document', () => {
       'POST /v1/domains': async () => ({ hostname: `ok-${uniq()}.openapi.example`, destination_id: await fresh('/v1/destinations'), external_customer_id: 'cus_1' }),
       'POST /v1/webhook-endpoints': async () => ({ url: 'https://hooks.example.com/ok', events: ['hostname.active'], description: 'ok' }),
       'PATCH /v1/webhook-endpoints/{id}': async () => ({ enabled: false }),
+      'POST /v1/widget-sessions': async () => ({ external_customer_id: 'cus_1', allowed_origins: ['https://app.example.com'] }),
     };
     const checked: string[] = [];
     for (const op of ops) {

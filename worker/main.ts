@@ -1,10 +1,12 @@
-// Worker process: hosts every workflow and activity, and sweeps the workflow outbox.
+// Worker process: hosts every workflow and activity, sweeps the workflow outbox, and fans hostname
+// events out to webhook deliveries.
 import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { loadConfig, ConfigError } from '../config/index.ts';
 import { createDb } from '../db/pool.ts';
 import { createLogger } from '../logging/logger.ts';
 import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
+import { createWebhookFanOut } from '../workflows/webhook-delivery/fan-out.ts';
 import { taskQueue } from '../workflows/shared.ts';
 import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
 import { createHostgateWorker } from './create-worker.ts';
@@ -37,6 +39,9 @@ if (!bundleIsFresh(bundlePath)) {
 const worker = await createHostgateWorker({ connection, namespace: config.temporal.namespace, taskQueue: queue, db, logger, config, bundlePath });
 const dispatcher = createOutboxDispatcher({ db, client: new Client({ connection: adminConnection, namespace: config.temporal.namespace }), taskQueue: queue, logger });
 dispatcher.startLoop(1000);
+// Hostname events → webhook deliveries, woken by LISTEN/NOTIFY at commit, swept every second.
+const fanOut = createWebhookFanOut({ db, dispatcher, logger, databaseUrl: config.databaseUrl });
+await fanOut.start();
 const maintenance = startMaintenance({ db, logger });
 
 let stopping = false;
@@ -51,6 +56,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 logger.info({ taskQueue: queue, namespace: config.temporal.namespace }, 'worker running');
 await worker.run();
 maintenance.stop();
+await fanOut.stop();
 await dispatcher.stop();
 await db.end();
 await connection.close();

@@ -5,10 +5,12 @@
 import type { Client } from '@temporalio/client';
 import { domainsRepository } from '../db/repositories/domains.ts';
 import { workflowOutboxRepository, type OutboxRow } from '../db/repositories/workflow-outbox.ts';
+import type { DeliveryWorkflowPayload } from '../db/repositories/webhook-deliveries.ts';
 import type { Db } from '../db/pool.ts';
 import type { Logger } from '../logging/logger.ts';
 import { signalDomainWorkflow, startDomainWorkflow } from './domain/client.ts';
 import type { DomainSignalName } from './domain/signals.ts';
+import { retryDeliveryWorkflow, startDeliveryWorkflow } from './webhook-delivery/client.ts';
 
 export interface OutboxDispatcher {
   /** Dispatches the given rows now (or every pending row); resolves when done, never rejects. */
@@ -30,6 +32,10 @@ export function createOutboxDispatcher(deps: { db: Db; client: Client; taskQueue
     if (r.kind === 'start_domain') {
       const p = r.payload as { domainId: string; organizationId: string; hostname: string };
       await startDomainWorkflow(deps.client, deps.taskQueue, p);
+    } else if (r.kind === 'start_delivery') {
+      await startDeliveryWorkflow(deps.client, deps.taskQueue, r.payload as unknown as DeliveryWorkflowPayload);
+    } else if (r.kind === 'retry_delivery') {
+      await retryDeliveryWorkflow(deps.client, deps.taskQueue, r.payload as unknown as DeliveryWorkflowPayload);
     } else {
       const p = r.payload as { signal: DomainSignalName; reason?: string };
       await signalDomainWorkflow(deps.client, r.workflow_id.slice('domain/'.length), p.signal, p.reason);

@@ -5,6 +5,9 @@ import { idempotencyPlugin } from '../plugins/idempotency.ts';
 import { destinationRoutes } from './destinations.ts';
 import { domainRoutes } from './domains.ts';
 import { webhookEndpointRoutes } from './webhook-endpoints.ts';
+import { webhookDeliveryRoutes } from './webhook-deliveries.ts';
+import { widgetSessionRoutes } from './widget-sessions.ts';
+import { widgetRoutes } from './widget.ts';
 
 export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(apiKeyAuthPlugin);
@@ -12,4 +15,7 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(destinationRoutes);
   await app.register(domainRoutes);
   await app.register(webhookEndpointRoutes);
+  await app.register(webhookDeliveryRoutes);
+  await app.register(widgetSessionRoutes);
+  await app.register(widgetRoutes);
 };

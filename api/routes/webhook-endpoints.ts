@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { webhookEndpointsRepository } from '../../db/repositories/webhook-endpoints.ts';
 import { eventKinds } from '../../model/domain-status.ts';
-import { parseWebhookUrl } from '../../security/outbound-url.ts';
+import { parseWebhookUrl, resolvesToPrivate } from '../../security/outbound-url.ts';
 import { ApiError, type ErrorCode } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
 import { presentCreatedWebhookEndpoint, presentRotatedWebhookEndpoint, presentWebhookEndpoint } from '../presenters/webhook-endpoint.ts';
@@ -34,9 +34,13 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app.deps;
   const endpoints = webhookEndpointsRepository(db, app.secretBox);
   const notFound = (id: string) => new ApiError('webhook_endpoint_not_found', `webhook endpoint ${id} does not exist`, { param: 'id' });
-  const checkUrl = (url: string) => {
+  const checkUrl = async (url: string) => {
     const parsed = parseWebhookUrl(url, { allowPrivate: config.allowPrivateTargets });
     if (!parsed.ok) throw new ApiError('invalid_request', parsed.message, { param: 'url' });
+    // A name that resolves to a private address now is refused now; one that does not resolve
+    // (yet) is accepted. Either way every delivery checks the address it connects to again.
+    const problem = await resolvesToPrivate(new URL(parsed.url).hostname, { allowPrivate: config.allowPrivateTargets, lookup: app.deps.dnsLookup });
+    if (problem) throw new ApiError('invalid_request', problem, { param: 'url' });
     return parsed.url;
   };
 
@@ -48,7 +52,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: DataOf(WebhookEndpointWithSecret), ...errorResponses(...writeErrors) },
     },
   }, async (request, reply) => {
-    const url = checkUrl(request.body.url);
+    const url = await checkUrl(request.body.url);
     const events = checkEvents(request.body.events ?? ['*']);
     const { endpoint, secret } = await endpoints.create({ organizationId: principalOf(request).organizationId, url, events, description: request.body.description ?? null });
     return reply.code(201).send({ data: presentCreatedWebhookEndpoint(endpoint, secret) });
@@ -92,7 +96,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
       throw new ApiError('invalid_request', 'send at least one of url, events, enabled, description');
     }
     const patch = {
-      url: body.url === undefined ? undefined : checkUrl(body.url),
+      url: body.url === undefined ? undefined : await checkUrl(body.url),
       events: body.events === undefined ? undefined : checkEvents(body.events),
       enabled: body.enabled,
       description: body.description,

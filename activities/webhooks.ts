@@ -1,0 +1,162 @@
+// Webhook delivery activity: one attempt = load the delivery, its event and endpoint, sign, POST
+// (activities/webhook-sender.ts, SSRF-guarded), classify the answer, and record the attempt and
+// the delivery's new state in one transaction. HTTP outcomes are results; the workflow owns the
+// schedule. Only infrastructure errors (Postgres) throw and land in the activity's retry policy.
+import { ApplicationFailure } from '@temporalio/common';
+import { Context } from '@temporalio/activity';
+import { webhookDeliveriesRepository, type DeliveryStatus, type EventRow } from '../db/repositories/webhook-deliveries.ts';
+import { webhookEndpointsRepository } from '../db/repositories/webhook-endpoints.ts';
+import type { Db } from '../db/pool.ts';
+import type { Logger } from '../logging/logger.ts';
+import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader, type WebhookEvent } from '../sdk/webhooks.ts';
+import type { PromiseLookup } from '../security/outbound-url.ts';
+import type { SecretBox } from '../security/secret-box.ts';
+import { delayAfterFailure } from '../workflows/webhook-delivery/schedule.ts';
+import { sendWebhook, type SendResult } from './webhook-sender.ts';
+
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 15_000;
+export const USER_AGENT = 'Hostgate-Webhooks/1';
+/** `disabled_reason` of an endpoint that answered 410 Gone. */
+export const DISABLED_GONE = 'gone';
+
+export interface WebhookActivityDeps {
+  db: Db;
+  logger: Logger;
+  secretBox: SecretBox;
+  /** HOSTGATE_ALLOW_PRIVATE_TARGETS: loopback/private receivers allowed (tests, local stacks). */
+  allowPrivateTargets: boolean;
+  /** Deadline of one attempt's HTTP exchange (default 15 s). */
+  timeoutMs?: number;
+  /** Tests: resolve names to chosen addresses (the guard still checks them). */
+  lookup?: PromiseLookup;
+}
+
+export interface AttemptInput {
+  deliveryId: string;
+  /** 1-based, since the last reset (creation or retry). */
+  attempt: number;
+  /** The attempt serves a retry request: send even if the row is no longer pending. */
+  redelivery: boolean;
+  /** The workflow's jittered wait if this attempt fails; null when it is the last one. */
+  plannedDelayMs: number | null;
+}
+
+export interface AttemptResult {
+  outcome: 'succeeded' | 'failed' | 'gone' | 'endpoint_unavailable' | 'skipped';
+  status: DeliveryStatus;
+  responseCode: number | null;
+  error: string | null;
+  /** Wait before the next attempt; null: the delivery is finished. */
+  nextDelayMs: number | null;
+}
+
+/** The delivery body (decisions.md): the same `id` on every attempt of one event. */
+export function eventPayload(event: EventRow): WebhookEvent {
+  const d = event.data as Record<string, unknown>;
+  return {
+    id: event.id,
+    event: event.kind as WebhookEvent['event'],
+    created_at: event.created_at,
+    data: {
+      id: String(d.id),
+      hostname: String(d.hostname),
+      status: String(d.status),
+      destination_id: String(d.destination_id),
+      external_customer_id: typeof d.external_customer_id === 'string' ? d.external_customer_id : null,
+    },
+  };
+}
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date; null when absent or unreadable. */
+export function parseRetryAfter(value: string | string[] | undefined, now: number = Date.now()): number | null {
+  const text = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (!text) return null;
+  if (/^\d{1,10}$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+/** How a send result moves the delivery. */
+export function classify(result: SendResult, plannedDelayMs: number | null): Omit<AttemptResult, 'status'> & { attemptError: string | null } {
+  const code = result.statusCode;
+  if (code !== null && code >= 200 && code < 300) {
+    return { outcome: 'succeeded', responseCode: code, error: null, attemptError: null, nextDelayMs: null };
+  }
+  if (code === 410) {
+    const error = 'the endpoint answered 410 Gone: the endpoint is now disabled and the delivery stopped';
+    return { outcome: 'gone', responseCode: code, error, attemptError: null, nextDelayMs: null };
+  }
+  let error: string;
+  let attemptError: string | null = null;
+  if (code === null) {
+    error = attemptError = result.error ?? 'no response';
+  } else if (code >= 300 && code < 400) {
+    const location = result.headers?.location;
+    error = attemptError = `redirect (${code}${location ? ` to ${String(location).slice(0, 200)}` : ''}) not followed: the webhook URL must answer 2xx itself`;
+  } else {
+    error = `the endpoint answered ${code}`;
+  }
+  // A refused URL (scheme, literal private IP) cannot start working by itself: stop now.
+  if (result.refused === 'url' || plannedDelayMs === null) {
+    return { outcome: 'failed', responseCode: code, error, attemptError, nextDelayMs: null };
+  }
+  const retryAfter = code === 429 || code === 503 ? parseRetryAfter(result.headers?.['retry-after']) : null;
+  return { outcome: 'failed', responseCode: code, error, attemptError, nextDelayMs: delayAfterFailure(plannedDelayMs, retryAfter) };
+}
+
+export function createWebhookActivities(deps: WebhookActivityDeps) {
+  const deliveries = webhookDeliveriesRepository(deps.db);
+  const endpoints = webhookEndpointsRepository(deps.db, deps.secretBox);
+  const timeoutMs = deps.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
+
+  return {
+    /** One attempt of a delivery; see the file comment. */
+    async attemptWebhookDelivery(input: AttemptInput): Promise<AttemptResult> {
+      const { deliveryId, attempt } = input;
+      const loaded = await deliveries.loadForAttempt(deliveryId);
+      // Permanent: a workflow for a row that does not exist can never deliver anything.
+      if (!loaded) throw ApplicationFailure.nonRetryable(`webhook delivery ${deliveryId} does not exist`, 'DeliveryNotFound');
+      const { delivery, event } = loaded;
+      // A duplicate start of a delivery already settled (not a retry request): nothing to do.
+      if (!input.redelivery && delivery.status !== 'pending') {
+        return { outcome: 'skipped', status: delivery.status, responseCode: delivery.last_response_code, error: delivery.last_error, nextDelayMs: null };
+      }
+      const endpoint = await endpoints.getById(delivery.endpoint_id);
+      if (!endpoint || !endpoint.enabled) {
+        const error = !endpoint ? 'the endpoint was deleted' : `the endpoint is disabled (${endpoint.disabled_reason ?? 'manual'}); enable it and retry the delivery`;
+        await deliveries.failWithoutAttempt(deliveryId, error);
+        return { outcome: 'endpoint_unavailable', status: 'failed', responseCode: null, error, nextDelayMs: null };
+      }
+
+      const body = JSON.stringify(eventPayload(event));
+      const headers = {
+        'content-type': 'application/json',
+        'user-agent': USER_AGENT,
+        [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(body, endpoints.signingSecrets(endpoint), Math.floor(Date.now() / 1000)),
+        [EVENT_ID_HEADER.toLowerCase()]: event.id,
+      };
+      // Heartbeats while the request is out: a worker that dies mid-send is noticed in seconds.
+      const context = Context.current();
+      const beat = setInterval(() => context.heartbeat(), 1000);
+      let result: SendResult;
+      try {
+        result = await sendWebhook({ url: endpoint.url, body, headers, timeoutMs, allowPrivate: deps.allowPrivateTargets, lookup: deps.lookup });
+      } finally {
+        clearInterval(beat);
+      }
+
+      const verdict = classify(result, input.plannedDelayMs);
+      const status: DeliveryStatus = verdict.outcome === 'succeeded' ? 'succeeded' : verdict.nextDelayMs === null ? 'failed' : 'pending';
+      await deliveries.recordAttempt({
+        deliveryId, attempt, startedAt: result.startedAt.toISOString(), durationMs: result.durationMs,
+        responseCode: result.statusCode, responseBody: result.body, error: verdict.attemptError,
+        status, lastError: verdict.error, nextDelayMs: verdict.nextDelayMs,
+      });
+      if (verdict.outcome === 'gone') {
+        await endpoints.disable(endpoint.id, DISABLED_GONE);
+        deps.logger.info({ endpointId: endpoint.id, deliveryId }, 'webhook endpoint answered 410 Gone; disabled');
+      }
+      return { outcome: verdict.outcome, status, responseCode: verdict.responseCode, error: verdict.error, nextDelayMs: verdict.nextDelayMs };
+    },
+  };
+}

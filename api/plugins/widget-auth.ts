@@ -1,0 +1,160 @@
+// Browser calls of <service-widget>: `Authorization: Bearer wst_…` (a widget session token), the
+// `Origin` checked against the session's allowlist on every call, CORS for allowed origins only,
+// and per-session rate limits. Runs on onRequest for routes with `config.widget`, before the body
+// is parsed. API-key routes are untouched (they carry `config.apiKey` instead).
+//
+// Precedence: no token → 401 missing_token; unknown → invalid_widget_token; expired →
+// widget_token_expired; Origin missing or not allowed → 403 origin_forbidden; then the rate limit.
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { widgetSessionsRepository, type WidgetSessionRow } from '../../db/repositories/widget-sessions.ts';
+import { allowedByDefault, originAllowed, requestOrigin } from '../../security/origins.ts';
+import { WIDGET_TOKEN_PREFIX } from '../../security/tokens.ts';
+import { ApiError } from '../errors.ts';
+import { TokenBuckets } from '../rate-limit.ts';
+import { bearerToken } from './api-key-auth.ts';
+
+/** decisions.md "Limits": per widget token, 5 domain creations per minute, 1 request/s of polling. */
+export const WIDGET_LIMITS = {
+  create: { perSecond: 5 / 60, burst: 5 },
+  // Reads, verify and handover: 1/s sustained; a burst of 3 absorbs a "check now" next to a poll.
+  poll: { perSecond: 1, burst: 3 },
+} as const;
+
+/** Sessions expired this recently still vouch for their origins in preflights (so the browser can read widget_token_expired). */
+const PREFLIGHT_GRACE_SECONDS = 24 * 3600;
+const CORS_ALLOW_HEADERS = 'authorization, content-type, idempotency-key, x-request-id';
+const CORS_EXPOSE_HEADERS = 'x-request-id, idempotent-replayed, retry-after';
+const CORS_MAX_AGE_SECONDS = '600';
+
+export type WidgetLimit = keyof typeof WIDGET_LIMITS;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    widgetSession: WidgetSessionRow | null;
+    /** The origin this answer may be read from (CORS), when there is one. */
+    widgetCorsOrigin: string | null;
+  }
+  interface FastifyContextConfig {
+    /** Authenticated with a widget token (browser calls). */
+    widget?: boolean;
+    /** Which per-session rate limit a widget route counts against. */
+    widgetLimit?: WidgetLimit;
+    /** A CORS preflight route of the widget API. */
+    widgetPreflight?: boolean;
+  }
+}
+
+export function widgetSessionOf(request: FastifyRequest): WidgetSessionRow {
+  if (!request.widgetSession) throw new ApiError('missing_token', 'this route needs a widget token');
+  return request.widgetSession;
+}
+
+function appendVary(reply: FastifyReply, value: string) {
+  const current = reply.getHeader('vary');
+  const list = String(current ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (!list.some((v) => v.toLowerCase() === value.toLowerCase() || v === '*')) list.push(value);
+  reply.header('vary', list.join(', '));
+}
+
+/**
+ * Whether a browser origin may talk to the widget API at all, when no token says more (CORS
+ * preflights carry none; neither do calls with an unknown token): some live or recently expired
+ * session accepts it. Cached briefly per process: positive answers for a minute, negative ones
+ * for a few seconds (so a newly allowed origin works at once).
+ */
+export function originPolicy(app: FastifyInstance) {
+  const sessions = widgetSessionsRepository(app.deps.db);
+  const cache = new Map<string, { allowed: boolean; until: number }>();
+  return async (origin: string | null): Promise<boolean> => {
+    if (origin === null) return false;
+    const now = Date.now();
+    const hit = cache.get(origin);
+    if (hit && hit.until > now) return hit.allowed;
+    const allowed = await sessions.originInUse(origin, allowedByDefault(origin), PREFLIGHT_GRACE_SECONDS);
+    if (cache.size > 10_000) cache.clear();
+    cache.set(origin, { allowed, until: now + (allowed ? 60_000 : 5_000) });
+    return allowed;
+  };
+}
+
+export const widgetAuthPlugin = fp(async function widgetAuth(app: FastifyInstance) {
+  const sessions = widgetSessionsRepository(app.deps.db);
+  const usable = originPolicy(app);
+  const buckets = {
+    create: new TokenBuckets(WIDGET_LIMITS.create.perSecond, WIDGET_LIMITS.create.burst),
+    poll: new TokenBuckets(WIDGET_LIMITS.poll.perSecond, WIDGET_LIMITS.poll.burst),
+  };
+  app.decorateRequest('widgetSession', null);
+  app.decorateRequest('widgetCorsOrigin', null);
+
+  app.addHook('onRequest', async (request) => {
+    const config = request.routeOptions.config;
+    if (!config?.widget) return;
+    const origin = requestOrigin(request.headers.origin);
+    const token = bearerToken(request);
+    // Without a session to ask, the answer is readable where some session would accept the origin.
+    const unauthenticated = async (error: ApiError) => {
+      if (origin !== null && await usable(origin).catch(() => false)) request.widgetCorsOrigin = origin;
+      return error;
+    };
+    if (token === null) {
+      throw await unauthenticated(new ApiError('missing_token', 'send the widget token as `Authorization: Bearer wst_…` (create one with POST /v1/widget-sessions on your server)'));
+    }
+    if (!token.startsWith(WIDGET_TOKEN_PREFIX) || token.length > 200) {
+      throw await unauthenticated(new ApiError('invalid_widget_token', 'the widget token is not valid: create a new widget session on your server and set the token attribute'));
+    }
+    const session = await sessions.authenticate(token);
+    if (!session) throw await unauthenticated(new ApiError('invalid_widget_token', 'the widget token is not valid: create a new widget session on your server and set the token attribute'));
+    const allowed = originAllowed(origin, session.allowed_origins);
+    if (allowed) request.widgetCorsOrigin = origin;
+    if (session.expired) {
+      throw new ApiError('widget_token_expired', 'the widget token has expired: create a new widget session on your server and replace the token attribute');
+    }
+    if (!allowed) {
+      throw new ApiError('origin_forbidden', origin === null
+        ? 'widget calls must come from a browser page: the Origin header is missing'
+        : `the origin ${origin} is not allowed for this widget session; add it to allowed_origins when creating the session`);
+    }
+    const limit = config.widgetLimit ?? 'poll';
+    const decision = buckets[limit].take(`${session.id}`);
+    if (!decision.allowed) {
+      throw new ApiError('rate_limited', `too many ${limit === 'create' ? 'domain creations' : 'requests'} for this widget session; retry after ${decision.retryAfterSeconds} s`, { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
+    }
+    const { expired: _expired, ...row } = session;
+    request.widgetSession = row;
+    request.idempotencyScope = `wss:${session.id}`;
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const config = request.routeOptions.config;
+    if (!config?.widget && !config?.widgetPreflight) return payload;
+    appendVary(reply, 'Origin');
+    const origin = request.widgetCorsOrigin;
+    if (origin) {
+      reply.header('access-control-allow-origin', origin);
+      if (config.widget) reply.header('access-control-expose-headers', CORS_EXPOSE_HEADERS);
+    }
+    return payload;
+  });
+
+  /** Answers a CORS preflight: 204 with the CORS headers for a usable origin, else 403 without them. */
+  app.decorate('widgetPreflight', async (request: FastifyRequest, reply: FastifyReply) => {
+    const origin = requestOrigin(request.headers.origin);
+    if (origin === null || !(await usable(origin))) {
+      throw new ApiError('origin_forbidden', origin === null ? 'a CORS preflight needs an Origin header' : `the origin ${origin} is not allowed by any widget session`);
+    }
+    request.widgetCorsOrigin = origin;
+    reply.header('access-control-allow-methods', 'GET, POST, OPTIONS');
+    reply.header('access-control-allow-headers', CORS_ALLOW_HEADERS);
+    reply.header('access-control-max-age', CORS_MAX_AGE_SECONDS);
+    if (request.headers['access-control-request-private-network'] === 'true') reply.header('access-control-allow-private-network', 'true');
+    return reply.code(204).send();
+  });
+});
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    widgetPreflight(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
+  }
+}

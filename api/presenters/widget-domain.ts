@@ -1,0 +1,29 @@
+import type { Static } from 'typebox';
+import type { Config } from '../../config/index.ts';
+import type { DomainRow } from '../../db/repositories/domains.ts';
+import { relativeName } from '../../model/dns-records.ts';
+import { normalizeHostname } from '../../model/hostname.ts';
+import type { WidgetDomain } from '../schemas/widget.ts';
+import { presentDomain } from './domain.ts';
+
+/** The zone (registrable domain) of a stored, already normalised hostname. */
+export function zoneOf(hostname: string): string {
+  const parsed = normalizeHostname(hostname, { serviceDomain: '' });
+  return parsed.ok ? parsed.registrableDomain : hostname;
+}
+
+export function presentWidgetDomain(d: DomainRow, config: Config): Static<typeof WidgetDomain> {
+  const full = presentDomain(d, config);
+  const zone = zoneOf(d.hostname);
+  const relative = (name: string) => { try { return relativeName(name, zone); } catch { return name; } };
+  return {
+    id: full.id,
+    hostname: full.hostname,
+    zone,
+    status: full.status,
+    dns_records: full.dns_records.map((r) => ({ type: r.type, name: r.name, relative_name: relative(r.name), value: r.value })),
+    verification: full.verification,
+    created_at: full.created_at,
+    updated_at: full.updated_at,
+  };
+}

@@ -1,0 +1,72 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { webhookDeliveriesRepository } from '../../db/repositories/webhook-deliveries.ts';
+import { ApiError, type ErrorCode } from '../errors.ts';
+import { principalOf } from '../plugins/api-key-auth.ts';
+import { presentWebhookAttempt, presentWebhookDelivery } from '../presenters/webhook-delivery.ts';
+import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
+import { errorResponses } from '../schemas/responses.ts';
+import { ListWebhookDeliveriesQuery, WebhookAttempt, WebhookDelivery, WebhookDeliveryIdParams } from '../schemas/webhook-deliveries.ts';
+
+const readErrors: ErrorCode[] = ['invalid_request', 'missing_api_key', 'invalid_api_key', 'rate_limited', 'service_unavailable'];
+
+export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, dispatcher } = app.deps;
+  const deliveries = webhookDeliveriesRepository(db);
+  const notFound = (id: string) => new ApiError('webhook_delivery_not_found', `webhook delivery ${id} does not exist`, { param: 'id' });
+
+  app.get('/webhook-deliveries', {
+    config: { apiKey: true },
+    schema: {
+      tags: ['webhook-deliveries'], summary: 'List webhook deliveries, newest first; filter by endpoint_id and status',
+      querystring: ListWebhookDeliveriesQuery,
+      response: { 200: PageOf(WebhookDelivery), ...errorResponses(...readErrors) },
+    },
+  }, async (request) => {
+    const q = request.query;
+    return deliveries.list(principalOf(request).organizationId, { endpointId: q.endpoint_id, status: q.status }, { limit: q.limit ?? 20, cursor: q.cursor }, presentWebhookDelivery);
+  });
+
+  app.get('/webhook-deliveries/:id', {
+    config: { apiKey: true },
+    schema: {
+      tags: ['webhook-deliveries'], summary: 'Read a webhook delivery: status, attempt count, last response code and error, next attempt',
+      params: WebhookDeliveryIdParams,
+      response: { 200: DataOf(WebhookDelivery), ...errorResponses(...readErrors, 'webhook_delivery_not_found') },
+    },
+  }, async (request) => {
+    const delivery = await deliveries.get(principalOf(request).organizationId, request.params.id);
+    if (!delivery) throw notFound(request.params.id);
+    return { data: presentWebhookDelivery(delivery) };
+  });
+
+  app.get('/webhook-deliveries/:id/attempts', {
+    config: { apiKey: true },
+    schema: {
+      tags: ['webhook-deliveries'], summary: 'List the attempts of a webhook delivery, newest first: time, duration, response code, first 1 KiB of the response body',
+      params: WebhookDeliveryIdParams,
+      querystring: Type.Object(ListQuery, { additionalProperties: false }),
+      response: { 200: PageOf(WebhookAttempt), ...errorResponses(...readErrors, 'webhook_delivery_not_found') },
+    },
+  }, async (request) => {
+    const page = await deliveries.listAttempts(principalOf(request).organizationId, request.params.id, { limit: request.query.limit ?? 20, cursor: request.query.cursor }, presentWebhookAttempt);
+    if (!page) throw notFound(request.params.id);
+    return page;
+  });
+
+  app.post('/webhook-deliveries/:id/retry', {
+    config: { apiKey: true, scope: 'webhooks:write', idempotent: true },
+    schema: {
+      tags: ['webhook-deliveries'], summary: 'Retry a delivery now: resets it to pending with attempt_count 0 and makes a new attempt at once (also on a failed or succeeded delivery)',
+      params: WebhookDeliveryIdParams,
+      response: { 200: DataOf(WebhookDelivery), ...errorResponses('invalid_request', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'webhook_delivery_not_found', 'idempotency_key_in_use', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
+    },
+  }, async (request) => {
+    const result = await deliveries.resetForRetry(principalOf(request).organizationId, request.params.id);
+    if (!result) throw notFound(request.params.id);
+    // The reset and its signal are committed together; dispatching right away is the fast path,
+    // the worker's outbox sweep covers a dispatch that fails (Temporal down, process killed).
+    void dispatcher?.kick([result.outboxId]);
+    return { data: presentWebhookDelivery(result.delivery) };
+  });
+};

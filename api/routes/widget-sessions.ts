@@ -1,0 +1,56 @@
+// POST /widget-sessions (server API, scope widget:write): mints the short-lived token the vendor's
+// page hands to <service-widget>. Only the token goes to the browser; the API key never does.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { destinationsRepository } from '../../db/repositories/destinations.ts';
+import { WIDGET_TOKEN_TTL_SECONDS, widgetSessionsRepository, type WidgetSessionRow } from '../../db/repositories/widget-sessions.ts';
+import { parseAllowedOrigin } from '../../security/origins.ts';
+import { ApiError } from '../errors.ts';
+import { principalOf } from '../plugins/api-key-auth.ts';
+import { DataOf } from '../schemas/common.ts';
+import { errorResponses } from '../schemas/responses.ts';
+import { CreateWidgetSessionBody, WidgetSession } from '../schemas/widget.ts';
+
+export function presentWidgetSession(session: WidgetSessionRow, token: string) {
+  return {
+    id: session.id,
+    token,
+    expires_at: session.expires_at,
+    expires_in: Math.max(0, Math.round((Date.parse(session.expires_at) - Date.parse(session.created_at)) / 1000)),
+    external_customer_id: session.external_customer_id,
+    allowed_origins: session.allowed_origins,
+    destination_id: session.destination_id,
+    created_at: session.created_at,
+  };
+}
+
+export const widgetSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const sessions = widgetSessionsRepository(app.deps.db);
+  const destinations = destinationsRepository(app.deps.db);
+
+  app.post('/widget-sessions', {
+    config: { apiKey: true, scope: 'widget:write', idempotent: true },
+    schema: {
+      tags: ['widget'],
+      summary: `Create a widget session: a token for <service-widget>, valid ${WIDGET_TOKEN_TTL_SECONDS} s, bound to the allowed origins, the customer and the destination`,
+      body: CreateWidgetSessionBody,
+      response: { 201: DataOf(WidgetSession), ...errorResponses('invalid_request', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'destination_not_found', 'idempotency_key_in_use', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
+    },
+  }, async (request, reply) => {
+    const { organizationId } = principalOf(request);
+    const body = request.body;
+    let allowedOrigins: string[] | null = null;
+    if (body.allowed_origins) {
+      allowedOrigins = [];
+      for (const [i, entry] of body.allowed_origins.entries()) {
+        const parsed = parseAllowedOrigin(entry);
+        if (!parsed.ok) throw new ApiError('invalid_request', parsed.message, { param: `allowed_origins.${i}` });
+        allowedOrigins.push(parsed.origin);
+      }
+    }
+    if (body.destination_id !== undefined && !(await destinations.get(organizationId, body.destination_id))) {
+      throw new ApiError('destination_not_found', `destination ${body.destination_id} does not exist`, { param: 'destination_id' });
+    }
+    const { session, token } = await sessions.create({ organizationId, externalCustomerId: body.external_customer_id, allowedOrigins, destinationId: body.destination_id ?? null });
+    return reply.code(201).send({ data: presentWidgetSession(session, token) });
+  });
+};

@@ -1,0 +1,155 @@
+// The browser endpoints of <service-widget>, authenticated with a widget session token (see
+// plugins/widget-auth.ts): create a domain, read it, ask for an immediate DNS check, and hand a
+// domain over to the session that replaces an expired one. A session sees only the domains it
+// created (or was handed); another session's domain answers exactly like a missing one.
+//
+// Error codes are the widget's (spec section 7): anything that is not one of them is answered as
+// `widget_request_failed`, with the underlying code in `details.cause`.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { destinationsRepository } from '../../db/repositories/destinations.ts';
+import { DomainConflictError, domainsRepository, type DomainRow } from '../../db/repositories/domains.ts';
+import { widgetSessionsRepository } from '../../db/repositories/widget-sessions.ts';
+import { normalizeHostname } from '../../model/hostname.ts';
+import { WIDGET_TOKEN_PREFIX } from '../../security/tokens.ts';
+import { ApiError, type ErrorCode } from '../errors.ts';
+import { sendError, toApiError } from '../plugins/errors.ts';
+import { widgetAuthPlugin, widgetSessionOf } from '../plugins/widget-auth.ts';
+import { presentWidgetDomain } from '../presenters/widget-domain.ts';
+import { DataOf } from '../schemas/common.ts';
+import { errorResponses } from '../schemas/responses.ts';
+import { CreateWidgetDomainBody, HandoverBody, WidgetDomain, WidgetDomainIdParams } from '../schemas/widget.ts';
+
+/** Codes a widget call answers as they are; everything else becomes widget_request_failed. */
+const WIDGET_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'missing_token', 'invalid_widget_token', 'widget_token_expired', 'origin_forbidden', 'destination_not_found',
+  'domain_conflict', 'widget_domain_not_found', 'widget_request_failed', 'rate_limited', 'internal_error', 'service_unavailable',
+]);
+
+export function toWidgetError(error: ApiError): ApiError {
+  if (WIDGET_CODES.has(error.code)) return error;
+  return new ApiError('widget_request_failed', error.message, {
+    ...(error.param !== undefined ? { param: error.param } : {}),
+    details: { ...(error.details ?? {}), cause: error.code },
+    headers: error.headers,
+  });
+}
+
+/** A previous session may hand its domains over this long after it expired. */
+const HANDOVER_GRACE_MS = 24 * 3600 * 1000;
+
+const common = ['widget_request_failed', 'missing_token', 'invalid_widget_token', 'widget_token_expired', 'origin_forbidden', 'rate_limited', 'service_unavailable'] as const;
+
+export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(widgetAuthPlugin);
+  app.setErrorHandler((error, request, reply) => {
+    const apiError = toWidgetError(toApiError(error, request));
+    if (apiError.status >= 500) request.log.error({ err: error }, 'widget request failed');
+    else request.log.info({ code: apiError.code }, 'widget request rejected');
+    return sendError(reply, apiError);
+  });
+
+  const { db, config, dispatcher } = app.deps;
+  const domains = domainsRepository(db);
+  const destinations = destinationsRepository(db);
+  const sessions = widgetSessionsRepository(db);
+  const present = (d: DomainRow) => presentWidgetDomain(d, config);
+  const notFound = (id: string) => new ApiError('widget_domain_not_found', `domain ${id} does not exist for this widget session`, { param: 'id' });
+  const kick = (ids?: number[]) => { void dispatcher?.kick(ids); };
+
+  /** The domain when this session created it (or was handed it); else widget_domain_not_found. */
+  async function ownDomain(sessionId: string, organizationId: string, id: string): Promise<DomainRow> {
+    const domain = await domains.get(organizationId, id);
+    if (!domain || domain.widget_session_id !== sessionId) throw notFound(id);
+    return domain;
+  }
+
+  for (const url of ['/widget/domains', '/widget/domains/:id', '/widget/domains/:id/verify', '/widget/domains/:id/handover']) {
+    app.options(url, { config: { widgetPreflight: true }, schema: { hide: true } }, (request, reply) => app.widgetPreflight(request, reply));
+  }
+
+  app.post('/widget/domains', {
+    config: { widget: true, widgetLimit: 'create', idempotent: true },
+    schema: {
+      tags: ['widget'], summary: 'Browser: connect a hostname for the session\'s customer; returns the DNS records to set',
+      body: CreateWidgetDomainBody,
+      response: { 201: DataOf(WidgetDomain), ...errorResponses(...common, 'destination_not_found', 'domain_conflict') },
+    },
+  }, async (request, reply) => {
+    const session = widgetSessionOf(request);
+    const normalized = normalizeHostname(request.body.hostname, { serviceDomain: config.serviceDomain });
+    if (!normalized.ok) throw new ApiError('widget_request_failed', normalized.message, { param: 'hostname', details: { reason: normalized.reason } });
+    const orgId = session.organization_id;
+    // The session's destination, else the organization's only one (locked below, inside the transaction).
+    const destinationId = session.destination_id ?? (await destinations.onlyOne(orgId))?.id;
+    let created;
+    try {
+      created = await db.transaction(async (tx) => {
+        const destination = destinationId ? await destinations.lockLive(tx, orgId, destinationId) : null;
+        if (!destination) {
+          throw new ApiError('destination_not_found', session.destination_id
+            ? 'the destination of this widget session no longer exists'
+            : 'this widget session has no destination: create the session with a destination_id (the organization does not have exactly one destination)');
+        }
+        return domains.create({
+          organizationId: orgId, destinationId: destination.id, hostname: normalized.hostname, isApex: normalized.isApex,
+          externalCustomerId: session.external_customer_id, widgetSessionId: session.id,
+        }, tx);
+      });
+    } catch (error) {
+      if (error instanceof DomainConflictError) throw new ApiError('domain_conflict', `${normalized.hostname} is already connected to this service; remove it there first, or contact support`, { param: 'hostname' });
+      throw error;
+    }
+    kick([created.outboxId]);
+    return reply.code(201).send({ data: present(created.domain) });
+  });
+
+  app.get('/widget/domains/:id', {
+    config: { widget: true, widgetLimit: 'poll' },
+    schema: {
+      tags: ['widget'], summary: 'Browser: read a domain of this session (status, DNS records, verification); the widget polls it every 10 s',
+      params: WidgetDomainIdParams,
+      response: { 200: DataOf(WidgetDomain), ...errorResponses(...common, 'widget_domain_not_found') },
+    },
+  }, async (request) => {
+    const session = widgetSessionOf(request);
+    return { data: present(await ownDomain(session.id, session.organization_id, request.params.id)) };
+  });
+
+  app.post('/widget/domains/:id/verify', {
+    config: { widget: true, widgetLimit: 'poll', idempotent: true },
+    schema: {
+      tags: ['widget'], summary: 'Browser: check DNS now instead of waiting for the next scheduled check',
+      params: WidgetDomainIdParams,
+      response: { 202: DataOf(WidgetDomain), ...errorResponses(...common, 'widget_domain_not_found') },
+    },
+  }, async (request, reply) => {
+    const session = widgetSessionOf(request);
+    await ownDomain(session.id, session.organization_id, request.params.id);
+    const domain = await domains.requestVerify(session.organization_id, request.params.id);
+    if (!domain) throw notFound(request.params.id);
+    kick();
+    return reply.code(202).send({ data: present(domain) });
+  });
+
+  app.post('/widget/domains/:id/handover', {
+    config: { widget: true, widgetLimit: 'poll', idempotent: true },
+    schema: {
+      tags: ['widget'],
+      summary: 'Browser: move a domain from the session that created it (its token, expired less than 24 h ago) to this session of the same customer, so a new token resumes where the old one stopped',
+      params: WidgetDomainIdParams,
+      body: HandoverBody,
+      response: { 200: DataOf(WidgetDomain), ...errorResponses(...common, 'widget_domain_not_found') },
+    },
+  }, async (request) => {
+    const session = widgetSessionOf(request);
+    const id = request.params.id;
+    const token = request.body.previous_token;
+    const previous = token.startsWith(WIDGET_TOKEN_PREFIX) ? await sessions.authenticate(token) : null;
+    const sameCustomer = previous !== null
+      && previous.organization_id === session.organization_id
+      && previous.external_customer_id === session.external_customer_id
+      && Date.parse(previous.expires_at) > Date.now() - HANDOVER_GRACE_MS;
+    if (!previous || !sameCustomer || !(await sessions.handOver(id, previous.id, session.id))) throw notFound(id);
+    return { data: present(await ownDomain(session.id, session.organization_id, id)) };
+  });
+};

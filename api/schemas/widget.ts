@@ -1,0 +1,52 @@
+import { Type } from 'typebox';
+import { Timestamp } from './common.ts';
+import { DomainStatus, Verification } from './domains.ts';
+
+export const CreateWidgetSessionBody = Type.Object({
+  external_customer_id: Type.String({ minLength: 1, maxLength: 255, description: 'Your reference for the customer using the widget; domains the session creates carry it' }),
+  allowed_origins: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), {
+    minItems: 1, maxItems: 20,
+    description: 'Browser origins (https://host[:port]; http only for localhost) the token works from. Omitted: any https origin and http://localhost:*',
+  })),
+  destination_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "Destination the session's domains point at. Omitted: the organization's only destination" })),
+}, { additionalProperties: false });
+
+export const WidgetSession = Type.Object({
+  id: Type.String({ description: 'Identifier (wss_…)' }),
+  token: Type.String({ description: 'Bearer token for the browser (wst_…); shown once, only its hash is kept' }),
+  expires_at: Timestamp,
+  expires_in: Type.Integer({ description: 'Seconds until expiry: 1800' }),
+  external_customer_id: Type.String(),
+  allowed_origins: Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'Normalised origins; null when any https origin (and http://localhost) is accepted' }),
+  destination_id: Type.Union([Type.String(), Type.Null()]),
+  created_at: Timestamp,
+});
+
+export const WidgetDnsRecord = Type.Object({
+  type: Type.String({ description: 'Record type: CNAME, A or AAAA' }),
+  name: Type.String({ description: 'The fully qualified hostname to set the record on' }),
+  relative_name: Type.String({ description: "The name relative to the customer's zone, as most DNS providers' forms want it ('@' for the zone apex)" }),
+  value: Type.String({ description: 'The record target' }),
+});
+
+/** What the browser sees of a domain: no destination or customer reference. */
+export const WidgetDomain = Type.Object({
+  id: Type.String({ description: 'Identifier (dom_…)' }),
+  hostname: Type.String(),
+  zone: Type.String({ description: 'The registrable domain (DNS zone) the hostname is in' }),
+  status: DomainStatus,
+  dns_records: Type.Array(WidgetDnsRecord),
+  verification: Verification,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const CreateWidgetDomainBody = Type.Object({
+  hostname: Type.String({ minLength: 1, maxLength: 300 }),
+}, { additionalProperties: false });
+
+export const HandoverBody = Type.Object({
+  previous_token: Type.String({ minLength: 1, maxLength: 200, description: 'The widget token that created the domain (it may have expired up to 24 hours ago)' }),
+}, { additionalProperties: false });
+
+export const WidgetDomainIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });

@@ -1,0 +1,241 @@
+// Webhook deliveries (one per event × subscribed endpoint) and their attempts. Rows are written by
+// the fan-out (creation), by the delivery activity (one transaction per attempt) and by the API
+// (retry). The delivery workflow owns the schedule; these rows mirror it for the API.
+import { Type, type Static } from 'typebox';
+import { newId } from '../ids.ts';
+import { afterCursor, decodeCursor, encodeCursor, InvalidCursorError, toPage, type Page } from '../pagination.ts';
+import { row, sql, type Db } from '../pool.ts';
+
+/** Workflow ids are the dedup scope: one workflow id per delivery (a retry after it ended is a new run of it). */
+export const WEBHOOK_DELIVERY_WORKFLOW_PREFIX = 'webhook-delivery/';
+export function webhookDeliveryWorkflowId(deliveryId: string): string {
+  return `${WEBHOOK_DELIVERY_WORKFLOW_PREFIX}${deliveryId}`;
+}
+
+export const deliveryStatuses = ['pending', 'succeeded', 'failed'] as const;
+export type DeliveryStatus = (typeof deliveryStatuses)[number];
+
+export const WebhookDeliveryRow = Type.Object({
+  id: Type.String(),
+  organization_id: Type.String(),
+  endpoint_id: Type.String(),
+  event_id: Type.String(),
+  event: Type.String(),
+  status: Type.Union(deliveryStatuses.map((s) => Type.Literal(s))),
+  attempt_count: Type.Number(),
+  last_response_code: Type.Union([Type.Number(), Type.Null()]),
+  last_error: Type.Union([Type.String(), Type.Null()]),
+  next_attempt_at: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+export type WebhookDeliveryRow = Static<typeof WebhookDeliveryRow>;
+const Delivery = row(WebhookDeliveryRow);
+const columns = sql.fragment`id, organization_id, endpoint_id, event_id, event, status, attempt_count, last_response_code, last_error,
+  next_attempt_at, created_at, updated_at`;
+
+export const WebhookAttemptRow = Type.Object({
+  delivery_id: Type.String(),
+  attempt_number: Type.Number(),
+  started_at: Type.String(),
+  duration_ms: Type.Number(),
+  response_code: Type.Union([Type.Number(), Type.Null()]),
+  response_body: Type.Union([Type.String(), Type.Null()]),
+  error: Type.Union([Type.String(), Type.Null()]),
+});
+export type WebhookAttemptRow = Static<typeof WebhookAttemptRow>;
+const Attempt = row(WebhookAttemptRow);
+
+/** The event a delivery carries, as stored by the outbox (`events`). */
+export const EventRow = Type.Object({
+  id: Type.String(),
+  organization_id: Type.String(),
+  kind: Type.String(),
+  data: Type.Record(Type.String(), Type.Unknown()),
+  created_at: Type.String(),
+});
+export type EventRow = Static<typeof EventRow>;
+const Event = row(EventRow);
+
+/** What the outbox hands the delivery workflow client (start and retry alike). */
+export interface DeliveryWorkflowPayload {
+  deliveryId: string;
+  endpointId: string;
+  organizationId: string;
+  event: string;
+  /** False only where the server cannot index custom search attributes (time-skipping tests). */
+  searchAttributes?: boolean;
+}
+
+export interface DeliveryFilters { endpointId?: string | undefined; status?: DeliveryStatus | undefined }
+
+export interface AttemptRecord {
+  deliveryId: string;
+  attempt: number;
+  startedAt: string;
+  durationMs: number;
+  responseCode: number | null;
+  responseBody: string | null;
+  error: string | null;
+  /** The delivery after this attempt. */
+  status: DeliveryStatus;
+  lastError: string | null;
+  /** Null: no further attempt is planned. */
+  nextDelayMs: number | null;
+}
+
+const ATTEMPT_CURSOR_PREFIX = 'att_';
+
+export function webhookDeliveriesRepository(db: Db) {
+  return {
+    /**
+     * One fan-out step, in one short transaction: claims up to `limit` events not yet fanned out
+     * (SKIP LOCKED, so several workers share the work), creates a delivery for each enabled,
+     * live endpoint of the event's organization whose `events` match (or are `*`), queues one
+     * `start_delivery` outbox row per new delivery, and marks the events fanned out. Idempotent:
+     * a delivery is unique per (endpoint, event). Returns the outbox ids to dispatch.
+     */
+    async fanOut(limit: number, options: { searchAttributes?: boolean } = {}): Promise<{ events: number; deliveries: number; outboxIds: number[] }> {
+      return db.transaction(async (tx) => {
+        const events = await tx.anyFirst(sql.type(row(Type.Object({ id: Type.String() })))`
+          select id from events where fanned_out_at is null order by created_at, id limit ${limit} for update skip locked`);
+        if (events.length === 0) return { events: 0, deliveries: 0, outboxIds: [] };
+        const pairs = await tx.any(sql.type(row(Type.Object({ event_id: Type.String(), organization_id: Type.String(), kind: Type.String(), endpoint_id: Type.String() })))`
+          select e.id as event_id, e.organization_id, e.kind, w.id as endpoint_id
+          from events e join webhook_endpoints w on w.organization_id = e.organization_id
+          where e.id = any(${sql.array([...events], 'text')}) and w.enabled and w.deleted_at is null
+            and (w.events @> array['*']::text[] or e.kind = any(w.events))
+          order by e.created_at, e.id, w.id`);
+        let outboxIds: readonly number[] = [];
+        if (pairs.length) {
+          const ids = pairs.map(() => newId('webhookDelivery'));
+          const extra = options.searchAttributes === false ? sql.fragment`, 'searchAttributes', false` : sql.fragment``;
+          outboxIds = await tx.anyFirst(sql.type(row(Type.Object({ id: Type.Number() })))`
+            with created as (
+              insert into webhook_deliveries (id, organization_id, endpoint_id, event_id, event, next_attempt_at)
+              select t.id, t.organization_id, t.endpoint_id, t.event_id, t.event, hg_now()
+              from unnest(${sql.array(ids, 'text')}, ${sql.array(pairs.map((p) => p.organization_id), 'text')},
+                          ${sql.array(pairs.map((p) => p.endpoint_id), 'text')}, ${sql.array(pairs.map((p) => p.event_id), 'text')},
+                          ${sql.array(pairs.map((p) => p.kind), 'text')}) as t(id, organization_id, endpoint_id, event_id, event)
+              on conflict (endpoint_id, event_id) do nothing
+              returning id, organization_id, endpoint_id, event
+            )
+            insert into workflow_outbox (kind, workflow_id, payload)
+            select 'start_delivery', ${WEBHOOK_DELIVERY_WORKFLOW_PREFIX} || c.id,
+                   jsonb_build_object('deliveryId', c.id, 'endpointId', c.endpoint_id, 'organizationId', c.organization_id, 'event', c.event ${extra})
+            from created c
+            returning id`);
+        }
+        await tx.query(sql.unsafe`update events set fanned_out_at = hg_now() where id = any(${sql.array([...events], 'text')})`);
+        return { events: events.length, deliveries: outboxIds.length, outboxIds: [...outboxIds] };
+      });
+    },
+
+    /** A delivery of the organization; another organization's id reads as missing. */
+    async get(organizationId: string, id: string): Promise<WebhookDeliveryRow | null> {
+      return db.maybeOne(sql.type(Delivery)`select ${columns} from webhook_deliveries where id = ${id} and organization_id = ${organizationId}`);
+    },
+
+    /** Internal callers only (delivery activity, tests). */
+    async getById(id: string): Promise<WebhookDeliveryRow | null> {
+      return db.maybeOne(sql.type(Delivery)`select ${columns} from webhook_deliveries where id = ${id}`);
+    },
+
+    /** Newest first, keyset pagination on (created_at, id); filters by endpoint and status. */
+    async list<U>(organizationId: string, filters: DeliveryFilters, page: { limit: number; cursor?: string | undefined }, map: (d: WebhookDeliveryRow) => U): Promise<Page<U>> {
+      const conditions = [sql.fragment`organization_id = ${organizationId}`, afterCursor(page.cursor)];
+      if (filters.endpointId) conditions.push(sql.fragment`endpoint_id = ${filters.endpointId}`);
+      if (filters.status) conditions.push(sql.fragment`status = ${filters.status}`);
+      const rows = await db.any(sql.type(Delivery)`
+        select ${columns} from webhook_deliveries where ${sql.join(conditions, sql.fragment` and `)}
+        order by created_at desc, id desc limit ${page.limit + 1}`);
+      return toPage(rows, page.limit, map);
+    },
+
+    /**
+     * The attempts of an organization's delivery, newest first, keyset-paginated on
+     * (started_at, attempt_number); null when the delivery is not the organization's.
+     */
+    async listAttempts<U>(organizationId: string, deliveryId: string, page: { limit: number; cursor?: string | undefined }, map: (a: WebhookAttemptRow) => U): Promise<Page<U> | null> {
+      let after = sql.fragment`true`;
+      if (page.cursor) {
+        const { createdAt, id } = decodeCursor(page.cursor);
+        const n = id.startsWith(ATTEMPT_CURSOR_PREFIX) ? Number(id.slice(ATTEMPT_CURSOR_PREFIX.length)) : Number.NaN;
+        if (!Number.isSafeInteger(n) || n < 1) throw new InvalidCursorError();
+        after = sql.fragment`(a.started_at, a.attempt_number) < (${createdAt}::timestamptz, ${n})`;
+      }
+      return db.transaction(async (tx) => {
+        const owned = await tx.maybeOneFirst(sql.type(row(Type.Object({ id: Type.String() })))`
+          select id from webhook_deliveries where id = ${deliveryId} and organization_id = ${organizationId}`);
+        if (!owned) return null;
+        const rows = await tx.any(sql.type(Attempt)`
+          select a.delivery_id, a.attempt_number, a.started_at, a.duration_ms, a.response_code, a.response_body, a.error
+          from webhook_attempts a where a.delivery_id = ${deliveryId} and ${after}
+          order by a.started_at desc, a.attempt_number desc limit ${page.limit + 1}`);
+        const hasMore = rows.length > page.limit;
+        const pageRows = hasMore ? rows.slice(0, page.limit) : rows;
+        const last = pageRows.at(-1);
+        return {
+          data: pageRows.map(map),
+          has_more: hasMore,
+          next_cursor: hasMore && last ? encodeCursor(last.started_at, `${ATTEMPT_CURSOR_PREFIX}${last.attempt_number}`) : null,
+        };
+      });
+    },
+
+    /**
+     * The API's retry: resets the delivery (pending, attempt_count 0, next attempt now) and queues
+     * the `retry` signal (signal-with-start: a delivery whose workflow ended gets a new run) in one
+     * transaction. Null when the delivery is not the organization's.
+     */
+    async resetForRetry(organizationId: string, id: string): Promise<{ delivery: WebhookDeliveryRow; outboxId: number } | null> {
+      return db.transaction(async (tx) => {
+        const delivery = await tx.maybeOne(sql.type(Delivery)`
+          update webhook_deliveries set status = 'pending', attempt_count = 0, next_attempt_at = hg_now(), updated_at = hg_now()
+          where id = ${id} and organization_id = ${organizationId} returning ${columns}`);
+        if (!delivery) return null;
+        const payload: DeliveryWorkflowPayload = { deliveryId: delivery.id, endpointId: delivery.endpoint_id, organizationId, event: delivery.event };
+        const outboxId = await tx.oneFirst(sql.type(row(Type.Object({ id: Type.Number() })))`
+          insert into workflow_outbox (kind, workflow_id, payload)
+          values ('retry_delivery', ${webhookDeliveryWorkflowId(delivery.id)}, ${sql.jsonb(payload as never)}) returning id`);
+        return { delivery, outboxId };
+      });
+    },
+
+    /** The delivery and its event, for an attempt. */
+    async loadForAttempt(id: string): Promise<{ delivery: WebhookDeliveryRow; event: EventRow } | null> {
+      const delivery = await db.maybeOne(sql.type(Delivery)`select ${columns} from webhook_deliveries where id = ${id}`);
+      if (!delivery) return null;
+      const event = await db.one(sql.type(Event)`select id, organization_id, kind, data, created_at from events where id = ${delivery.event_id}`);
+      return { delivery, event };
+    },
+
+    /**
+     * Records one attempt and the delivery's new state in one transaction. `attempt_count` is set
+     * (not incremented), so a retried activity cannot count an attempt twice.
+     */
+    async recordAttempt(r: AttemptRecord): Promise<WebhookDeliveryRow | null> {
+      return db.transaction(async (tx) => {
+        await tx.query(sql.unsafe`
+          insert into webhook_attempts (delivery_id, attempt_number, started_at, duration_ms, response_code, response_body, error)
+          values (${r.deliveryId}, ${r.attempt}, ${r.startedAt}::timestamptz, ${Math.max(0, Math.round(r.durationMs))}, ${r.responseCode}, ${r.responseBody}, ${r.error})
+          on conflict do nothing`);
+        return tx.maybeOne(sql.type(Delivery)`
+          update webhook_deliveries set
+            attempt_count = ${r.attempt}, last_response_code = ${r.responseCode}, last_error = ${r.lastError}, status = ${r.status},
+            next_attempt_at = ${r.nextDelayMs === null ? null : sql.fragment`date_trunc('milliseconds', now() + make_interval(secs => ${r.nextDelayMs / 1000}))`},
+            updated_at = hg_now()
+          where id = ${r.deliveryId} returning ${columns}`);
+      });
+    },
+
+    /** Ends a delivery without sending (its endpoint was deleted or disabled). */
+    async failWithoutAttempt(id: string, lastError: string): Promise<WebhookDeliveryRow | null> {
+      return db.maybeOne(sql.type(Delivery)`
+        update webhook_deliveries set status = 'failed', last_error = ${lastError}, next_attempt_at = null, updated_at = hg_now()
+        where id = ${id} returning ${columns}`);
+    },
+  };
+}
+
+export type WebhookDeliveriesRepository = ReturnType<typeof webhookDeliveriesRepository>;

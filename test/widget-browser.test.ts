@@ -1,0 +1,326 @@
+// <service-widget> in a real browser (Debian's Chromium through playwright-core) against the real
+// app listening on loopback, with the real workflow, DNS server and Pebble behind it: a vendor
+// page on another origin embeds the element, a customer enters a hostname, sees the records, DNS
+// is made correct in the test DNS server and the status reaches `active`. Also: French, token
+// expiry and resumption with a new token, removal from the page, demo mode without a single
+// request, the /widget/demo page, and an axe-core accessibility scan of every step.
+// Screenshots of each step in en and fr go to test/artifacts/widget/ (git-ignored) for review.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdirSync } from 'node:fs';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
+import { widgetSessionsRepository } from '../db/repositories/widget-sessions.ts';
+import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
+import { startAcmeStack, EDGE, type AcmeStack } from './support/acme-stack.ts';
+import { client } from './support/http.ts';
+import { freePort } from './support/ports.ts';
+import { startTestWorker, type RunningWorker } from './support/temporal.ts';
+
+const ARTIFACTS = fileURLToPath(new URL('./artifacts/widget/', import.meta.url));
+const AXE = fileURLToPath(new URL('../node_modules/axe-core/axe.min.js', import.meta.url));
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
+
+interface Recorded { type: string; detail: Record<string, string> }
+
+describe('<service-widget> in Chromium', () => {
+  let acme: AcmeStack;
+  let t: TestApp;
+  let worker: RunningWorker;
+  let browser: Browser;
+  let vendor: http.Server;
+  let api: ReturnType<typeof client>;
+  let apiOrigin: string;
+  let pageOrigin: string;
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    acme = await startAcmeStack();
+    const apiPort = await freePort();
+    apiOrigin = `http://127.0.0.1:${apiPort}`;
+    t = await createTestApp({ config: { ...acme.configOverrides, HOSTGATE_PUBLIC_URL: apiOrigin, HOSTGATE_API_PORT: String(apiPort) } });
+    await t.app.listen({ host: '127.0.0.1', port: apiPort });
+    await acme.serveChallenges(t.database.db);
+    worker = await startTestWorker(t.temporal, t.database.db, t.config);
+    api = client(t.app, (await createOrgWithKey(t)).auth);
+    await api.post('/v1/destinations', { url: 'https://app.vendor.example' });
+    // The vendor's page: another origin (another port), loading the script from the API.
+    const pagePort = await freePort();
+    pageOrigin = `http://127.0.0.1:${pagePort}`;
+    vendor = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Vendor settings</title>
+        <script type="module" src="${apiOrigin}/widget/v1/service-widget.js"></script></head>
+        <body><main><h1>Custom domain</h1><div id="slot"></div></main>
+        <script>window.events = []; for (const type of ['service:created', 'service:status', 'service:error']) document.addEventListener(type, (e) => window.events.push({ type, detail: e.detail }));</script>
+        </body></html>`);
+    });
+    await new Promise<void>((resolve) => vendor.listen(pagePort, '127.0.0.1', resolve));
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => (vendor ? vendor.close(resolve) : resolve(undefined)));
+    await worker?.stop();
+    await t?.close();
+    await acme?.close();
+  });
+
+  async function session(externalCustomerId = 'cus_browser'): Promise<{ id: string; token: string }> {
+    const res = await api.post('/v1/widget-sessions', { external_customer_id: externalCustomerId, allowed_origins: [pageOrigin] });
+    expect(res.statusCode).toBe(201);
+    return res.json().data;
+  }
+
+  /** A fresh context (own clock if asked) on the vendor page, with every request recorded. */
+  async function vendorPage(options: { clock?: boolean; reducedMotion?: boolean } = {}): Promise<{ context: BrowserContext; page: Page; requests: Request[]; errors: string[] }> {
+    const context = await browser.newContext({ viewport: { width: 760, height: 1000 }, reducedMotion: options.reducedMotion ? 'reduce' : 'no-preference' });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: pageOrigin });
+    const page = await context.newPage();
+    const requests: Request[] = [];
+    page.on('request', (r) => requests.push(r));
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    if (options.clock) await page.clock.install();
+    await page.goto(`${pageOrigin}/`);
+    await page.waitForFunction(() => customElements.get('service-widget') !== undefined);
+    return { context, page, requests, errors };
+  }
+
+  async function addWidget(page: Page, attributes: Record<string, string>) {
+    await page.evaluate((attrs) => {
+      const el = document.createElement('service-widget');
+      for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+      document.getElementById('slot')!.replaceChildren(el);
+    }, attributes);
+    await page.locator('service-widget h2').waitFor();
+  }
+
+  const events = (page: Page) => page.evaluate(() => (window as unknown as { events: Recorded[] }).events);
+  const pollState = (page: Page) => page.evaluate(() => (document.querySelector('service-widget') as unknown as { pollState: string }).pollState);
+  const focusedTag = (page: Page) => page.evaluate(() => document.querySelector('service-widget')!.shadowRoot!.activeElement?.tagName ?? null);
+  const apiCalls = (requests: Request[]) => requests.filter((r) => r.url().startsWith(`${apiOrigin}/v1/`) && r.method() !== 'OPTIONS');
+  const shot = (page: Page, name: string) => page.locator('service-widget').screenshot({ path: `${ARTIFACTS}${name}.png`, animations: 'disabled' });
+
+  async function axeViolations(page: Page): Promise<string[]> {
+    if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+    const results = await page.evaluate(async () => (window as unknown as { axe: { run(c: unknown, o: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } })
+      .axe.run(document, { resultTypes: ['violations'] }));
+    return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+  }
+
+  it('takes a customer from hostname to active HTTPS: records, live status, the three events in order', async () => {
+    const { context, page, requests, errors } = await vendorPage();
+    const hostname = 'shop.widget-one.test';
+    // The customer's DNS starts behind Cloudflare's proxy: the widget must say what to change.
+    acme.dns.set(hostname, [{ type: 'CNAME', value: 'widget-one.test.cdn.cloudflare.net' }]);
+    acme.dns.set('widget-one.test.cdn.cloudflare.net', [{ type: 'A', value: '104.16.1.1' }]);
+    await addWidget(page, { token: (await session()).token, lang: 'en' });
+    await expect(page.locator('service-widget h2').textContent()).resolves.toBe('Connect your domain');
+    await shot(page, 'en-1-hostname');
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Client-side validation mirrors the server's: no request for an obviously wrong value.
+    const input = page.getByLabel('Your domain');
+    await input.fill('https://shop.example.com/path');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.locator('service-widget [part~=error]').textContent()).resolves.toMatch(/no https:\/\//);
+    expect(await input.getAttribute('aria-invalid')).toBe('true');
+    expect(apiCalls(requests)).toEqual([]);
+
+    await input.fill(`  Shop.Widget-One.test `);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Add these DNS records' }).waitFor();
+    const createdAt = Date.now();
+    expect(await focusedTag(page)).toBe('H2');
+    const row = page.locator('service-widget [part~=record]');
+    await expect(row.locator('td').nth(0).textContent()).resolves.toContain('CNAME');
+    await expect(row.locator('td').nth(1).textContent()).resolves.toMatch(/^\s*shop\s*Copy\s*Full name: shop\.widget-one\.test\s*$/);
+    await expect(row.locator('td').nth(2).textContent()).resolves.toContain(EDGE);
+    await page.getByRole('button', { name: `Copy value ${EDGE}` }).click();
+    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(EDGE);
+    expect(await events(page)).toEqual([
+      { type: 'service:created', detail: { id: expect.stringMatching(/^dom_/), hostname } },
+      { type: 'service:status', detail: { id: expect.stringMatching(/^dom_/), status: 'pending_dns' } },
+    ]);
+
+    // The first poll, 10 s after creation, shows what the last DNS check found and the hint.
+    const hint = page.locator('service-widget [part~=verification] [part~=hint]');
+    await hint.waitFor({ timeout: 25_000 });
+    expect(await hint.textContent()).toContain('Turn off the Cloudflare proxy');
+    const firstPoll = apiCalls(requests).find((r) => r.method() === 'GET');
+    expect(firstPoll).toBeDefined();
+    await expect(page.locator('service-widget [part~=verification]').textContent()).resolves.toMatch(/Expected\s*CNAME edge\.hostgate\.test\s*Found\s*CNAME widget-one\.test\.cdn\.cloudflare\.net, A 104\.16\.1\.1/);
+    expect(Date.now() - createdAt).toBeGreaterThanOrEqual(9_000);
+    await shot(page, 'en-2-dns');
+    expect(await axeViolations(page)).toEqual([]);
+
+    // The customer fixes DNS and says so: verify now, then the status goes live.
+    acme.dns.set(hostname, [{ type: 'CNAME', value: EDGE }]);
+    await page.getByRole('button', { name: 'I added the records' }).click();
+    await page.getByRole('heading', { name: 'HTTPS status' }).waitFor();
+    expect(await focusedTag(page)).toBe('H2');
+    expect(apiCalls(requests).some((r) => r.method() === 'POST' && r.url().endsWith('/verify'))).toBe(true);
+    await page.locator('service-widget [part~=badge]', { hasText: 'HTTPS is active' }).waitFor({ timeout: 40_000 });
+    await expect(page.locator('service-widget [part=live]').textContent()).resolves.toContain('Status: HTTPS is active');
+    await shot(page, 'en-3-status');
+    expect(await axeViolations(page)).toEqual([]);
+
+    const seen = await events(page);
+    expect(seen[0]).toEqual({ type: 'service:created', detail: { id: expect.any(String), hostname } });
+    expect(seen.slice(1).map((e) => e.type).every((type) => type === 'service:status')).toBe(true);
+    const statuses = seen.slice(1).map((e) => e.detail.status);
+    expect(statuses[0]).toBe('pending_dns');
+    expect(statuses.at(-1)).toBe('active');
+    expect(statuses.every((s) => ['pending_dns', 'pending_certificate', 'active'].includes(s ?? ''))).toBe(true);
+    expect(new Set(statuses).size).toBe(statuses.length); // one event per change
+    const id = seen[0]!.detail.id;
+    expect((await api.get(`/v1/domains/${id}`)).json().data).toMatchObject({ status: 'active', external_customer_id: 'cus_browser' });
+
+    // Polling stopped at active: no request for more than an interval.
+    expect(await pollState(page)).toBe('stopped');
+    const before = apiCalls(requests).length;
+    await page.waitForTimeout(11_000);
+    expect(apiCalls(requests).length).toBe(before);
+
+    // French, on the same element.
+    await page.evaluate(() => document.querySelector('service-widget')!.setAttribute('lang', 'fr'));
+    await page.getByRole('heading', { name: 'Statut HTTPS' }).waitFor();
+    await expect(page.locator('service-widget [part~=badge]').textContent()).resolves.toContain('HTTPS est actif');
+    await page.getByRole('button', { name: 'Revenir aux enregistrements' }).click();
+    await page.getByRole('heading', { name: 'Ajoutez ces enregistrements DNS' }).waitFor();
+    await expect(page.locator('service-widget [part~=records]').textContent()).resolves.toContain('Nom complet : shop.widget-one.test');
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 90_000);
+
+  it('on token expiry emits widget_token_expired and pauses polling; a new token resumes it; removal stops it', async () => {
+    const { context, page, requests, errors } = await vendorPage({ clock: true });
+    const first = await session('cus_expiry');
+    await addWidget(page, { token: first.token });
+    await page.getByLabel('Your domain').fill('wait.widget-two.test');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('heading', { name: 'Add these DNS records' }).waitFor();
+    const gets = () => apiCalls(requests).filter((r) => r.method() === 'GET');
+    // Until `count` polls were sent and answered, and the element has taken the answers in (the
+    // next poll is scheduled only then, so only then may the fake clock move on).
+    const waitGets = async (count: number) => {
+      for (let i = 0; i < 100 && gets().length < count; i++) await page.waitForTimeout(50);
+      expect(gets().length).toBe(count);
+      await Promise.all(apiCalls(requests).map((r) => r.response()));
+      await page.waitForTimeout(150);
+    };
+
+    // Every 10 s, not sooner.
+    await page.clock.runFor(9_000);
+    await page.waitForTimeout(300);
+    expect(gets()).toHaveLength(0);
+    await page.clock.runFor(1_100);
+    await waitGets(1);
+    await page.clock.runFor(10_000);
+    await waitGets(2);
+
+    await widgetSessionsRepository(t.database.db).expire(first.id);
+    await page.clock.runFor(10_000);
+    await page.waitForFunction(() => (window as unknown as { events: Recorded[] }).events.some((e) => e.type === 'service:error'));
+    const error = (await events(page)).find((e) => e.type === 'service:error');
+    expect(error?.detail).toEqual({ code: 'widget_token_expired', message: expect.stringMatching(/expired/) });
+    await expect(page.locator('service-widget [part~=error]').textContent()).resolves.toMatch(/expired/);
+    expect(await pollState(page)).toBe('paused');
+    const afterExpiry = gets().length;
+    await page.clock.runFor(60_000);
+    await page.waitForTimeout(300);
+    expect(gets().length).toBe(afterExpiry);
+
+    // The host page sets a new token (same customer): the domain is handed over, polling resumes.
+    const second = await session('cus_expiry');
+    await page.evaluate((token) => document.querySelector('service-widget')!.setAttribute('token', token), second.token);
+    await waitGets(afterExpiry + 1);
+    const resumed = gets().at(-1)!;
+    expect(resumed.headers().authorization).toBe(`Bearer ${second.token}`);
+    expect((await resumed.response())?.status()).toBe(200);
+    expect(apiCalls(requests).some((r) => r.url().endsWith('/handover'))).toBe(true);
+    expect(await pollState(page)).toBe('running');
+    expect(await page.locator('service-widget [part~=error]').count()).toBe(0);
+    await page.clock.runFor(10_000);
+    await waitGets(afterExpiry + 2);
+
+    // Removed from the page: no more requests, whatever the time.
+    await page.evaluate(() => document.querySelector('service-widget')!.remove());
+    const atRemoval = apiCalls(requests).length;
+    await page.clock.runFor(120_000);
+    await page.waitForTimeout(300);
+    expect(apiCalls(requests).length).toBe(atRemoval);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('demo mode goes through all three steps in French without a single network request', async () => {
+    const { context, page, requests, errors } = await vendorPage({ clock: true, reducedMotion: true });
+    const loaded = requests.length; // the page and the script
+    await addWidget(page, { demo: '', lang: 'fr' });
+    await expect(page.locator('service-widget h2').textContent()).resolves.toBe('Connectez votre domaine');
+    await shot(page, 'fr-1-hostname');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByLabel('Votre domaine').fill('boutique.exemple.fr');
+    await page.getByRole('button', { name: 'Continuer' }).click();
+    await page.getByRole('heading', { name: 'Ajoutez ces enregistrements DNS' }).waitFor();
+    await expect(page.locator('service-widget [part~=records]').textContent()).resolves.toMatch(/boutique[\s\S]*Nom complet : boutique\.exemple\.fr/);
+    await page.clock.runFor(3_000); // demo polls every 3 s: not found
+    await page.clock.runFor(3_000); // then proxied by Cloudflare
+    await page.locator('service-widget [part~=hint]', { hasText: 'proxy Cloudflare' }).waitFor();
+    await shot(page, 'fr-2-dns');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'J’ai ajouté les enregistrements' }).click();
+    await page.getByRole('heading', { name: 'Statut HTTPS' }).waitFor();
+    // Reduced motion: the progress spinner does not spin.
+    expect(await page.locator('service-widget .spin').evaluate((el) => getComputedStyle(el).animationName)).toBe('none');
+    await page.clock.runFor(3_000);
+    await page.locator('service-widget [part~=badge]', { hasText: 'HTTPS est actif' }).waitFor();
+    await shot(page, 'fr-3-status');
+    expect(await axeViolations(page)).toEqual([]);
+    // The styling interface: --svc-* custom properties with the spec's defaults, and ::part.
+    const style = () => page.evaluate(() => {
+      const el = document.querySelector('service-widget')!;
+      const base = el.shadowRoot!.querySelector('[part~=base]')!;
+      const current = el.shadowRoot!.querySelector('[aria-current=step]')!;
+      const css = getComputedStyle(el);
+      return {
+        primary: css.getPropertyValue('--svc-primary').trim(), background: css.getPropertyValue('--svc-background').trim(),
+        color: css.getPropertyValue('--svc-color').trim(), radius: css.getPropertyValue('--svc-border-radius').trim(),
+        baseRadius: getComputedStyle(base).borderTopLeftRadius, accent: getComputedStyle(current).borderTopColor,
+        badgeOutline: getComputedStyle(el.shadowRoot!.querySelector('[part~=badge]')!).outlineColor,
+      };
+    });
+    expect(await style()).toMatchObject({ primary: '#635bff', background: '#ffffff', color: '#111827', radius: '14px', baseRadius: '14px', accent: 'rgb(99, 91, 255)' });
+    await page.addStyleTag({ content: 'service-widget { --svc-primary: rgb(200, 0, 0); --svc-border-radius: 2px } service-widget::part(badge) { outline: 3px solid rgb(1, 2, 3) }' });
+    expect(await style()).toMatchObject({ baseRadius: '2px', accent: 'rgb(200, 0, 0)', badgeOutline: 'rgb(1, 2, 3)' });
+    expect((await events(page)).map((e) => `${e.type} ${e.detail.status ?? e.detail.id}`)).toEqual([
+      'service:created dom_demo', 'service:status pending_dns', 'service:status pending_certificate', 'service:status active',
+    ]);
+    expect(requests.slice(loaded).map((r) => r.url())).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('the /widget/demo page loads the pinned script with SRI and its live element talks to the API', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    await page.goto(`${apiOrigin}/widget/demo`);
+    await page.locator('#demo-widget h2').waitFor();
+    const live = page.locator('#live-widget');
+    await live.locator('h2').waitFor();
+    await live.getByLabel('Your domain').fill('try.widget-demo.test');
+    await live.getByRole('button', { name: 'Continue' }).click();
+    await live.getByRole('heading', { name: 'Add these DNS records' }).waitFor();
+    await expect(page.locator('#log').textContent()).resolves.toContain('live-widget service:created');
+    await page.screenshot({ path: `${ARTIFACTS}demo-page.png`, fullPage: true });
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 30_000);
+});

@@ -1,0 +1,53 @@
+// The only code that starts or signals delivery workflows (used by the outbox dispatcher).
+import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowStartOptions } from '@temporalio/client';
+import { HostgateAttempt, HostgateDeliveryStatus, HostgateEndpointId, HostgateOrganizationId } from '../search-attributes.ts';
+import { WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflowId, type WebhookDeliveryInput } from './config.ts';
+import { retrySignal } from './signals.ts';
+
+function startOptions(taskQueue: string, input: WebhookDeliveryInput) {
+  return {
+    workflowId: webhookDeliveryWorkflowId(input.deliveryId),
+    taskQueue,
+    args: [input] as [WebhookDeliveryInput],
+    ...(input.searchAttributes === false ? {} : {
+      typedSearchAttributes: [
+        { key: HostgateEndpointId, value: input.endpointId },
+        { key: HostgateOrganizationId, value: input.organizationId },
+        { key: HostgateDeliveryStatus, value: 'pending' },
+        // The first attempt is made at once.
+        { key: HostgateAttempt, value: 1 },
+      ],
+    }),
+    memo: { event: input.event, endpointId: input.endpointId, organizationId: input.organizationId },
+    staticSummary: `Webhook ${input.event} → ${input.endpointId}`,
+    staticDetails: `Delivery **${input.deliveryId}** of a \`${input.event}\` event to endpoint ${input.endpointId} (organization ${input.organizationId}).`,
+  } satisfies Partial<WorkflowStartOptions>;
+}
+
+/** Starts `webhook-delivery/<id>`; one that is running or has finished counts as success (dedup by id). */
+export async function startDeliveryWorkflow(client: Client, taskQueue: string, input: WebhookDeliveryInput): Promise<'started' | 'already_started'> {
+  try {
+    await client.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, {
+      ...startOptions(taskQueue, input),
+      // Never a second run from a repeated start: only an explicit retry may deliver again.
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+    return 'started';
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return 'already_started';
+    throw error;
+  }
+}
+
+/**
+ * The API's retry: signals the running workflow (which attempts at once), or starts a new run of
+ * the same workflow id when the previous one has finished (signal-with-start, duplicates allowed).
+ */
+export async function retryDeliveryWorkflow(client: Client, taskQueue: string, input: WebhookDeliveryInput): Promise<void> {
+  await client.workflow.signalWithStart(WEBHOOK_DELIVERY_WORKFLOW, {
+    ...startOptions(taskQueue, input),
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    signal: retrySignal,
+    signalArgs: [],
+  });
+}

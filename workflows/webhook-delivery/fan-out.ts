@@ -1,0 +1,162 @@
+// Turns committed hostname events into webhook deliveries, in the worker process. A step claims
+// unfanned `events` rows (SKIP LOCKED, one short transaction), creates one delivery per subscribed
+// endpoint and one `start_delivery` outbox row each, marks the events fanned out, then kicks the
+// outbox dispatcher for exactly those rows, a few small slices at a time (no connection is held
+// while Temporal is called; a failed kick is retried by the dispatcher's sweep).
+//
+// Wake-up: Postgres LISTEN on `hostgate_events` (a trigger on `events` notifies at commit), so a
+// transition reaches the receiver in milliseconds; plus a sweep every second in case a
+// notification was missed (listener reconnecting, notification before LISTEN). Several workers can
+// run it side by side.
+import pg from 'pg';
+import type { Db } from '../../db/pool.ts';
+import { webhookDeliveriesRepository } from '../../db/repositories/webhook-deliveries.ts';
+import type { Logger } from '../../logging/logger.ts';
+import type { OutboxDispatcher } from '../outbox-dispatcher.ts';
+
+export const EVENTS_CHANNEL = 'hostgate_events';
+/** Events per fan-out transaction. */
+const EVENT_BATCH = 20;
+/** Outbox rows per kick, kicks in flight, and the queue length at which the fan-out pauses. */
+const KICK_SLICE = 25;
+const KICKS_IN_FLIGHT = 2;
+const QUEUE_HIGH = 50;
+
+export interface WebhookFanOut {
+  /** Fans out every pending event now; resolves with the number of deliveries created. */
+  runOnce(): Promise<number>;
+  /** LISTEN (when a database URL is given) and sweep every `sweepIntervalMs`. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createWebhookFanOut(deps: {
+  db: Db;
+  dispatcher: Pick<OutboxDispatcher, 'kick'>;
+  logger: Logger;
+  /** For the LISTEN connection; without it the fan-out only sweeps. */
+  databaseUrl?: string | undefined;
+  sweepIntervalMs?: number;
+  /** False only for the time-skipping test server (no custom search attributes). */
+  searchAttributes?: boolean;
+}): WebhookFanOut {
+  const deliveries = webhookDeliveriesRepository(deps.db);
+  const sweepIntervalMs = deps.sweepIntervalMs ?? 1000;
+  const options = deps.searchAttributes === false ? { searchAttributes: false } : {};
+  let stopped = false;
+  let running: Promise<number> | null = null;
+  let again = false;
+  let sweepTimer: NodeJS.Timeout | null = null;
+  let listener: pg.Client | null = null;
+  let reconnectTimer: NodeJS.Timeout | null = null;
+  // Outbox rows to dispatch, oldest first, kicked in small slices a few at a time; the fan-out
+  // pauses while enough are waiting. A burst of thousands of concurrent starts would make the
+  // server finish every start before running any delivery (the first receiver would wait for the
+  // last start), and rows queued here for long would be taken by the dispatcher's own sweep, all
+  // at once. Unfanned events wait durably in `events` instead. A row whose kick fails is left to
+  // that sweep.
+  const kicks = new Set<Promise<void>>();
+  const queue: number[] = [];
+  let roomWaiters: (() => void)[] = [];
+  const pump = () => {
+    while (kicks.size < KICKS_IN_FLIGHT && queue.length) {
+      const kick = deps.dispatcher.kick(queue.splice(0, KICK_SLICE));
+      kicks.add(kick);
+      void kick.finally(() => { kicks.delete(kick); pump(); });
+    }
+    if (queue.length < QUEUE_HIGH || stopped) {
+      const waiters = roomWaiters;
+      roomWaiters = [];
+      for (const resolve of waiters) resolve();
+    }
+  };
+
+  async function drain(): Promise<number> {
+    let created = 0;
+    for (;;) {
+      while (queue.length >= QUEUE_HIGH && !stopped) await new Promise<void>((resolve) => roomWaiters.push(resolve));
+      if (stopped) return created;
+      const step = await deliveries.fanOut(EVENT_BATCH, options);
+      created += step.deliveries;
+      queue.push(...step.outboxIds);
+      pump();
+      if (step.events < EVENT_BATCH) return created;
+    }
+  }
+
+  /** Runs a drain, or asks the running one to go again (a wake-up during a drain is not lost). */
+  function wake(): Promise<number> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      let total = 0;
+      do {
+        again = false;
+        try {
+          total += await drain();
+        } catch (error) {
+          deps.logger.warn({ err: String(error) }, 'webhook fan-out failed; the next sweep retries');
+        }
+      } while (again && !stopped);
+      return total;
+    })().finally(() => { running = null; });
+    return running;
+  }
+
+  async function listen(): Promise<void> {
+    if (!deps.databaseUrl || stopped) return;
+    const client = new pg.Client({ connectionString: deps.databaseUrl });
+    let lost = false;
+    const retry = () => {
+      if (lost) return;
+      lost = true;
+      if (listener === client) listener = null;
+      client.end().catch(() => undefined);
+      if (!stopped && !reconnectTimer) reconnectTimer = setTimeout(() => { reconnectTimer = null; void listen(); }, 1000);
+    };
+    client.on('error', (error) => {
+      deps.logger.warn({ err: String(error) }, 'webhook fan-out listener lost; reconnecting');
+      retry();
+    });
+    client.on('end', () => { if (!stopped) retry(); });
+    client.on('notification', () => { void wake(); });
+    try {
+      await client.connect();
+      await client.query(`listen ${EVENTS_CHANNEL}`);
+      if (stopped) { await client.end(); return; }
+      listener = client;
+      // Events committed while not listening.
+      void wake();
+    } catch (error) {
+      deps.logger.warn({ err: String(error) }, 'webhook fan-out could not listen; sweeping only until it can');
+      retry();
+    }
+  }
+
+  return {
+    runOnce: wake,
+    async start() {
+      stopped = false;
+      await listen();
+      const tick = () => {
+        if (stopped) return;
+        void wake().finally(() => { if (!stopped) sweepTimer = setTimeout(tick, sweepIntervalMs); });
+      };
+      sweepTimer = setTimeout(tick, sweepIntervalMs);
+    },
+    async stop() {
+      stopped = true;
+      if (sweepTimer) clearTimeout(sweepTimer);
+      if (reconnectTimer) clearTimeout(reconnectTimer);
+      const client = listener;
+      listener = null;
+      await client?.end().catch(() => undefined);
+      pump();
+      await running;
+      // What was fanned out is dispatched before stopping (else the dispatcher's sweep would).
+      while (kicks.size) await Promise.all(kicks);
+    },
+  };
+}
