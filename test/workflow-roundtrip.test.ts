@@ -79,4 +79,21 @@ describe('domain workflow round-trip', () => {
     expect(events).toEqual(['hostname.created', 'hostname.deleting', 'hostname.deleted']);
     expect(await t.db.oneFirst(sql.unsafe`select count(*)::int from workflow_outbox where dispatched_at is null`)).toBe(0);
   });
+
+  it('the reconciler starts a live domain that never got a start request, and only that one', async () => {
+    const domains = domainsRepository(t.db);
+    const lost = await domains.create({ organizationId: orgId, destinationId: 'dst_rt', hostname: 'lost.roundtrip.example', isApex: false });
+    const queued = await domains.create({ organizationId: orgId, destinationId: 'dst_rt', hostname: 'queued.roundtrip.example', isApex: false });
+    // One start row lost (a manual edit), one already dispatched but its workflow not yet attached.
+    await t.db.query(sql.unsafe`delete from workflow_outbox where id = ${lost.outboxId}`);
+    await t.db.query(sql.unsafe`update workflow_outbox set dispatched_at = now() where id = ${queued.outboxId}`);
+    await t.db.query(sql.unsafe`update domains set created_at = now() - interval '2 minutes' where id in (${lost.domain.id}, ${queued.domain.id})`);
+    const first = await dispatcher.reconcile();
+    expect(first.requeued).toBe(1);
+    await dispatcher.kick(); // the worker's next sweep
+    await waitFor('the lost domain to get its workflow', async () => (await domains.getById(lost.domain.id))?.workflow_started_at);
+    const second = await dispatcher.reconcile();
+    expect(second.requeued).toBe(0);
+    expect(await t.db.oneFirst(sql.unsafe`select count(*)::int from workflow_outbox where workflow_id = ${`domain/${queued.domain.id}`}`)).toBe(1);
+  });
 });

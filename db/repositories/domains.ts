@@ -139,12 +139,16 @@ export function domainsRepository(db: Db) {
       });
     },
 
-    /** Live domains with no workflow yet and no pending start: the reconciler's work list. */
+    /**
+     * Live domains that never got a start request: the reconciler's work list. A start that was
+     * dispatched counts (its workflow exists even while its first task waits in Temporal's queue);
+     * re-queueing those only added load to Temporal when it was busiest (bench:lifecycle).
+     */
     async withoutWorkflow(olderThanSeconds: number, limit: number): Promise<readonly DomainRow[]> {
       return db.any(sql.type(Domain)`
         select ${columns} from domains d
         where workflow_started_at is null and status <> 'deleted' and created_at < hg_now() - make_interval(secs => ${olderThanSeconds})
-          and not exists (select 1 from workflow_outbox o where o.workflow_id = 'domain/' || d.id and o.kind = 'start_domain' and o.dispatched_at is null)
+          and not exists (select 1 from workflow_outbox o where o.workflow_id = 'domain/' || d.id and o.kind = 'start_domain')
         order by created_at limit ${limit}`);
     },
   };
