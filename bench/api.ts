@@ -14,7 +14,6 @@
 // deep page), then both list pages again over 1,000 and 100,000 seeded domains.
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
@@ -35,6 +34,7 @@ import { createLogger } from '../logging/logger.ts';
 import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
 import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
+import { cleanup, errorText, freePort, isInterrupted, onCleanup, withDatabase } from './support/run.ts';
 
 const DEEP_PAGE_TARGET = 1.5;
 const SCALE_SIZES = [1_000, 100_000] as const;
@@ -69,55 +69,12 @@ const warmup = intArg('warmup', args.warmup, 0, 30);
 
 const t0 = Date.now();
 const progress = (msg: string) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${msg}`);
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : '—');
 const int = (v: number) => Math.round(v).toLocaleString('en-US');
 
-const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
-const onCleanup = (name: string, run: () => Promise<unknown>) => { cleanups.push({ name, run }); };
-let cleaning: Promise<void> | null = null;
-function cleanup(): Promise<void> {
-  cleaning ??= (async () => {
-    for (const step of cleanups.reverse()) {
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        await Promise.race([step.run(), new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('timed out after 20 s')), 20_000); })]);
-      } catch (error) {
-        console.error(`cleanup: ${step.name}: ${errorText(error)}`);
-      } finally {
-        clearTimeout(timer);
-      }
-    }
-  })();
-  return cleaning;
-}
-let interrupted = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (interrupted) return;
-    interrupted = true;
-    console.log(`\n${signal}: stopping and cleaning up…`);
-    void cleanup().then(() => process.exit(130));
-  });
-}
 
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 // ---------------------------------------------------------------------------------------------
 // Load runs (each in its own worker thread)
@@ -481,12 +438,12 @@ try {
   await main();
 } catch (error) {
   failed = true;
-  if (!interrupted) console.error(`\nbenchmark failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  if (!isInterrupted()) console.error(`\nbenchmark failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
 } finally {
-  if (!interrupted) {
+  if (!isInterrupted()) {
     progress('shutting down (servers, pools, Temporal, bench database)…');
     await cleanup();
     progress('done');
   }
 }
-if (!interrupted) process.exitCode = failed ? 1 : 0;
+if (!isInterrupted()) process.exitCode = failed ? 1 : 0;

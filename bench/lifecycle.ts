@@ -29,7 +29,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -54,6 +53,7 @@ import { DNS_BACKOFF_CAP, DNS_BACKOFF_FIRST } from '../workflows/domain/backoff.
 import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
 import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
 import { percentile } from './load.ts';
+import { cleanup, errorText, freePort, isInterrupted, onCleanup, withDatabase } from './support/run.ts';
 
 // @temporalio/proto is CommonJS whose exports Node cannot detect statically.
 const { temporal } = proto;
@@ -103,59 +103,16 @@ const skipIdle = args['skip-idle'];
 
 const t0 = Date.now();
 const progress = (msg: string) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${msg}`);
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const int = (v: number) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : '—');
 const secs = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : '—');
 const fixed = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits) : '—');
 
-const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
-const onCleanup = (name: string, run: () => Promise<unknown>) => { cleanups.push({ name, run }); };
-let cleaning: Promise<void> | null = null;
-function cleanup(): Promise<void> {
-  cleaning ??= (async () => {
-    for (const step of cleanups.reverse()) {
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        await Promise.race([step.run(), new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('timed out after 30 s')), 30_000); })]);
-      } catch (error) {
-        console.error(`cleanup: ${step.name}: ${errorText(error)}`);
-      } finally {
-        clearTimeout(timer);
-      }
-    }
-  })();
-  return cleaning;
-}
-let interrupted = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (interrupted) return;
-    interrupted = true;
-    console.log(`\n${signal}: stopping and cleaning up…`);
-    void cleanup().then(() => process.exit(130));
-  });
-}
 function checkInterrupted(): void {
-  if (interrupted) throw new Error('interrupted');
+  if (isInterrupted()) throw new Error('interrupted');
 }
 
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function printTable(headers: string[], rows: string[][], alignLeft = new Set([0])): void {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
@@ -948,12 +905,12 @@ try {
   await main();
 } catch (error) {
   failed = true;
-  if (!interrupted) console.error(`\nbenchmark failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  if (!isInterrupted()) console.error(`\nbenchmark failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
 } finally {
-  if (!interrupted) {
+  if (!isInterrupted()) {
     progress('shutting down (worker, API, servers, pools, Temporal, bench database, temp dir)…');
     await cleanup();
     progress('done');
   }
 }
-if (!interrupted) process.exitCode = failed ? 1 : 0;
+if (!isInterrupted()) process.exitCode = failed ? 1 : 0;

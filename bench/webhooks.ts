@@ -35,6 +35,7 @@ import { findTemporalCli, startTemporalDevServer } from '../local-stack/temporal
 import { verifyWebhook } from '../sdk/webhooks.ts';
 import { SecretBox } from '../security/secret-box.ts';
 import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
+import { cleanup, errorText, freePort, isCleaningUp, onCleanup, withDatabase } from './support/run.ts';
 
 const P50_TARGET_MS = 150;
 
@@ -68,53 +69,10 @@ const concurrency = intArg('concurrency', args.concurrency, 1, 500);
 
 const t0 = Date.now();
 const progress = (msg: string) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${msg}`);
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fmt = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '—');
 
-const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
-const onCleanup = (name: string, run: () => Promise<unknown>) => { cleanups.push({ name, run }); };
-let cleaning: Promise<void> | null = null;
-function cleanup(): Promise<void> {
-  cleaning ??= (async () => {
-    for (const step of cleanups.reverse()) {
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        await Promise.race([step.run(), new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('timed out after 20 s')), 20_000); })]);
-      } catch (error) {
-        console.error(`cleanup: ${step.name}: ${errorText(error)}`);
-      } finally {
-        clearTimeout(timer);
-      }
-    }
-  })();
-  return cleaning;
-}
-let interrupted = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (interrupted) return;
-    interrupted = true;
-    console.log(`\n${signal}: stopping and cleaning up…`);
-    void cleanup().then(() => process.exit(130));
-  });
-}
 
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
@@ -245,7 +203,7 @@ async function main(): Promise<void> {
     await workerExited;
     clearTimeout(timer);
   });
-  void workerExited.then((code) => { if (!cleaning) console.error(`worker exited early (code ${String(code)}):\n${workerOutput}`); });
+  void workerExited.then((code) => { if (!isCleaningUp()) console.error(`worker exited early (code ${String(code)}):\n${workerOutput}`); });
 
   /**
    * A domain row with its history and `hostname.created` event, as the API makes it — but its

