@@ -34,7 +34,7 @@ import { createLogger } from '../logging/logger.ts';
 import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
 import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
-import { cleanup, errorText, freePort, isInterrupted, onCleanup, withDatabase } from './support/run.ts';
+import { cleanup, errorText, freePort, intArg, isInterrupted, onCleanup, withDatabase } from './support/run.ts';
 
 const DEEP_PAGE_TARGET = 1.5;
 const SCALE_SIZES = [1_000, 100_000] as const;
@@ -54,14 +54,6 @@ const { values: args } = parseArgs({
 if (args.help) {
   console.log('usage: npm run bench:api -- [--duration seconds (8)] [--connections n (20)] [--warmup seconds (1)]');
   process.exit(0);
-}
-function intArg(name: string, raw: string, min: number, max: number): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    console.error(`--${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(raw)})`);
-    process.exit(2);
-  }
-  return n;
 }
 const duration = intArg('duration', args.duration, 1, 120);
 const connections = intArg('connections', args.connections, 1, 500);

@@ -53,7 +53,7 @@ import { DNS_BACKOFF_CAP, DNS_BACKOFF_FIRST } from '../workflows/domain/backoff.
 import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
 import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
 import { percentile } from './load.ts';
-import { cleanup, errorText, freePort, isInterrupted, onCleanup, withDatabase } from './support/run.ts';
+import { cleanup, errorText, freePort, intArg, isInterrupted, onCleanup, withDatabase } from './support/run.ts';
 
 // @temporalio/proto is CommonJS whose exports Node cannot detect statically.
 const { temporal } = proto;
@@ -85,14 +85,6 @@ const { values: args } = parseArgs({
 if (args.help) {
   console.log('usage: npm run bench:lifecycle -- [--domains n (200)] [--sequential n (10)] [--idle-domains n (5000)] [--idle-seconds s (300)] [--settle-seconds s (60)] [--skip-idle]');
   process.exit(0);
-}
-function intArg(name: string, raw: string, min: number, max: number): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    console.error(`--${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(raw)})`);
-    process.exit(2);
-  }
-  return n;
 }
 const burstCount = intArg('domains', args.domains, 1, 5000);
 const sequentialCount = intArg('sequential', args.sequential, 0, 100);

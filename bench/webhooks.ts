@@ -35,7 +35,7 @@ import { findTemporalCli, startTemporalDevServer } from '../local-stack/temporal
 import { verifyWebhook } from '../sdk/webhooks.ts';
 import { SecretBox } from '../security/secret-box.ts';
 import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
-import { cleanup, errorText, freePort, isCleaningUp, onCleanup, withDatabase } from './support/run.ts';
+import { cleanup, errorText, freePort, intArg, isCleaningUp, onCleanup, withDatabase } from './support/run.ts';
 
 const P50_TARGET_MS = 150;
 
@@ -52,14 +52,6 @@ const { values: args } = parseArgs({
 if (args.help) {
   console.log('usage: npm run bench:webhooks -- [--samples n (200)] [--warmup n (20)] [--deliveries n (1500)] [--endpoints n (5)] [--concurrency n (20)]');
   process.exit(0);
-}
-function intArg(name: string, raw: string, min: number, max: number): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    console.error(`--${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(raw)})`);
-    process.exit(2);
-  }
-  return n;
 }
 const samples = intArg('samples', args.samples, 10, 100_000);
 const warmupSamples = intArg('warmup', args.warmup, 0, 10_000);

@@ -2,8 +2,6 @@
 // SIGKILLed while a delivery's request is out, and started again: the delivery completes on the
 // new process with the same event id, and exactly one attempt is recorded.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { sql } from '../db/pool.ts';
 import { destinationsRepository } from '../db/repositories/destinations.ts';
 import { domainsRepository } from '../db/repositories/domains.ts';
@@ -12,40 +10,24 @@ import { webhookDeliveriesRepository } from '../db/repositories/webhook-deliveri
 import { webhookEndpointsRepository } from '../db/repositories/webhook-endpoints.ts';
 import { verifyWebhook } from '../sdk/webhooks.ts';
 import { SecretBox } from '../security/secret-box.ts';
-import { testConfig, testEncryptionKeys } from './support/app.ts';
+import { testConfig } from './support/app.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
 import { createTestTemporal, type TestTemporal } from './support/temporal.ts';
 import { waitFor } from './support/wait.ts';
+import { workerProcesses } from './support/worker-process.ts';
 import { startReceiver, type Receiver } from './support/webhook-receiver.ts';
 
 describe('worker killed mid-delivery', () => {
   let t: TestDatabase;
   let temporal: TestTemporal;
   let receiver: Receiver;
-  let worker: ChildProcess | null = null;
-  let output = '';
-
-  const startWorker = () => {
-    const child = spawn(process.execPath, ['worker/main.ts'], {
-      env: {
-        PATH: process.env.PATH,
-        DATABASE_URL: t.url,
-        TEMPORAL_ADDRESS: temporal.address,
-        TEMPORAL_TASK_QUEUE: temporal.taskQueue,
-        HOSTGATE_ENCRYPTION_KEYS: testEncryptionKeys,
-        HOSTGATE_ALLOW_PRIVATE_TARGETS: 'true',
-        // Its own bundle file: the domain crash test may be building the other one right now.
-        HOSTGATE_WORKFLOW_BUNDLE: path.resolve('.data/test-webhook-workflow-bundle.js'),
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout?.on('data', (d: Buffer) => { output += d.toString(); });
-    child.stderr?.on('data', (d: Buffer) => { output += d.toString(); });
-    worker = child;
-    return child;
-  };
-  const withOutput = (e: unknown) => { throw new Error(`${String(e)}\nworker output:\n${output}`); };
+  const workers = workerProcesses(() => ({
+    databaseUrl: t.url, temporalAddress: temporal.address, taskQueue: temporal.taskQueue,
+    // Its own bundle file: the domain crash test may be building the other one right now.
+    bundleFile: 'test-webhook-workflow-bundle.js', env: { HOSTGATE_ALLOW_PRIVATE_TARGETS: 'true' },
+  }));
+  const startWorker = () => workers.start();
+  const withOutput = (e: unknown) => { throw new Error(`${String(e)}\nworker output:\n${workers.output()}`); };
 
   beforeAll(async () => {
     t = await createTestDatabase();
@@ -53,7 +35,7 @@ describe('worker killed mid-delivery', () => {
     receiver = await startReceiver();
   });
   afterAll(async () => {
-    worker?.kill('SIGKILL');
+    workers.kill();
     await receiver?.close();
     await temporal?.close();
     await t?.drop();

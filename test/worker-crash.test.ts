@@ -1,8 +1,6 @@
 // The worker process is SIGKILLed in the middle of certificate issuance and started again: the
 // domain still reaches active, with exactly one certificate (activities resume, not repeat).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { sql } from '../db/pool.ts';
 import { destinationsRepository } from '../db/repositories/destinations.ts';
 import { domainsRepository } from '../db/repositories/domains.ts';
@@ -10,37 +8,20 @@ import { organizationsRepository } from '../db/repositories/organizations.ts';
 import { createLogger } from '../logging/logger.ts';
 import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
 import { startAcmeStack, EDGE, type AcmeStack } from './support/acme-stack.ts';
-import { testEncryptionKeys } from './support/app.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
 import { createTestTemporal, type TestTemporal } from './support/temporal.ts';
 import { waitFor } from './support/wait.ts';
+import { workerProcesses } from './support/worker-process.ts';
 
 describe('worker killed during issuance', () => {
   let acme: AcmeStack;
   let t: TestDatabase;
   let temporal: TestTemporal;
-  let worker: ChildProcess | null = null;
-  let output = '';
-
-  const startWorker = () => {
-    const child = spawn(process.execPath, ['worker/main.ts'], {
-      env: {
-        PATH: process.env.PATH,
-        DATABASE_URL: t.url,
-        TEMPORAL_ADDRESS: temporal.address,
-        TEMPORAL_TASK_QUEUE: temporal.taskQueue,
-        HOSTGATE_ENCRYPTION_KEYS: testEncryptionKeys,
-        HOSTGATE_WORKFLOW_BUNDLE: path.resolve('.data/test-workflow-bundle.js'),
-        LOG_LEVEL: 'warn',
-        ...acme.configOverrides,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout?.on('data', (d: Buffer) => { output += d.toString(); });
-    child.stderr?.on('data', (d: Buffer) => { output += d.toString(); });
-    worker = child;
-    return child;
-  };
+  const workers = workerProcesses(() => ({
+    databaseUrl: t.url, temporalAddress: temporal.address, taskQueue: temporal.taskQueue,
+    bundleFile: 'test-workflow-bundle.js', env: acme.configOverrides,
+  }));
+  const startWorker = () => workers.start();
 
   beforeAll(async () => {
     acme = await startAcmeStack();
@@ -49,7 +30,7 @@ describe('worker killed during issuance', () => {
     await acme.serveChallenges(t.db);
   });
   afterAll(async () => {
-    worker?.kill('SIGKILL');
+    workers.kill();
     await temporal?.close();
     await t?.drop();
     await acme?.close();
@@ -66,7 +47,7 @@ describe('worker killed during issuance', () => {
     const dispatcher = createOutboxDispatcher({ db: t.db, client: temporal.client, taskQueue: temporal.taskQueue, logger: createLogger('silent', 'test') });
     await dispatcher.kick([outboxId]);
     await waitFor('an ACME order to be placed', async () => (await t.db.oneFirst(sql.unsafe`select count(*)::int from acme_orders where domain_id = ${domain.id}`)) === 1, 60_000, 100)
-      .catch((e: unknown) => { throw new Error(`${String(e)}\nworker output:\n${output}`); });
+      .catch((e: unknown) => { throw new Error(`${String(e)}\nworker output:\n${workers.output()}`); });
 
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
@@ -76,7 +57,7 @@ describe('worker killed during issuance', () => {
     await t.db.query(sql.unsafe`insert into workflow_outbox (kind, workflow_id, payload) values ('signal_domain', ${`domain/${domain.id}`}, ${sql.jsonb({ signal: 'verify' })})`);
     await dispatcher.kick();
     await waitFor('the domain to become active', async () => (await domainsRepository(t.db).getById(domain.id))?.status === 'active', 90_000, 200)
-      .catch((e: unknown) => { throw new Error(`${String(e)}\nworker output:\n${output}`); });
+      .catch((e: unknown) => { throw new Error(`${String(e)}\nworker output:\n${workers.output()}`); });
     expect(await t.db.oneFirst(sql.unsafe`select count(*)::int from certificates where domain_id = ${domain.id}`)).toBe(1);
     expect(await t.db.oneFirst(sql.unsafe`select count(*)::int from acme_orders where domain_id = ${domain.id} and status = 'completed'`)).toBe(1);
     await dispatcher.stop();

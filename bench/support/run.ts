@@ -43,3 +43,13 @@ export function withDatabase(url: string, database: string): string {
   u.pathname = `/${database}`;
   return u.toString();
 }
+
+/** An integer command-line argument within bounds; anything else exits 2 with the reason. */
+export function intArg(name: string, raw: string, min: number, max: number): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    console.error(`--${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(raw)})`);
+    process.exit(2);
+  }
+  return n;
+}
