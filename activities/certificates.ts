@@ -12,7 +12,7 @@
 import { generateKeyPair, createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import https from 'node:https';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates } from 'node:tls';
 import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { asyncLocalStorage } from '@temporalio/activity';
@@ -21,9 +21,12 @@ import acme, { type Authorization, type Client, type Order } from 'acme-client';
 import { Type, type Static } from 'typebox';
 import type { Config } from '../config/index.ts';
 import { newId } from '../db/ids.ts';
+import type { DatabaseTransactionConnection } from 'slonik';
 import { row, sql, type Db } from '../db/pool.ts';
+import { domainsRepository } from '../db/repositories/domains.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { SecretBox } from '../security/secret-box.ts';
+import type { DomainState } from './domain.ts';
 
 export interface CertificateActivityDeps {
   db: Db;
@@ -38,7 +41,18 @@ export interface CertificateActivityDeps {
   maxPollIntervalMs?: number;
 }
 
-export interface IssuedCertificate { certificateId: string; serial: string; notBefore: string; notAfter: string }
+export interface IssuedCertificate { certificateId: string; serial: string; notBefore: string; notAfter: string; state?: DomainState }
+
+export interface FinalizeInput {
+  domainId: string;
+  orderUrl: string;
+  /**
+   * After storing: `activateFromSeq` moves the domain to `active` if its row is still at that
+   * sequence (first certificate), clearing `verification.problem` with the move; `{}` only clears
+   * the problem (renewal). Absent (histories from before this option): nothing more happens.
+   */
+  then?: { activateFromSeq?: number };
+}
 
 /** AAD binding a sealed certificate key to its row; the TLS edge opens it with the same context. */
 export function certificateKeyContext(certificateId: string): string {
@@ -187,6 +201,11 @@ function refused(code: string, message: string, acmeType?: string): ApplicationF
 // - a connection failure becomes CaConnectionError;
 // - a configured CA bundle is trusted for the ACME directory's origin only.
 
+// Connections to the CA are kept and shared, a bounded number of them: under a burst of
+// issuances, requests wait a moment for a free connection instead of each paying a TLS handshake
+// (on both sides).
+const AGENT_OPTIONS: https.AgentOptions = { keepAlive: true, maxSockets: 32 };
+const defaultAgent = new https.Agent(AGENT_OPTIONS);
 const trustedOrigins = new Map<string, https.Agent>();
 let httpPrepared = false;
 
@@ -197,11 +216,14 @@ function prepareAcmeHttp(): void {
   (ax.defaults as unknown as { acmeSettings: { retryMaxAttempts: number } }).acmeSettings.retryMaxAttempts = 0;
   // Below the activities' 30 s heartbeat timeout: a hung request fails the attempt, not the worker slot.
   ax.defaults.timeout = 20_000;
+  // ACME never redirects; without redirects axios skips its follow-redirects wrapper.
+  ax.defaults.maxRedirects = 0;
   ax.interceptors.request.use((config) => {
+    let agent = defaultAgent;
     try {
-      const agent = config.url ? trustedOrigins.get(new URL(config.url).origin) : undefined;
-      if (agent) config.httpsAgent = agent;
-    } catch { /* relative or odd URL: leave the default agent */ }
+      if (config.url) agent = trustedOrigins.get(new URL(config.url).origin) ?? defaultAgent;
+    } catch { /* relative or odd URL: the default agent */ }
+    config.httpsAgent = agent;
     return config;
   });
   const isBadNonce = (data: unknown) => isProblem(data) && data.type === `${ACME_ERROR}badNonce`;
@@ -225,6 +247,45 @@ function prepareAcmeHttp(): void {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Nonces. acme-client asks the CA for a fresh nonce (HEAD newNonce) before every signed request,
+// doubling the requests; and Pebble closes the connection after a HEAD, so each also cost a new
+// TLS handshake. Every CA response carries a fresh Replay-Nonce (RFC 8555 §7.2: clients should use
+// it), so they are kept in a small pool and used first; newNonce is asked only when it is empty.
+
+interface AcmeHttp {
+  getNonce(): Promise<string>;
+  request(url: string, method: string, opts?: object): Promise<{ status: number; headers: Record<string, unknown>; data: unknown }>;
+}
+
+/** A nonce older than this is not used (CAs expire them; Let's Encrypt's last minutes). */
+const NONCE_MAX_AGE_MS = 30_000;
+const NONCE_POOL_SIZE = 64;
+
+function reuseNonces(http: AcmeHttp): void {
+  const pool: Array<{ nonce: string; at: number }> = [];
+  const request = http.request.bind(http);
+  const getNonce = http.getNonce.bind(http);
+  http.request = async (url, method, opts) => {
+    const response = await request(url, method, opts);
+    const nonce = response.headers['replay-nonce'];
+    // A badNonce answer's own nonce is used by acme-client's retry at once: pooling it too would
+    // hand it out twice.
+    const badNonce = isProblem(response.data) && response.data.type === `${ACME_ERROR}badNonce`;
+    if (typeof nonce === 'string' && nonce && !badNonce && method.toLowerCase() !== 'head') {
+      pool.push({ nonce, at: Date.now() });
+      if (pool.length > NONCE_POOL_SIZE) pool.shift();
+    }
+    return response;
+  };
+  http.getNonce = async () => {
+    for (let entry = pool.pop(); entry; entry = pool.pop()) {
+      if (Date.now() - entry.at < NONCE_MAX_AGE_MS) return entry.nonce;
+    }
+    return getNonce();
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Rows
 
 const Bytes = Type.Refine(Type.Unsafe<Buffer>({}), (v) => Buffer.isBuffer(v), () => 'must be bytea');
@@ -241,11 +302,13 @@ const OrderRowSchema = Type.Object({
   private_key_enc: Type.Union([Bytes, Type.Null()]),
   key_id: Type.Union([Type.String(), Type.Null()]),
   certificate_id: Type.Union([Type.String(), Type.Null()]),
+  finalize_url: Type.Union([Type.String(), Type.Null()]),
+  challenge_urls: Type.Union([Type.Array(Type.String()), Type.Null()]),
 });
 const OrderRow = row(OrderRowSchema);
 type OrderRow = Static<typeof OrderRowSchema>;
-const orderColumns = sql.fragment`order_url, domain_id, directory_url, hostname, status, expires_at, private_key_enc, key_id, certificate_id`;
-const DomainRow = row(Type.Object({ hostname: Type.String(), status: Type.String() }));
+const orderColumns = sql.fragment`order_url, domain_id, directory_url, hostname, status, expires_at, private_key_enc, key_id, certificate_id, finalize_url, challenge_urls`;
+const DomainRow = row(Type.Object({ hostname: Type.String(), status: Type.String(), open_order_url: Type.Union([Type.String(), Type.Null()]) }));
 const CertificateRow = row(Type.Object({ id: Type.String(), serial: Type.String(), not_before: Type.String(), not_after: Type.String() }));
 
 const generateKeyPairAsync = promisify(generateKeyPair);
@@ -262,6 +325,7 @@ function splitPemChain(pem: string): string[] {
 
 export function createCertificateActivities(deps: CertificateActivityDeps) {
   const { db, secretBox, config, logger } = deps;
+  const domains = domainsRepository(db);
   const directoryUrl = config.acme.directoryUrl;
   const waitTimeoutMs = deps.waitTimeoutMs ?? 120_000;
   const maxPollIntervalMs = deps.maxPollIntervalMs ?? 2_000;
@@ -281,7 +345,11 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
     const origin = new URL(directoryUrl).origin;
     if (trustedOrigins.has(origin)) return;
     const pem = await readFile(config.acme.caBundlePath, 'utf8');
-    trustedOrigins.set(origin, new https.Agent({ ca: [...rootCertificates, pem], keepAlive: true }));
+    // One secure context for every connection: with `ca` on the agent, Node would parse the ~150
+    // roots again for each new socket (and hash them into the agent's pool key) — under a burst of
+    // issuances that was a third of the worker's CPU.
+    const secureContext = createSecureContext({ ca: [...rootCertificates, pem] });
+    trustedOrigins.set(origin, new https.Agent({ secureContext, ...AGENT_OPTIONS }));
   }
 
   /** Turns what an ACME call threw into the classified Temporal failure. */
@@ -329,6 +397,7 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
     // A burst of rejected nonces should not fail a step: acme-client retries badNonce with the
     // fresh nonce from the error response; allow it more tries than its default five.
     (client as unknown as { http: { maxBadNonceRetries: number } }).http.maxBadNonceRetries = 10;
+    reuseNonces((client as unknown as { http: AcmeHttp }).http);
     if (!accountUrl) {
       // Same key → same account: registering again after a crash returns the existing one.
       await ca('register account', () => client.createAccount({ termsOfServiceAgreed: true, ...(config.acme.email ? { contact: [`mailto:${config.acme.email}`] } : {}) }));
@@ -342,12 +411,6 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
   function getClient(): Promise<Client> {
     clientPromise ??= buildClient().catch((error: unknown) => { clientPromise = null; throw error; });
     return clientPromise;
-  }
-
-  async function domainHostname(domainId: string): Promise<string> {
-    const domain = await db.maybeOne(sql.type(DomainRow)`select hostname, status from domains where id = ${domainId}`);
-    if (!domain || domain.status === 'deleted') throw ApplicationFailure.nonRetryable(`domain ${domainId} does not exist`, 'DomainNotFound');
-    return domain.hostname;
   }
 
   async function loadOrder(domainId: string, orderUrl: string): Promise<OrderRow> {
@@ -385,21 +448,33 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
     }
   }
 
-  /** Stores the key authorization of every pending authorization's HTTP-01 challenge. */
-  async function storeChallenges(client: Client, domainId: string, caOrder: Order): Promise<Array<{ authz: Authorization; challenge: Authorization['challenges'][number] | undefined }>> {
+  type PendingChallenges = { all: Array<{ authz: Authorization; challenge: Authorization['challenges'][number] | undefined }>; rows: Array<{ token: string; keyAuthorization: string; url: string }> };
+
+  /** The order's authorizations and the HTTP-01 key authorization of every pending one. */
+  async function pendingChallenges(client: Client, caOrder: Order): Promise<PendingChallenges> {
     const authorizations = await ca('fetch authorizations', () => client.getAuthorizations(caOrder));
-    const result = authorizations.map((authz) => ({ authz, challenge: authz.challenges.find((c) => c.type === 'http-01') }));
-    const rows: Array<{ token: string; keyAuthorization: string }> = [];
-    for (const { authz, challenge } of result) {
+    const all = authorizations.map((authz) => ({ authz, challenge: authz.challenges.find((c) => c.type === 'http-01') }));
+    const rows: PendingChallenges['rows'] = [];
+    for (const { authz, challenge } of all) {
       if (authz.status !== 'pending') continue;
       if (!challenge) throw refused('no_http01_challenge', `The certificate authority offered no HTTP-01 challenge for ${authz.identifier.value}`);
-      rows.push({ token: challenge.token, keyAuthorization: await client.getChallengeKeyAuthorization(challenge) });
+      rows.push({ token: challenge.token, keyAuthorization: await client.getChallengeKeyAuthorization(challenge), url: challenge.url });
     }
-    for (const r of rows) {
-      await db.query(sql.unsafe`
-        insert into acme_challenges (token, key_authorization, domain_id) values (${r.token}, ${r.keyAuthorization}, ${domainId})
-        on conflict (token) do nothing`);
-    }
+    return { all, rows };
+  }
+
+  async function insertChallenges(domainId: string, rows: PendingChallenges['rows']): Promise<void> {
+    if (rows.length === 0) return;
+    await db.query(sql.unsafe`
+      insert into acme_challenges (token, key_authorization, domain_id)
+      select token, key_authorization, ${domainId} from unnest(${sql.array(rows.map((r) => r.token), 'text')}::text[], ${sql.array(rows.map((r) => r.keyAuthorization), 'text')}::text[]) as c (token, key_authorization)
+      on conflict (token) do nothing`);
+  }
+
+  /** Stores the key authorization of every pending authorization's HTTP-01 challenge. */
+  async function storeChallenges(client: Client, domainId: string, caOrder: Order): Promise<PendingChallenges['all']> {
+    const { all: result, rows } = await pendingChallenges(client, caOrder);
+    await insertChallenges(domainId, rows);
     return result;
   }
 
@@ -428,9 +503,11 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
    * Polls the order until it leaves `pending` (validation) or `processing` (issuance), with a
    * heartbeat per poll. Past the wait budget it fails retryably; a re-run continues the wait.
    */
-  async function waitWhile(client: Client, order: OrderRow, states: readonly string[], what: string): Promise<Order> {
+  async function waitWhile(client: Client, order: OrderRow, states: readonly string[], what: string, firstPauseMs = 0): Promise<Order> {
     const deadline = Date.now() + waitTimeoutMs;
     let interval = 100;
+    // Right after telling the CA something, asking at once mostly gets the old status back.
+    if (firstPauseMs > 0) await pause(firstPauseMs);
     for (;;) {
       const caOrder = await fetchOrder(client, order);
       heartbeat({ orderUrl: order.order_url, status: caOrder.status });
@@ -441,6 +518,27 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
       await pause(interval);
       interval = Math.min(Math.round(interval * 1.5), maxPollIntervalMs);
     }
+  }
+
+  /**
+   * Answers the challenges whose URLs were stored with the order (their tokens were stored with
+   * it too), without reading the order and its authorizations back from the CA first. False when
+   * the CA refuses (e.g. a re-run finds a challenge no longer pending): the caller then takes the
+   * path that reads the order's state.
+   */
+  async function answerStoredChallenges(client: Client, order: OrderRow, urls: readonly string[]): Promise<boolean> {
+    for (const url of urls) {
+      try {
+        await client.completeChallenge({ url } as Authorization['challenges'][number]);
+      } catch (error) {
+        if (error instanceof CaProblemError) {
+          logger.info({ domainId: order.domain_id, url, type: error.problem?.type }, 'stored challenge not answerable; reading the order');
+          return false;
+        }
+        throw await failed('answer challenge', error);
+      }
+    }
+    return true;
   }
 
   /** Moves an order through validation until it is ready, processing or valid. */
@@ -467,21 +565,25 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
   }
 
   /** The order's certificate key: generated and sealed once, before any CSR leaves. */
-  async function orderKey(order: OrderRow): Promise<string> {
+  async function orderKey(order: OrderRow): Promise<{ keyPem: string; order: OrderRow }> {
     if (!order.private_key_enc || !order.key_id) {
       const sealed = secretBox.seal(await newPrivateKeyPem(), orderKeyContext(order.order_url));
-      await db.query(sql.unsafe`
+      // A concurrent attempt that stored its key first wins: then we read and use that one.
+      const stored = await db.maybeOne(sql.type(OrderRow)`
         update acme_orders set private_key_enc = ${sql.binary(sealed.ciphertext)}, key_id = ${sealed.keyId}, updated_at = hg_now()
-        where order_url = ${order.order_url} and private_key_enc is null`);
-      const stored = await db.one(sql.type(OrderRow)`select ${orderColumns} from acme_orders where order_url = ${order.order_url}`);
+        where order_url = ${order.order_url} and private_key_enc is null returning ${orderColumns}`)
+        ?? await db.one(sql.type(OrderRow)`select ${orderColumns} from acme_orders where order_url = ${order.order_url}`);
       if (!stored.private_key_enc || !stored.key_id) throw new Error(`order ${order.order_url} lost its key (status ${stored.status})`);
       order = stored;
     }
-    return secretBox.open({ keyId: order.key_id!, ciphertext: order.private_key_enc! }, orderKeyContext(order.order_url)).toString('utf8');
+    return { keyPem: secretBox.open({ keyId: order.key_id!, ciphertext: order.private_key_enc! }, orderKeyContext(order.order_url)).toString('utf8'), order };
   }
 
-  /** Stores the certificate, completes the order and removes the tokens, all in one transaction. */
-  async function store(order: OrderRow, chainPem: string, keyPem: string): Promise<IssuedCertificate> {
+  /**
+   * Stores the certificate, completes the order and removes the tokens, all in one transaction,
+   * together with what `then` asks for (see FinalizeInput).
+   */
+  async function store(order: OrderRow, chainPem: string, keyPem: string, then: FinalizeInput['then']): Promise<IssuedCertificate> {
     const chain = splitPemChain(chainPem);
     if (chain.length === 0) throw ApplicationFailure.create({ type: 'CaUnavailable', message: `The certificate download for ${order.hostname} held no certificate` });
     const leaf = new X509Certificate(chain[0]!);
@@ -493,23 +595,103 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
     const issuer = leaf.issuer.split('\n').join(', ');
     const id = newId('certificate');
     const sealed = secretBox.seal(keyPem, certificateKeyContext(id));
-    const certificateId = await db.transaction(async (tx) => {
-      const inserted = await tx.maybeOneFirst(sql.type(row(Type.Object({ id: Type.String() })))`
-        insert into certificates (id, domain_id, serial, issuer, not_before, not_after, chain_pem, private_key_enc, key_id)
-        values (${id}, ${order.domain_id}, ${serial}, ${issuer}, ${notBefore}, ${notAfter}, ${chain.join('\n') + '\n'}, ${sql.binary(sealed.ciphertext)}, ${sealed.keyId})
-        on conflict (domain_id, serial) do nothing returning id`);
-      const certId = inserted ?? await tx.oneFirst(sql.type(row(Type.Object({ id: Type.String() })))`select id from certificates where domain_id = ${order.domain_id} and serial = ${serial}`);
-      await tx.query(sql.unsafe`
-        update acme_orders set status = 'completed', certificate_id = ${certId}, private_key_enc = null, key_id = null, error = null, updated_at = hg_now()
-        where order_url = ${order.order_url}`);
-      await tx.query(sql.unsafe`delete from acme_challenges where domain_id = ${order.domain_id}`);
-      return certId;
+    const IdRow = row(Type.Object({ id: Type.String() }));
+    const { certificateId, state } = await db.transaction(async (tx) => {
+      // Certificate, order completed, tokens gone: one statement when the certificate is new.
+      const inserted = await tx.maybeOneFirst(sql.type(IdRow)`
+        with cert as (
+          insert into certificates (id, domain_id, serial, issuer, not_before, not_after, chain_pem, private_key_enc, key_id)
+          values (${id}, ${order.domain_id}, ${serial}, ${issuer}, ${notBefore}, ${notAfter}, ${chain.join('\n') + '\n'}, ${sql.binary(sealed.ciphertext)}, ${sealed.keyId})
+          on conflict (domain_id, serial) do nothing returning id
+        ), completed as (
+          update acme_orders set status = 'completed', certificate_id = cert.id, private_key_enc = null, key_id = null, error = null, updated_at = hg_now()
+          from cert where order_url = ${order.order_url}
+        ), tokens as (
+          delete from acme_challenges where domain_id = ${order.domain_id} and exists (select 1 from cert)
+        )
+        select id from cert`);
+      let certId = inserted;
+      if (certId === null) {
+        // An earlier run stored this very certificate (same serial): complete the order with it.
+        certId = await tx.oneFirst(sql.type(IdRow)`select id from certificates where domain_id = ${order.domain_id} and serial = ${serial}`);
+        await tx.query(sql.unsafe`
+          update acme_orders set status = 'completed', certificate_id = ${certId}, private_key_enc = null, key_id = null, error = null, updated_at = hg_now()
+          where order_url = ${order.order_url}`);
+        await tx.query(sql.unsafe`delete from acme_challenges where domain_id = ${order.domain_id}`);
+      }
+      return { certificateId: certId, state: then ? await afterIssuance(tx, order.domain_id, then) : undefined };
     });
     logger.info({ domainId: order.domain_id, hostname: order.hostname, certificateId, serial, notAfter }, 'certificate stored');
-    return storedCertificate(certificateId);
+    // Same serial stored by an earlier run: that row's dates are the same certificate's.
+    return { certificateId, serial, notBefore, notAfter, ...(state ? { state } : {}) };
   }
 
-  return {
+  /** What a stored certificate means for its domain: `active` (first one) or the problem cleared. */
+  async function afterIssuance(tx: DatabaseTransactionConnection | null, domainId: string, then: NonNullable<FinalizeInput['then']>): Promise<DomainState | undefined> {
+    if (then.activateFromSeq === undefined) {
+      await domains.setProblem(domainId, null, tx ?? db);
+      return undefined;
+    }
+    const options = { expectedSeq: then.activateFromSeq, problem: null };
+    const moved = tx ? await domains.transitionWithin(tx, domainId, 'active', 'certificate issued', options) : await domains.transition(domainId, 'active', 'certificate issued', options);
+    if (!moved.domain) throw ApplicationFailure.nonRetryable(`domain ${domainId} does not exist`, 'DomainNotFound');
+    return { status: moved.domain.status, seq: moved.domain.status_seq };
+  }
+
+  /**
+   * Finalizes a ready order with the stored key (created and sealed first), waits for issuance,
+   * downloads the chain and stores it once; a re-run returns the stored certificate.
+   */
+  async function finalize({ domainId, orderUrl, then }: FinalizeInput): Promise<IssuedCertificate> {
+    // The usual case in one statement: the open order, with its certificate key stored if it had
+    // none yet (generated here first; a re-run that finds one keeps that one).
+    const candidate = secretBox.seal(await newPrivateKeyPem(), orderKeyContext(orderUrl));
+    const keyed = await db.maybeOne(sql.type(OrderRow)`
+      update acme_orders set private_key_enc = coalesce(private_key_enc, ${sql.binary(candidate.ciphertext)}), key_id = coalesce(key_id, ${candidate.keyId}),
+        updated_at = case when private_key_enc is null then hg_now() else updated_at end
+      where order_url = ${orderUrl} and domain_id = ${domainId} and status not in ('invalid', 'completed', 'abandoned')
+      returning ${orderColumns}`);
+    const loaded = keyed ?? await loadOrder(domainId, orderUrl);
+    if (loaded.status === 'completed' && loaded.certificate_id) {
+      // Stored by an earlier run (its transaction also did `then`; doing it again is a no-op).
+      const stored = await storedCertificate(loaded.certificate_id);
+      const state = then ? await afterIssuance(null, domainId, then) : undefined;
+      return { ...stored, ...(state ? { state } : {}) };
+    }
+    if (loaded.status === 'invalid' || loaded.status === 'abandoned') throw refused('order_closed', `The ACME order for ${loaded.hostname} is ${loaded.status}; a new order is needed`);
+    const { keyPem, order } = await orderKey(loaded);
+    const client = await getClient();
+
+    // Validation left the order `ready` and its finalize URL is known: finalize without asking the
+    // CA for the order first. If the CA disagrees (orderNotReady), it is asked below.
+    let caOrder: Order = order.status === 'ready' && order.finalize_url
+      ? { url: order.order_url, finalize: order.finalize_url, status: 'ready' } as Order
+      : await fetchOrder(client, order);
+    if (caOrder.status === 'pending') caOrder = await validate(client, order);
+    if (caOrder.status === 'invalid') return failInvalid(client, order, caOrder);
+    if (caOrder.status === 'ready') {
+      const [, csr] = await acme.crypto.createCsr({ altNames: [order.hostname] }, keyPem);
+      try {
+        caOrder = await client.finalizeOrder(caOrder, csr);
+      } catch (error) {
+        // A finalize that reached the CA before we crashed (or raced) leaves it processing/valid.
+        if (!(error instanceof CaProblemError && shortType(error.problem?.type) === 'orderNotReady')) throw await failed('finalize order', error);
+        caOrder = await fetchOrder(client, order);
+        if (caOrder.status === 'pending') caOrder = await validate(client, order);
+        if (caOrder.status === 'ready') throw ApplicationFailure.create({ type: 'CaUnavailable', message: `The CA says the order for ${order.hostname} is ready but not ready for finalization`, nextRetryDelay: '5s' });
+      }
+    }
+    if (caOrder.status === 'processing') caOrder = await waitWhile(client, order, ['processing'], 'Issuance', 50);
+    if (caOrder.status === 'invalid') return failInvalid(client, order, caOrder);
+    if (caOrder.status !== 'valid') throw ApplicationFailure.create({ type: 'CaUnavailable', message: `The ACME order for ${order.hostname} is ${caOrder.status}`, nextRetryDelay: '10s' });
+    const finalOrder = caOrder;
+    const chainPem = await ca('download certificate', () => client.getCertificate(finalOrder));
+    return store(order, chainPem, keyPem, then);
+  }
+
+
+
+  const activities = {
     /** Registers (or finds) our ACME account for the configured directory. Idempotent. */
     async ensureAcmeAccount(): Promise<{ accountUrl: string }> {
       const client = await getClient();
@@ -522,10 +704,13 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
      * Throws CertificateRefused (e.g. rejected_identifier) or CaUnavailable.
      */
     async beginCertificateOrder({ domainId }: { domainId: string }): Promise<{ orderUrl: string }> {
-      const hostname = await domainHostname(domainId);
+      const found = await db.maybeOne(sql.type(DomainRow)`
+        select d.hostname, d.status, (select o.order_url from acme_orders o where o.domain_id = d.id and o.status not in ('invalid', 'completed', 'abandoned')) as open_order_url
+        from domains d where d.id = ${domainId}`);
+      if (!found || found.status === 'deleted') throw ApplicationFailure.nonRetryable(`domain ${domainId} does not exist`, 'DomainNotFound');
+      const { hostname } = found;
       const client = await getClient();
-      const open = await db.maybeOne(sql.type(OrderRow)`
-        select ${orderColumns} from acme_orders where domain_id = ${domainId} and status not in ('invalid', 'completed', 'abandoned')`);
+      const open = found.open_order_url ? await db.maybeOne(sql.type(OrderRow)`select ${orderColumns} from acme_orders where order_url = ${found.open_order_url}`) : null;
       if (open) {
         const stale = open.directory_url !== directoryUrl || open.hostname !== hostname
           || (open.expires_at !== null && Date.parse(open.expires_at) < Date.now() + 10 * 60_000);
@@ -549,10 +734,25 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
       }
 
       const caOrder = await ca('create order', () => client.createOrder({ identifiers: [{ type: 'dns', value: hostname }] }));
+      // Reading the authorizations tells the CA nothing; with them the row holds every URL the
+      // next steps POST to, and the tokens go in right after it.
+      const challenges = caOrder.status === 'pending' ? await pendingChallenges(client, caOrder) : null;
+      const challengeUrls = challenges ? challenges.rows.map((r) => r.url) : null;
+      const tokens = challenges?.rows ?? [];
       const inserted = await db.maybeOne(sql.type(OrderRow)`
-        insert into acme_orders (order_url, domain_id, directory_url, hostname, status, expires_at)
-        values (${caOrder.url}, ${domainId}, ${directoryUrl}, ${hostname}, ${caOrder.status}, ${caOrder.expires ?? null})
-        on conflict do nothing returning ${orderColumns}`);
+        with placed as (
+          insert into acme_orders (order_url, domain_id, directory_url, hostname, status, expires_at, finalize_url, challenge_urls)
+          values (${caOrder.url}, ${domainId}, ${directoryUrl}, ${hostname}, ${caOrder.status}, ${caOrder.expires ?? null}, ${caOrder.finalize ?? null},
+                  ${challengeUrls ? sql.array(challengeUrls, 'text') : null}::text[])
+          on conflict do nothing returning ${orderColumns}
+        ), tokens as (
+          insert into acme_challenges (token, key_authorization, domain_id)
+          select token, key_authorization, ${domainId}
+          from unnest(${sql.array(tokens.map((r) => r.token), 'text')}::text[], ${sql.array(tokens.map((r) => r.keyAuthorization), 'text')}::text[]) as c (token, key_authorization)
+          where exists (select 1 from placed)
+          on conflict (token) do nothing
+        )
+        select * from placed`);
       if (!inserted) {
         // Another attempt won the race for this domain's one open order: continue with that one.
         const other = await db.maybeOne(sql.type(OrderRow)`
@@ -560,7 +760,6 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
         if (other) return { orderUrl: other.order_url };
         throw new Error(`could not record ACME order ${caOrder.url}`);
       }
-      if (caOrder.status === 'pending') await storeChallenges(client, domainId, caOrder);
       logger.info({ domainId, hostname, orderUrl: caOrder.url }, 'ACME order placed');
       return { orderUrl: caOrder.url };
     },
@@ -575,45 +774,37 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
       if (order.status === 'completed') return { status: 'valid' };
       if (order.status === 'invalid' || order.status === 'abandoned') throw refused('order_closed', `The ACME order for ${order.hostname} is ${order.status}; a new order is needed`);
       const client = await getClient();
+      if (order.status === 'pending' && order.challenge_urls?.length && await answerStoredChallenges(client, order, order.challenge_urls)) {
+        const caOrder = await waitWhile(client, order, ['pending'], 'Validation', 50);
+        if (caOrder.status === 'invalid') return failInvalid(client, order, caOrder);
+        await setStatus(order.order_url, caOrder.status);
+        return { status: caOrder.status };
+      }
       const caOrder = await validate(client, order);
       return { status: caOrder.status };
     },
 
     /**
      * Finalizes a ready order with the stored key (created and sealed first), waits for issuance,
-     * downloads the chain and stores it once; a re-run returns the stored certificate.
+     * downloads the chain and stores it once; a re-run returns the stored certificate. With
+     * `then`, also records what the certificate means for the domain (see FinalizeInput).
      */
-    async finalizeCertificateOrder({ domainId, orderUrl }: { domainId: string; orderUrl: string }): Promise<IssuedCertificate> {
-      let order = await loadOrder(domainId, orderUrl);
-      if (order.status === 'completed' && order.certificate_id) return storedCertificate(order.certificate_id);
-      if (order.status === 'invalid' || order.status === 'abandoned') throw refused('order_closed', `The ACME order for ${order.hostname} is ${order.status}; a new order is needed`);
-      const keyPem = await orderKey(order);
-      order = await loadOrder(domainId, orderUrl);
-      const client = await getClient();
+    async finalizeCertificateOrder(input: FinalizeInput): Promise<IssuedCertificate> {
+      return finalize(input);
+    },
 
-      let caOrder = await fetchOrder(client, order);
-      if (caOrder.status === 'pending') caOrder = await validate(client, order);
-      if (caOrder.status === 'invalid') return failInvalid(client, order, caOrder);
-      if (caOrder.status === 'ready') {
-        const [, csr] = await acme.crypto.createCsr({ altNames: [order.hostname] }, keyPem);
-        try {
-          caOrder = await client.finalizeOrder(caOrder, csr);
-        } catch (error) {
-          // A finalize that reached the CA before we crashed (or raced) leaves it processing/valid.
-          if (!(error instanceof CaProblemError && shortType(error.problem?.type) === 'orderNotReady')) throw await failed('finalize order', error);
-          caOrder = await fetchOrder(client, order);
-        }
-        await setStatus(order.order_url, caOrder.status);
-      }
-      if (caOrder.status === 'processing') caOrder = await waitWhile(client, order, ['processing'], 'Issuance');
-      if (caOrder.status === 'invalid') return failInvalid(client, order, caOrder);
-      if (caOrder.status !== 'valid') throw ApplicationFailure.create({ type: 'CaUnavailable', message: `The ACME order for ${order.hostname} is ${caOrder.status}`, nextRetryDelay: '10s' });
-      await setStatus(order.order_url, 'valid');
-      const finalOrder = caOrder;
-      const chainPem = await ca('download certificate', () => client.getCertificate(finalOrder));
-      return store(order, chainPem, keyPem);
+    /**
+     * The three steps above in one call (the workflow's fast path, as one local attempt): order,
+     * validation, finalize and store. Each step resumes from Postgres as it does on its own, so
+     * when this fails part-way the step-by-step activities continue from where it stopped.
+     */
+    async issueCertificate({ domainId, then }: Omit<FinalizeInput, 'orderUrl'>): Promise<IssuedCertificate & { orderUrl: string }> {
+      const { orderUrl } = await activities.beginCertificateOrder({ domainId });
+      await activities.validateCertificateOrder({ domainId, orderUrl });
+      return { ...await finalize({ domainId, orderUrl, ...(then ? { then } : {}) }), orderUrl };
     },
   };
+  return activities;
 }
 
 export type CertificateActivities = ReturnType<typeof createCertificateActivities>;

@@ -5,9 +5,10 @@
 import { Resolver } from 'node:dns/promises';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../config/index.ts';
-import { domainVerificationRepository } from '../db/repositories/domain-verification.ts';
-import { domainsRepository } from '../db/repositories/domains.ts';
+import { domainVerificationRepository, type StoredVerification } from '../db/repositories/domain-verification.ts';
+import { domainsRepository, type DomainRow } from '../db/repositories/domains.ts';
 import type { Db } from '../db/pool.ts';
+import type { DomainState } from './domain.ts';
 import {
   evaluateDnsVerification, isRetryableProblem, normName,
   type AddressLookup, type CaaFinding, type CaaRecord, type ChainEnd, type DnsObservation, type DnsProblem,
@@ -35,29 +36,68 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
     return resolver;
   });
 
+  async function liveDomain(domainId: string): Promise<DomainRow> {
+    const domain = await domains.getById(domainId);
+    if (!domain || domain.status === 'deleted') throw gone(domainId);
+    return domain;
+  }
+
+  /** Looks the domain up in DNS and stores the verdict as its `verification`. */
+  async function check(domain: DomainRow): Promise<DnsCheckResult> {
+    const { result, verification } = await lookUp(domain);
+    if (!await verifications.save(domain.id, verification)) throw gone(domain.id);
+    return result;
+  }
+
+  /** Looks the domain up in DNS: the verdict, and what to store as its `verification`. */
+  async function lookUp(domain: DomainRow): Promise<{ result: DnsCheckResult; verification: StoredVerification }> {
+    const resolver = newResolver();
+    try {
+      const observed = await observe(resolver, domain.hostname);
+      const checkedAt = new Date().toISOString();
+      const verdict = evaluateDnsVerification({
+        hostname: domain.hostname,
+        isApex: domain.is_apex,
+        edge: { cnameTarget: config.cnameTarget, ipv4: config.edgeIpv4, ipv6: config.edgeIpv6 },
+        caaIdentities: config.acme.caaIdentities,
+        observed,
+      });
+      return {
+        result: { ok: verdict.ok, checked_at: checkedAt, problem: verdict.problem, retryable: isRetryableProblem(verdict.problem) },
+        verification: { checked_at: checkedAt, expected: verdict.expected, found: verdict.found, problem: verdict.problem },
+      };
+    } finally {
+      resolver.cancel();
+    }
+  }
+
   return {
     /** Checks the domain's DNS now and stores what was found as its `verification`. */
     async checkDns({ domainId }: { domainId: string }): Promise<DnsCheckResult> {
-      const domain = await domains.getById(domainId);
-      if (!domain || domain.status === 'deleted') throw gone(domainId);
+      return check(await liveDomain(domainId));
+    },
 
-      const resolver = newResolver();
-      try {
-        const observed = await observe(resolver, domain.hostname);
-        const checkedAt = new Date().toISOString();
-        const verdict = evaluateDnsVerification({
-          hostname: domain.hostname,
-          isApex: domain.is_apex,
-          edge: { cnameTarget: config.cnameTarget, ipv4: config.edgeIpv4, ipv6: config.edgeIpv6 },
-          caaIdentities: config.acme.caaIdentities,
-          observed,
-        });
-        const saved = await verifications.save(domainId, { checked_at: checkedAt, expected: verdict.expected, found: verdict.found, problem: verdict.problem });
-        if (!saved) throw gone(domainId);
-        return { ok: verdict.ok, checked_at: checkedAt, problem: verdict.problem, retryable: isRetryableProblem(verdict.problem) };
-      } finally {
-        resolver.cancel();
+    /**
+     * A DNS check that, when DNS is right, also moves the domain from `pending_dns` to
+     * `pending_certificate` (if the row is still at `expectedSeq`): one step instead of a check
+     * then a separate move, which is what a verify burst spends its time on.
+     */
+    async verifyDns({ domainId, expectedSeq }: { domainId: string; expectedSeq: number }): Promise<DnsCheckResult & { state: DomainState }> {
+      const domain = await liveDomain(domainId);
+      const { result, verification } = await lookUp(domain);
+      if (result.ok && domain.status === 'pending_dns' && domain.status_seq === expectedSeq) {
+        // The verdict and the move in one statement.
+        const moved = await domains.transition(domainId, 'pending_certificate', 'DNS verified', { expectedSeq, verification: { ...verification } });
+        if (!moved.domain) throw gone(domainId);
+        const state = { status: moved.domain.status, seq: moved.domain.status_seq };
+        if (moved.changed) return { ...result, state };
+        // Someone moved it first: keep what was found, report where it is now.
+        if (!await verifications.save(domainId, verification)) throw gone(domainId);
+        return { ...result, state };
       }
+      // Not right yet, or the domain moved on already: store what was found, nothing more.
+      if (!await verifications.save(domainId, verification)) throw gone(domainId);
+      return { ...result, state: { status: domain.status, seq: domain.status_seq } };
     },
   };
 }

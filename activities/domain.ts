@@ -40,8 +40,8 @@ export function createDomainActivities({ db, logger }: DomainActivityDeps) {
      * Moves the domain if the row is still at `expectedSeq`; idempotent on retries (a retry after
      * a committed move finds the row already there) and never moves a domain backwards.
      */
-    async transition({ domainId, to, reason, expectedSeq }: { domainId: string; to: DomainStatus; reason: string; expectedSeq?: number }): Promise<DomainState & { changed: boolean }> {
-      const result = await domains.transition(domainId, to, reason, expectedSeq === undefined ? {} : { expectedSeq });
+    async transition({ domainId, to, reason, expectedSeq, problem }: { domainId: string; to: DomainStatus; reason: string; expectedSeq?: number; problem?: Problem | null }): Promise<DomainState & { changed: boolean }> {
+      const result = await domains.transition(domainId, to, reason, { ...(expectedSeq === undefined ? {} : { expectedSeq }), ...(problem === undefined ? {} : { problem }) });
       if (!result.domain) throw missing(domainId);
       if (!result.changed && result.reason !== 'already') logger.info({ domainId, at: result.domain.status, to, reason: result.reason }, 'transition not applied');
       return { ...state(result.domain), changed: result.changed };
@@ -49,9 +49,7 @@ export function createDomainActivities({ db, logger }: DomainActivityDeps) {
 
     /** Shows what blocks progress (e.g. the CA refused) in `verification.problem`. */
     async recordProblem({ domainId, problem }: { domainId: string; problem: Problem | null }): Promise<void> {
-      await db.query(sql.unsafe`
-        update domains set verification = coalesce(verification, '{}'::jsonb) || jsonb_build_object('problem', ${sql.jsonb(problem as never)}::jsonb),
-          updated_at = hg_now() where id = ${domainId}`);
+      await domains.setProblem(domainId, problem);
     },
 
     /**

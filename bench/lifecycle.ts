@@ -79,11 +79,12 @@ const { values: args } = parseArgs({
     'idle-seconds': { type: 'string', default: '300' },
     'settle-seconds': { type: 'string', default: '60' },
     'skip-idle': { type: 'boolean', default: false },
+    'profile-worker': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
 if (args.help) {
-  console.log('usage: npm run bench:lifecycle -- [--domains n (200)] [--sequential n (10)] [--idle-domains n (5000)] [--idle-seconds s (300)] [--settle-seconds s (60)] [--skip-idle]');
+  console.log('usage: npm run bench:lifecycle -- [--domains n (200)] [--sequential n (10)] [--idle-domains n (5000)] [--idle-seconds s (300)] [--settle-seconds s (60)] [--skip-idle] [--profile-worker dir (writes the worker\'s V8 CPU profile there)]');
   process.exit(0);
 }
 const burstCount = intArg('domains', args.domains, 1, 5000);
@@ -227,7 +228,8 @@ interface WorkerChild {
 
 function startWorkerChild(env: Record<string, string>): WorkerChild {
   const script = fileURLToPath(new URL('../worker/main.ts', import.meta.url));
-  const child: ChildProcess = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const profile = args['profile-worker'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(args['profile-worker'])] : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stopping = false;
   const levels: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
   const onLine = (line: string) => {
@@ -277,35 +279,66 @@ const ms0 = (v: number) => (Number.isFinite(v) ? `${Math.round(v)} ms` : '—');
 type Ts = { seconds?: { toString(): string } | number | null; nanos?: number | null } | null | undefined;
 const tsMs = (ts: Ts) => (ts ? Number(ts.seconds?.toString() ?? 0) * 1000 + (ts.nanos ?? 0) / 1e6 : Number.NaN);
 
-interface StepTimes { wait: number[]; queued: number[]; ran: number[]; retries: number }
+interface StepTimes { local: boolean; doneAfterSignal: number[]; took: number[]; queued: number[]; retries: number }
+interface StepReport { keys: string[]; steps: Map<string, StepTimes>; signalDelay: number[]; eventsAfterSignal: number[]; workflowTasksAfterSignal: number[] }
 
-/** Per activity after the first `verify` signal, keyed `name` or `name #n` for repeats, in order. */
-async function activitySteps(client: Client, ids: readonly string[], sentAt: Map<string, number> | null): Promise<{ keys: string[]; steps: Map<string, StepTimes>; signalDelay: number[] }> {
+/** What a local activity marker says about its run (sdk-core's `core_local_activity` marker data). */
+function localActivityMarker(e: { markerRecordedEventAttributes?: { markerName?: string | null; details?: Record<string, { payloads?: Array<{ data?: Uint8Array | null }> | null }> | null } | null }): { type: string; completedAt: number; attempt: number } | null {
+  const attrs = e.markerRecordedEventAttributes;
+  if (attrs?.markerName !== 'core_local_activity') return null;
+  const raw = attrs.details?.data?.payloads?.[0]?.data;
+  if (!raw) return null;
+  try {
+    const data = JSON.parse(Buffer.from(raw).toString('utf8')) as { activity_type?: string; complete_time?: Ts & { seconds?: number }; attempt?: number };
+    return { type: data.activity_type ?? '?', completedAt: tsMs(data.complete_time), attempt: data.attempt ?? 1 };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Per step after the first `verify` signal, keyed `name` or `name #n` for repeats, in order:
+ * activities (scheduled → started → completed events) and local activities (their markers, which
+ * carry the completion time). "took" = this step done − previous step done (or the signal).
+ */
+async function activitySteps(client: Client, ids: readonly string[], sentAt: Map<string, number> | null): Promise<StepReport> {
   const E = temporal.api.enums.v1.EventType;
   const steps = new Map<string, StepTimes>();
   const keys: string[] = [];
-  const signalDelay: number[] = [];
+  const report: StepReport = { keys, steps, signalDelay: [], eventsAfterSignal: [], workflowTasksAfterSignal: [] };
   await inParallel(ids, 8, async (id) => {
     const history = await client.workflow.getHandle(`domain/${id}`).fetchHistory();
     const events = history.events ?? [];
     const signal = events.findIndex((e) => e.eventType === E.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED && e.workflowExecutionSignaledEventAttributes?.signalName === 'verify');
     if (signal < 0) return;
-    let lastDone = tsMs(events[signal]!.eventTime);
+    const signalAt = tsMs(events[signal]!.eventTime);
+    let lastDone = signalAt;
     const sent = sentAt?.get(id);
-    if (sent !== undefined) signalDelay.push(lastDone - sent);
+    if (sent !== undefined) report.signalDelay.push(signalAt - sent);
+    const after = events.slice(signal + 1);
+    report.eventsAfterSignal.push(after.length);
+    report.workflowTasksAfterSignal.push(after.filter((e) => e.eventType === E.EVENT_TYPE_WORKFLOW_TASK_COMPLETED).length);
     const scheduled = new Map<string, { key: string; at: number; started: number; attempt: number }>();
     const seen = new Map<string, number>();
-    for (const e of events.slice(signal + 1)) {
+    const step = (name: string, local: boolean) => {
+      const n = (seen.get(name) ?? 0) + 1;
+      seen.set(name, n);
+      const key = `${n === 1 ? name : `${name} #${n}`}${local ? ' (local)' : ''}`;
+      let entry = steps.get(key);
+      if (!entry) { entry = { local, doneAfterSignal: [], took: [], queued: [], retries: 0 }; steps.set(key, entry); if (!keys.includes(key)) keys.push(key); }
+      return { key, entry };
+    };
+    const done = (entry: StepTimes, at: number, attempt: number) => {
+      entry.doneAfterSignal.push(at - signalAt);
+      entry.took.push(at - lastDone);
+      entry.retries += attempt - 1;
+      lastDone = at;
+    };
+    for (const e of after) {
       const at = tsMs(e.eventTime);
       if (e.eventType === E.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) {
-        const name = e.activityTaskScheduledEventAttributes?.activityType?.name ?? '?';
-        const n = (seen.get(name) ?? 0) + 1;
-        seen.set(name, n);
-        const key = n === 1 ? name : `${name} #${n}`;
+        const { key } = step(e.activityTaskScheduledEventAttributes?.activityType?.name ?? '?', false);
         scheduled.set(String(e.eventId), { key, at, started: Number.NaN, attempt: 1 });
-        let step = steps.get(key);
-        if (!step) { step = { wait: [], queued: [], ran: [], retries: 0 }; steps.set(key, step); if (!keys.includes(key)) keys.push(key); }
-        step.wait.push(at - lastDone);
       } else if (e.eventType === E.EVENT_TYPE_ACTIVITY_TASK_STARTED) {
         const s = scheduled.get(String(e.activityTaskStartedEventAttributes?.scheduledEventId));
         if (s) { s.started = at; s.attempt = e.activityTaskStartedEventAttributes?.attempt ?? 1; }
@@ -313,15 +346,17 @@ async function activitySteps(client: Client, ids: readonly string[], sentAt: Map
         const attrs = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes;
         const s = scheduled.get(String(attrs?.scheduledEventId));
         if (!s) continue;
-        const step = steps.get(s.key)!;
-        step.queued.push(s.started - s.at);
-        step.ran.push(at - s.started);
-        step.retries += s.attempt - 1;
-        lastDone = at;
+        const entry = steps.get(s.key)!;
+        entry.queued.push(s.started - s.at);
+        done(entry, at, s.attempt);
+      } else if (e.eventType === E.EVENT_TYPE_MARKER_RECORDED) {
+        const marker = localActivityMarker(e as never);
+        if (!marker) continue;
+        done(step(marker.type, true).entry, Number.isFinite(marker.completedAt) ? marker.completedAt : at, marker.attempt);
       }
     }
   });
-  return { keys, steps, signalDelay };
+  return report;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -451,6 +486,8 @@ async function main(): Promise<void> {
     ...sharedEnv,
     HOSTGATE_WORKFLOW_BUNDLE: bundlePath,
     LOG_LEVEL: 'warn',
+    // Worker tuning given to the bench (e.g. HOSTGATE_WORKER_WORKFLOW_TASK_SLOTS) reaches the worker.
+    ...Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('HOSTGATE_WORKER_') && e[1] !== undefined)),
   });
   onCleanup('worker process', () => worker.stop());
   const workerStart = Date.now();
@@ -717,17 +754,20 @@ async function main(): Promise<void> {
   progress('reading the workflow histories for a per-activity breakdown…');
   const burstSteps = await activitySteps(client, burstIds.filter((id) => results.get(id)?.active_at), sentAt);
   const seqSteps = await activitySteps(client, sequential.map((r) => r.id), null);
-  console.log(`  after the verify signal, step by step (from Temporal history; "wait" = previous step done → this one scheduled, i.e. a workflow task;`);
-  console.log(`  "queued" = scheduled → started on the worker; "ran" = started → completed; p50 / p90):`);
+  console.log(`  after the verify signal, step by step (from Temporal history: activities from their events, local activities from their`);
+  console.log(`  markers; "done" = completed, counted from the signal; "took" = completed − previous step completed; p50 / p90):`);
+  const pair = (v: number[]) => { const d = dist(v); return `${ms0(d.p50)} / ${ms0(d.p90)}`; };
   printTable(
-    ['step', `one at a time: wait`, 'queued', 'ran', `${burstCount} at once: wait`, 'queued', 'ran', 'retries'],
+    ['step', 'one at a time: done', 'took', `${burstCount} at once: done`, 'took', 'queued (activities)', 'retries'],
     burstSteps.keys.map((key) => {
       const a = seqSteps.steps.get(key);
       const b = burstSteps.steps.get(key)!;
-      const pair = (v: number[]) => { const d = dist(v); return `${ms0(d.p50)} / ${ms0(d.p90)}`; };
-      return [key, a ? pair(a.wait) : '—', a ? pair(a.queued) : '—', a ? pair(a.ran) : '—', pair(b.wait), pair(b.queued), pair(b.ran), String(b.retries)];
+      return [key, a ? pair(a.doneAfterSignal) : '—', a ? pair(a.took) : '—', pair(b.doneAfterSignal), pair(b.took), b.local ? '—' : pair(b.queued), String(b.retries)];
     }),
   );
+  const evs = dist(burstSteps.eventsAfterSignal);
+  const wfts = dist(burstSteps.workflowTasksAfterSignal);
+  console.log(`  history after the verify signal (${burstCount} at once, until read): p50 ${int(evs.p50)} events, ${int(wfts.p50)} workflow tasks completed`);
   console.log(`  verify sent → signal in the workflow's history: p50 ${secs(dist(burstSteps.signalDelay).p50)}, p90 ${secs(dist(burstSteps.signalDelay).p90)} (${burstCount} at once)`);
   const span = lastActive - firstSent;
   console.log(`  verifies sent over ${secs(lastSent - firstSent)}; ${total.length} active, last one ${secs(span)} after the first verify: ${fixed(total.length / (span / 1000), 1)} domains activated per second`);

@@ -38,6 +38,9 @@ const variables = {
   HOSTGATE_ACME_CA_BUNDLE: { schema: Type.String({ minLength: 1 }), default: undefined, describe: 'path to a PEM file to trust for the ACME directory connection (test CAs such as Pebble)' },
   HOSTGATE_ACME_EMAIL: { schema: Type.String({ pattern: '^[^@\\s]+@[^@\\s]+$' }), default: undefined, describe: 'a contact email for the ACME account' },
   HOSTGATE_ACME_CAA_IDENTITIES: { schema: Type.String({ pattern: '^[a-z0-9.,-]+$' }), default: 'letsencrypt.org', describe: 'comma-separated CAA issuer domains of our CA (a CAA record must name one of them)' },
+  HOSTGATE_WORKER_WORKFLOW_TASK_SLOTS: { schema: Type.Integer({ minimum: 2, maximum: 2000 }), default: '40', describe: 'an integer from 2 to 2000: workflow tasks one worker runs at once (each holds its slot while its local activities run)' },
+  HOSTGATE_WORKER_ACTIVITY_SLOTS: { schema: Type.Integer({ minimum: 1, maximum: 2000 }), default: '100', describe: 'an integer from 1 to 2000: activities one worker runs at once' },
+  HOSTGATE_WORKER_LOCAL_ACTIVITY_SLOTS: { schema: Type.Integer({ minimum: 1, maximum: 2000 }), default: '100', describe: 'an integer from 1 to 2000: local activities one worker runs at once' },
   LOG_LEVEL: { schema: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))), default: 'info', describe: 'one of fatal, error, warn, info, debug, trace, silent' },
 } as const satisfies Record<string, { schema: TSchema; default: string | undefined; describe: string }>;
 

@@ -70,6 +70,15 @@ export async function createDb(databaseUrl: string, options: { maximumPoolSize?:
     maximumPoolSize: options.maximumPoolSize ?? 10,
     statementTimeout: 30_000,
     connectionTimeout: 10_000,
+    // slonik's default runs DISCARD ALL whenever a connection goes back to the pool: a second
+    // round trip for every query. Nothing here leaves session state behind (no SET, no temporary
+    // tables, no session advisory locks outside migrate's own connection, LISTEN on its own
+    // client), so there is nothing to reset. Measured in bench:lifecycle: 3,860 DISCARD ALL for
+    // 100 verified domains, more statements than the work itself.
+    resetConnection: async () => undefined,
+    // Opening a backend costs Postgres a fork; keep idle connections longer than slonik's 5 s so
+    // a worker between bursts does not reconnect for every one.
+    idleTimeout: 60_000,
   });
   return guardTransactions(quiet(pool));
 }

@@ -22,7 +22,32 @@ export function hostWithoutPort(header: string | undefined): string | null {
   return host;
 }
 
+/**
+ * Key authorizations looked up moments ago. A CA validates one challenge several times at once
+ * (Let's Encrypt from several network perspectives; Pebble asked three times per challenge in
+ * bench:lifecycle), so lookups of the same token share one query and its answer for a few
+ * seconds. Only found tokens are kept: a miss may be a token being stored right now.
+ */
+const CACHE_TTL_MS = 5_000;
+const CACHE_MAX = 10_000;
+
 export function createChallengeServer({ db, logger }: { db: Db; logger: Logger }): http.Server {
+  const recent = new Map<string, { keyAuthorization: Promise<string | null>; until: number }>();
+  const lookUp = (token: string): Promise<string | null> => {
+    const now = Date.now();
+    const hit = recent.get(token);
+    if (hit && hit.until > now) return hit.keyAuthorization;
+    if (recent.size >= CACHE_MAX) {
+      for (const [key, entry] of recent) if (entry.until <= now) recent.delete(key);
+      if (recent.size >= CACHE_MAX) recent.clear();
+    }
+    const keyAuthorization = db.maybeOneFirst(sql.type(KeyAuthorization)`select key_authorization from acme_challenges where token = ${token}`);
+    const entry = { keyAuthorization, until: now + CACHE_TTL_MS };
+    recent.set(token, entry);
+    const forget = () => { if (recent.get(token) === entry) recent.delete(token); };
+    keyAuthorization.then((found) => { if (found === null) forget(); }, forget);
+    return keyAuthorization;
+  };
   const send = (res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body), ...headers });
     res.end(body);
@@ -34,7 +59,7 @@ export function createChallengeServer({ db, logger }: { db: Db; logger: Logger }
     if (path.startsWith(CHALLENGE_PREFIX)) {
       const token = path.slice(CHALLENGE_PREFIX.length);
       if (!TOKEN.test(token)) return send(res, 404, 'not found\n');
-      db.maybeOneFirst(sql.type(KeyAuthorization)`select key_authorization from acme_challenges where token = ${token}`)
+      lookUp(token)
         .then((keyAuthorization) => {
           if (keyAuthorization === null) return send(res, 404, 'not found\n');
           logger.debug({ tokenPrefix: token.slice(0, 8), host: req.headers.host }, 'answered ACME challenge');

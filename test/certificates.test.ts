@@ -16,6 +16,7 @@ import type { Config } from '../config/index.ts';
 import { newId } from '../db/ids.ts';
 import { row, sql } from '../db/pool.ts';
 import { createChallengeServer } from '../edge/challenge-server.ts';
+import type { AddressInfo } from 'node:net';
 import { createLogger } from '../logging/logger.ts';
 import { SecretBox } from '../security/secret-box.ts';
 import { testConfig } from './support/app.ts';
@@ -216,7 +217,9 @@ describe('certificates: ACME against Pebble', () => {
       await database.db.query(sql.unsafe`drop function hg_test_crash()`);
     }
     const before = await database.db.one(sql.type(OrderRow)`select order_url, status, private_key_enc, key_id, certificate_id from acme_orders where order_url = ${orderUrl}`);
-    expect(before.status).toBe('valid');
+    // The row still says `ready` (finalize writes nothing until it stores the certificate); the
+    // re-run learns from the CA that the order is already valid.
+    expect(before.status).toBe('ready');
     expect(before.private_key_enc).not.toBeNull();
     const orderKeyPem = box.open({ keyId: before.key_id!, ciphertext: before.private_key_enc as Buffer }, orderKeyContext(orderUrl)).toString('utf8');
     expect(await database.db.oneFirst(sql.type(Count)`select count(*)::int as n from certificates where domain_id = ${domainId}`)).toBe(0);
@@ -373,6 +376,27 @@ describe('certificates: ACME against Pebble', () => {
       expect((await get(httpPort, '/.well-known/acme-challenge/bad.token', 'listener.customer-six.test')).status).toBe(404);
       expect((await get(httpPort, `/.well-known/acme-challenge/${'a'.repeat(129)}`, 'x.test')).status).toBe(404);
       expect((await get(httpPort, '/.well-known/acme-challenge/', 'x.test')).status).toBe(404);
+    });
+
+    it('answers the same token asked several times at once with one lookup, and never remembers a miss', async () => {
+      const domainId = await newDomain('listener.customer-seven.test');
+      let lookups = 0;
+      const counting = { maybeOneFirst: (...args: Parameters<typeof database.db.maybeOneFirst>) => { lookups++; return database.db.maybeOneFirst(...args); } } as unknown as typeof database.db;
+      const server = createChallengeServer({ db: counting, logger });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const port = (server.address() as AddressInfo).port;
+      try {
+        // A miss, then the token is stored: the next request finds it (the miss was not kept).
+        expect((await get(port, '/.well-known/acme-challenge/tok_LATE', 'listener.customer-seven.test')).status).toBe(404);
+        await database.db.query(sql.unsafe`insert into acme_challenges (token, key_authorization, domain_id) values ('tok_LATE', 'tok_LATE.thumbprint', ${domainId})`);
+        lookups = 0;
+        // The CA's validation from several perspectives at once: one query answers them all.
+        const answers = await Promise.all([1, 2, 3, 4].map(() => get(port, '/.well-known/acme-challenge/tok_LATE', 'listener.customer-seven.test')));
+        expect(answers.map((a) => [a.status, a.body])).toEqual(Array(4).fill([200, 'tok_LATE.thumbprint']));
+        expect(lookups).toBe(1);
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
     });
 
     it('redirects everything else to HTTPS on the same host, without the port', async () => {

@@ -28,5 +28,11 @@ export async function createHostgateWorker(options: HostgateWorkerOptions): Prom
     activities: createActivities({ db: options.db, logger: options.logger, config: options.config }),
     // Matches the orchestrator's stop grace (docker-compose stop_grace_period 30s).
     shutdownGraceTime: '20 seconds',
+    // A workflow task holds its slot while its local activities run (a whole verify → active
+    // chain on the fast path). More slots than the CPU can serve only interleave the chains: every
+    // domain then finishes late instead of the first ones finishing early (bench:lifecycle).
+    maxConcurrentWorkflowTaskExecutions: options.config.worker.workflowTaskSlots,
+    maxConcurrentLocalActivityExecutions: options.config.worker.localActivitySlots,
+    maxConcurrentActivityTaskExecutions: options.config.worker.activitySlots,
   });
 }

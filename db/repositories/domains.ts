@@ -25,8 +25,23 @@ export const DomainRow = Type.Object({
 });
 export type DomainRow = Static<typeof DomainRow>;
 const Domain = row(DomainRow);
-const columns = sql.fragment`id, organization_id, destination_id, hostname, is_apex, status, status_seq, external_customer_id,
-  widget_session_id, verification, verify_requested_at, workflow_started_at, created_at, updated_at`;
+const columnNames = Object.keys(DomainRow.properties) as Array<keyof DomainRow>;
+const columns = sql.join(columnNames.map((c) => sql.identifier([c])), sql.fragment`, `);
+const TransitionRow = row(Type.Object({ ...DomainRow.properties, changed: Type.Boolean(), previous_status: DomainRow.properties.status }));
+
+/** For a move into `to`: the statuses it may come from, and the event each of those moves emits. */
+const movesInto = (() => {
+  const cache = new Map<DomainStatus, { allowedFrom: DomainStatus[]; eventFrom: DomainStatus[]; eventKinds: string[] }>();
+  return (to: DomainStatus) => {
+    let moves = cache.get(to);
+    if (!moves) {
+      const withEvents = domainStatuses.flatMap((from) => { const kind = eventForTransition(from, to); return kind ? [{ from, kind }] : []; });
+      moves = { allowedFrom: domainStatuses.filter((from) => canTransition(from, to)), eventFrom: withEvents.map((e) => e.from), eventKinds: withEvents.map((e) => e.kind) };
+      cache.set(to, moves);
+    }
+    return moves;
+  };
+})();
 
 export class DomainConflictError extends Error {
   constructor(hostname: string) { super(`${hostname} is already connected`); }
@@ -44,28 +59,84 @@ export interface DomainFilters { status?: DomainStatus | undefined; hostname?: s
 
 export type TransitionResult = { changed: true; domain: DomainRow; from: DomainStatus } | { changed: false; domain: DomainRow | null; reason: 'not_found' | 'not_allowed' | 'already' | 'stale' };
 
+export interface TransitionOptions {
+  organizationId?: string;
+  /** Queued for the domain's workflow in the same transaction when the move happens. */
+  signal?: Record<string, unknown>;
+  /** Refuse the move unless the row is still at this sequence number. */
+  expectedSeq?: number;
+  /** Set `verification.problem` with the move (null clears it). */
+  problem?: { code: string; message: string } | null;
+  /** Keys merged into `verification` with the move (only when it moves). */
+  verification?: Record<string, unknown>;
+}
+
 export function domainsRepository(db: Db) {
   const outbox = workflowOutboxRepository(db);
 
-  async function transitionIn(tx: DatabaseTransactionConnection, domainId: string, to: DomainStatus, reason: string | null, organizationId?: string, expectedSeq?: number): Promise<TransitionResult> {
+  /**
+   * The move as ONE statement: lock the row, check it may move (same status → `already`; another
+   * sequence number than the caller saw → `stale`; lifecycle → `not_allowed`), update it, append
+   * the history row and the event. One round trip instead of six (BEGIN, lock, update, history,
+   * event, COMMIT) — transitions are what a burst of verifies spends its database time on.
+   */
+  async function transitionIn(conn: Pick<DatabaseTransactionConnection, 'maybeOne'>, domainId: string, to: DomainStatus, reason: string | null, organizationId?: string, expectedSeq?: number, verification?: Record<string, unknown>): Promise<TransitionResult> {
+    const patch = verification ? sql.jsonb(verification as never) : null;
     const orgFilter = organizationId ? sql.fragment`and organization_id = ${organizationId}` : sql.fragment``;
-    const current = await tx.maybeOne(sql.type(Domain)`select ${columns} from domains where id = ${domainId} ${orgFilter} for update`);
-    if (!current) return { changed: false, domain: null, reason: 'not_found' };
-    if (current.status === to) return { changed: false, domain: current, reason: 'already' };
+    const { allowedFrom, eventFrom, eventKinds } = movesInto(to);
+    const result = await conn.maybeOne(sql.type(TransitionRow)`
+      with cur as (
+        select ${columns} from domains where id = ${domainId} ${orgFilter} for update
+      ), upd as (
+        update domains d set status = ${to}, status_seq = d.status_seq + 1, updated_at = hg_now(),
+          deleted_at = case when ${to} = 'deleted' then hg_now() else d.deleted_at end,
+          verification = case when ${patch}::jsonb is null then d.verification else coalesce(d.verification, '{}'::jsonb) || ${patch}::jsonb end
+        from cur
+        where d.id = cur.id and cur.status <> ${to} and cur.status = any(${sql.array(allowedFrom, 'text')})
+          and (${expectedSeq ?? null}::int is null or cur.status_seq = ${expectedSeq ?? null}::int)
+        returning ${sql.join(columnNames.map((c) => sql.fragment`d.${sql.identifier([c])}`), sql.fragment`, `)}
+      ), history as (
+        insert into domain_status_history (domain_id, seq, from_status, to_status, reason)
+        select upd.id, upd.status_seq, cur.status, upd.status, ${reason} from upd cross join cur
+      ), event as (
+        insert into events (id, organization_id, kind, domain_id, data)
+        select ${newId('event')}, upd.organization_id, k.kind, upd.id,
+          jsonb_build_object('id', upd.id, 'hostname', upd.hostname, 'status', upd.status, 'destination_id', upd.destination_id, 'external_customer_id', upd.external_customer_id)
+        from upd cross join cur
+        join unnest(${sql.array(eventFrom, 'text')}, ${sql.array(eventKinds, 'text')}) as k (from_status, kind) on k.from_status = cur.status
+      )
+      select (upd.id is not null) as changed, cur.status as previous_status,
+        ${sql.join(columnNames.map((c) => sql.fragment`case when upd.id is null then cur.${sql.identifier([c])} else upd.${sql.identifier([c])} end as ${sql.identifier([c])}`), sql.fragment`, `)}
+      from cur left join upd on true`);
+    if (!result) return { changed: false, domain: null, reason: 'not_found' };
+    const { changed, previous_status: from, ...domain } = result;
+    if (changed) return { changed: true, domain, from };
+    if (domain.status === to) return { changed: false, domain, reason: 'already' };
     // The writer saw an older state than the row now has (a retried or late activity, or the API
     // moved the domain meanwhile): never move it based on stale knowledge.
-    if (expectedSeq !== undefined && current.status_seq !== expectedSeq) return { changed: false, domain: current, reason: 'stale' };
-    if (!canTransition(current.status, to)) return { changed: false, domain: current, reason: 'not_allowed' };
-    const updated = await tx.one(sql.type(Domain)`
-      update domains set status = ${to}, status_seq = status_seq + 1, updated_at = hg_now(),
-        deleted_at = case when ${to} = 'deleted' then hg_now() else deleted_at end
-      where id = ${domainId} returning ${columns}`);
-    await tx.query(sql.unsafe`
-      insert into domain_status_history (domain_id, seq, from_status, to_status, reason)
-      values (${domainId}, ${updated.status_seq}, ${current.status}, ${to}, ${reason})`);
-    const kind = eventForTransition(current.status, to);
-    if (kind) await appendEvent(tx, updated.organization_id, kind, eventData(updated));
-    return { changed: true, domain: updated, from: current.status };
+    if (expectedSeq !== undefined && domain.status_seq !== expectedSeq) return { changed: false, domain, reason: 'stale' };
+    return { changed: false, domain, reason: 'not_allowed' };
+  }
+
+  async function transitionWithin(tx: DatabaseTransactionConnection, domainId: string, to: DomainStatus, reason: string | null, options: TransitionOptions): Promise<TransitionResult> {
+    const result = await transitionIn(tx, domainId, to, reason, options.organizationId, options.expectedSeq, verificationPatch(options));
+    if (result.changed && options.signal) await outbox.enqueue(tx, 'signal_domain', domainWorkflowId(domainId), options.signal);
+    // The move and what `verification.problem` says about it commit together (e.g. `active`
+    // with the CA's earlier refusal cleared), so a reader never sees one without the other. A
+    // move made (or found made) by an earlier attempt still gets the problem written.
+    if (options.problem !== undefined && !result.changed && result.reason === 'already') await setProblemIn(tx, domainId, options.problem);
+    return result;
+  }
+
+  function verificationPatch(options: TransitionOptions): Record<string, unknown> | undefined {
+    if (options.problem === undefined && !options.verification) return undefined;
+    return { ...options.verification, ...(options.problem === undefined ? {} : { problem: options.problem }) };
+  }
+
+  async function setProblemIn(conn: Pick<DatabaseTransactionConnection, 'query'>, domainId: string, problem: { code: string; message: string } | null): Promise<void> {
+    await conn.query(sql.unsafe`
+      update domains set verification = coalesce(verification, '{}'::jsonb) || jsonb_build_object('problem', ${sql.jsonb(problem as never)}::jsonb),
+        updated_at = hg_now() where id = ${domainId}`);
   }
 
   return {
@@ -116,12 +187,20 @@ export function domainsRepository(db: Db) {
     },
 
     /** Moves a domain if the lifecycle allows it; records history and the matching event. */
-    async transition(domainId: string, to: DomainStatus, reason: string | null, options: { organizationId?: string; signal?: Record<string, unknown>; expectedSeq?: number } = {}): Promise<TransitionResult> {
-      return db.transaction(async (tx) => {
-        const result = await transitionIn(tx, domainId, to, reason, options.organizationId, options.expectedSeq);
-        if (result.changed && options.signal) await outbox.enqueue(tx, 'signal_domain', domainWorkflowId(domainId), options.signal);
-        return result;
-      });
+    async transition(domainId: string, to: DomainStatus, reason: string | null, options: TransitionOptions = {}): Promise<TransitionResult> {
+      // The move alone is one statement, atomic by itself: no transaction around it needed.
+      if (!options.signal && options.problem === undefined) return transitionIn(db, domainId, to, reason, options.organizationId, options.expectedSeq, verificationPatch(options));
+      return db.transaction((tx) => transitionWithin(tx, domainId, to, reason, options));
+    },
+
+    /** `transition` inside the caller's transaction. */
+    transitionWithin(tx: DatabaseTransactionConnection, domainId: string, to: DomainStatus, reason: string | null, options: TransitionOptions = {}): Promise<TransitionResult> {
+      return transitionWithin(tx, domainId, to, reason, options);
+    },
+
+    /** Shows what blocks progress (e.g. the CA refused) in `verification.problem`; null clears it. */
+    async setProblem(domainId: string, problem: { code: string; message: string } | null, conn: Pick<DatabaseTransactionConnection, 'query'> = db): Promise<void> {
+      await setProblemIn(conn, domainId, problem);
     },
 
     async markWorkflowStarted(domainId: string): Promise<void> {

@@ -38,11 +38,11 @@ export async function startTestWorker(t: TestTemporal, db: Db, config: Config = 
   if (!runtimeInstalled) {
     runtimeInstalled = true;
     try {
-      Runtime.install({ shutdownSignals: [], logger: new DefaultLogger('WARN'), telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR' }) } } });
+      Runtime.install({ shutdownSignals: [], logger: new DefaultLogger(process.env.HG_TEST_SDK_LOG === 'debug' ? 'DEBUG' : 'WARN'), telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR' }) } } });
     } catch { /* already installed in this module registry */ }
   }
   const nativeConnection = await NativeConnection.connect({ address: t.address });
-  const worker = await createHostgateWorker({ connection: nativeConnection, namespace: 'default', taskQueue: t.taskQueue, db, config, logger: createLogger('silent', 'test-worker') });
+  const worker = await createHostgateWorker({ connection: nativeConnection, namespace: 'default', taskQueue: t.taskQueue, db, config, logger: createLogger((process.env.HG_TEST_WORKER_LOG ?? 'silent') as 'silent', 'test-worker') });
   const running = worker.run();
   return {
     worker,
