@@ -14,6 +14,7 @@ import { readFile } from 'node:fs/promises';
 import https from 'node:https';
 import { createSecureContext, rootCertificates } from 'node:tls';
 import { setTimeout as delay } from 'node:timers/promises';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { promisify } from 'node:util';
 import { asyncLocalStorage } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
@@ -21,7 +22,6 @@ import acme, { type Authorization, type Client, type Order } from 'acme-client';
 import { Type, type Static } from 'typebox';
 import type { Config } from '../config/index.ts';
 import { newId } from '../db/ids.ts';
-import type { DatabaseTransactionConnection } from 'slonik';
 import { row, sql, type Db } from '../db/pool.ts';
 import { domainsRepository } from '../db/repositories/domains.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -311,6 +311,9 @@ const orderColumns = sql.fragment`order_url, domain_id, directory_url, hostname,
 const DomainRow = row(Type.Object({ hostname: Type.String(), status: Type.String(), open_order_url: Type.Union([Type.String(), Type.Null()]) }));
 const CertificateRow = row(Type.Object({ id: Type.String(), serial: Type.String(), not_before: Type.String(), not_after: Type.String() }));
 
+/** Deadline (epoch ms) for waiting on the CA within one call, when the caller set a budget. */
+const waitBudget = new AsyncLocalStorage<number>();
+
 const generateKeyPairAsync = promisify(generateKeyPair);
 async function newPrivateKeyPem(): Promise<string> {
   const { privateKey } = await generateKeyPairAsync('ec', { namedCurve: 'P-256', privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
@@ -504,7 +507,7 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
    * heartbeat per poll. Past the wait budget it fails retryably; a re-run continues the wait.
    */
   async function waitWhile(client: Client, order: OrderRow, states: readonly string[], what: string, firstPauseMs = 0): Promise<Order> {
-    const deadline = Date.now() + waitTimeoutMs;
+    const deadline = Math.min(Date.now() + waitTimeoutMs, waitBudget.getStore() ?? Number.POSITIVE_INFINITY);
     let interval = 100;
     // Right after telling the CA something, asking at once mostly gets the old status back.
     if (firstPauseMs > 0) await pause(firstPauseMs);
@@ -513,7 +516,7 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
       heartbeat({ orderUrl: order.order_url, status: caOrder.status });
       if (!states.includes(caOrder.status)) return caOrder;
       if (Date.now() >= deadline) {
-        throw ApplicationFailure.create({ type: 'CaUnavailable', message: `${what} of ${order.hostname} is still ${caOrder.status} after ${Math.round(waitTimeoutMs / 1000)} s`, nextRetryDelay: '10s' });
+        throw ApplicationFailure.create({ type: 'CaUnavailable', message: `${what} of ${order.hostname} is still ${caOrder.status}; stopped waiting`, nextRetryDelay: '10s' });
       }
       await pause(interval);
       interval = Math.min(Math.round(interval * 1.5), maxPollIntervalMs);
@@ -596,7 +599,7 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
     const id = newId('certificate');
     const sealed = secretBox.seal(keyPem, certificateKeyContext(id));
     const IdRow = row(Type.Object({ id: Type.String() }));
-    const { certificateId, state } = await db.transaction(async (tx) => {
+    const certificateId = await db.transaction(async (tx) => {
       // Certificate, order completed, tokens gone: one statement when the certificate is new.
       const inserted = await tx.maybeOneFirst(sql.type(IdRow)`
         with cert as (
@@ -619,35 +622,119 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
           where order_url = ${order.order_url}`);
         await tx.query(sql.unsafe`delete from acme_challenges where domain_id = ${order.domain_id}`);
       }
-      return { certificateId: certId, state: then ? await afterIssuance(tx, order.domain_id, then) : undefined };
+      return certId;
     });
+    // After the certificate is stored, not with it: a crash in between leaves a completed order,
+    // and the re-run (finalize finds it completed) records this then.
+    const state = then ? await afterIssuance(order.domain_id, then) : undefined;
     logger.info({ domainId: order.domain_id, hostname: order.hostname, certificateId, serial, notAfter }, 'certificate stored');
     // Same serial stored by an earlier run: that row's dates are the same certificate's.
     return { certificateId, serial, notBefore, notAfter, ...(state ? { state } : {}) };
   }
 
   /** What a stored certificate means for its domain: `active` (first one) or the problem cleared. */
-  async function afterIssuance(tx: DatabaseTransactionConnection | null, domainId: string, then: NonNullable<FinalizeInput['then']>): Promise<DomainState | undefined> {
+  async function afterIssuance(domainId: string, then: NonNullable<FinalizeInput['then']>): Promise<DomainState | undefined> {
     if (then.activateFromSeq === undefined) {
-      await domains.setProblem(domainId, null, tx ?? db);
+      await domains.setProblem(domainId, null);
       return undefined;
     }
-    const options = { expectedSeq: then.activateFromSeq, problem: null };
-    const moved = tx ? await domains.transitionWithin(tx, domainId, 'active', 'certificate issued', options) : await domains.transition(domainId, 'active', 'certificate issued', options);
+    const moved = await domains.transition(domainId, 'active', 'certificate issued', { expectedSeq: then.activateFromSeq, problem: null });
     if (!moved.domain) throw ApplicationFailure.nonRetryable(`domain ${domainId} does not exist`, 'DomainNotFound');
     return { status: moved.domain.status, seq: moved.domain.status_seq };
+  }
+
+  /**
+   * Places an order for the domain's hostname and stores its HTTP-01 key authorizations, or
+   * returns the order already in flight (a re-run after a crash, or a retry of the workflow).
+   */
+  async function beginOrder(domainId: string): Promise<OrderRow> {
+    const found = await db.maybeOne(sql.type(DomainRow)`
+      select d.hostname, d.status, (select o.order_url from acme_orders o where o.domain_id = d.id and o.status not in ('invalid', 'completed', 'abandoned')) as open_order_url
+      from domains d where d.id = ${domainId}`);
+    if (!found || found.status === 'deleted') throw ApplicationFailure.nonRetryable(`domain ${domainId} does not exist`, 'DomainNotFound');
+    const { hostname } = found;
+    const client = await getClient();
+    const open = found.open_order_url ? await db.maybeOne(sql.type(OrderRow)`select ${orderColumns} from acme_orders where order_url = ${found.open_order_url}`) : null;
+    if (open) {
+      const stale = open.directory_url !== directoryUrl || open.hostname !== hostname
+        || (open.expires_at !== null && Date.parse(open.expires_at) < Date.now() + 10 * 60_000);
+      if (stale) {
+        await closeOrder(open, 'abandoned', null);
+      } else {
+        let caOrder: Order | null = null;
+        try {
+          caOrder = await fetchOrder(client, open);
+        } catch (error) {
+          if (!(error instanceof ApplicationFailure && error.type === 'CertificateRefused')) throw error;
+        }
+        if (caOrder && caOrder.status !== 'invalid') {
+          if (caOrder.status === 'pending') await storeChallenges(client, domainId, caOrder);
+          await setStatus(open.order_url, caOrder.status);
+          logger.info({ domainId, hostname, orderUrl: open.order_url, status: caOrder.status }, 'resuming ACME order');
+          const resumed = { ...open, status: caOrder.status } as OrderRow;
+          return resumed;
+        }
+        if (caOrder) await closeOrder(open, 'invalid', await invalidReason(client, caOrder));
+      }
+    }
+
+    const caOrder = await ca('create order', () => client.createOrder({ identifiers: [{ type: 'dns', value: hostname }] }));
+    // Reading the authorizations tells the CA nothing; with them the row holds every URL the
+    // next steps POST to, and the tokens go in right after it.
+    const challenges = caOrder.status === 'pending' ? await pendingChallenges(client, caOrder) : null;
+    const challengeUrls = challenges ? challenges.rows.map((r) => r.url) : null;
+    const tokens = challenges?.rows ?? [];
+    const inserted = await db.maybeOne(sql.type(OrderRow)`
+      with placed as (
+        insert into acme_orders (order_url, domain_id, directory_url, hostname, status, expires_at, finalize_url, challenge_urls)
+        values (${caOrder.url}, ${domainId}, ${directoryUrl}, ${hostname}, ${caOrder.status}, ${caOrder.expires ?? null}, ${caOrder.finalize ?? null},
+                ${challengeUrls ? sql.array(challengeUrls, 'text') : null}::text[])
+        on conflict do nothing returning ${orderColumns}
+      ), tokens as (
+        insert into acme_challenges (token, key_authorization, domain_id)
+        select token, key_authorization, ${domainId}
+        from unnest(${sql.array(tokens.map((r) => r.token), 'text')}::text[], ${sql.array(tokens.map((r) => r.keyAuthorization), 'text')}::text[]) as c (token, key_authorization)
+        where exists (select 1 from placed)
+        on conflict (token) do nothing
+      )
+      select * from placed`);
+    if (!inserted) {
+      // Another attempt won the race for this domain's one open order: continue with that one.
+      const other = await db.maybeOne(sql.type(OrderRow)`
+        select ${orderColumns} from acme_orders where domain_id = ${domainId} and status not in ('invalid', 'completed', 'abandoned')`);
+      if (other) return other;
+      throw new Error(`could not record ACME order ${caOrder.url}`);
+    }
+    logger.info({ domainId, hostname, orderUrl: caOrder.url }, 'ACME order placed');
+    return inserted;
+  }
+
+  /** Validation of a loaded order; `record` writes the status reached (the step-by-step path). */
+  async function validateOrder(order: OrderRow, record: boolean): Promise<string> {
+    if (order.status === 'completed') return 'valid';
+    if (order.status === 'invalid' || order.status === 'abandoned') throw refused('order_closed', `The ACME order for ${order.hostname} is ${order.status}; a new order is needed`);
+    const client = await getClient();
+    if (order.status === 'pending' && order.challenge_urls?.length && await answerStoredChallenges(client, order, order.challenge_urls)) {
+      const caOrder = await waitWhile(client, order, ['pending'], 'Validation', 50);
+      if (caOrder.status === 'invalid') return failInvalid(client, order, caOrder);
+      if (record) await setStatus(order.order_url, caOrder.status);
+      return caOrder.status;
+    }
+    return (await validate(client, order)).status;
   }
 
   /**
    * Finalizes a ready order with the stored key (created and sealed first), waits for issuance,
    * downloads the chain and stores it once; a re-run returns the stored certificate.
    */
-  async function finalize({ domainId, orderUrl, then }: FinalizeInput): Promise<IssuedCertificate> {
+  async function finalize({ domainId, orderUrl, then }: FinalizeInput, validatedReady = false): Promise<IssuedCertificate> {
     // The usual case in one statement: the open order, with its certificate key stored if it had
-    // none yet (generated here first; a re-run that finds one keeps that one).
+    // none yet (generated here first; a re-run that finds one keeps that one), and `ready` when
+    // the caller just saw the CA say so.
     const candidate = secretBox.seal(await newPrivateKeyPem(), orderKeyContext(orderUrl));
     const keyed = await db.maybeOne(sql.type(OrderRow)`
       update acme_orders set private_key_enc = coalesce(private_key_enc, ${sql.binary(candidate.ciphertext)}), key_id = coalesce(key_id, ${candidate.keyId}),
+        status = case when ${validatedReady} and status = 'pending' then 'ready' else status end,
         updated_at = case when private_key_enc is null then hg_now() else updated_at end
       where order_url = ${orderUrl} and domain_id = ${domainId} and status not in ('invalid', 'completed', 'abandoned')
       returning ${orderColumns}`);
@@ -655,7 +742,7 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
     if (loaded.status === 'completed' && loaded.certificate_id) {
       // Stored by an earlier run (its transaction also did `then`; doing it again is a no-op).
       const stored = await storedCertificate(loaded.certificate_id);
-      const state = then ? await afterIssuance(null, domainId, then) : undefined;
+      const state = then ? await afterIssuance(domainId, then) : undefined;
       return { ...stored, ...(state ? { state } : {}) };
     }
     if (loaded.status === 'invalid' || loaded.status === 'abandoned') throw refused('order_closed', `The ACME order for ${loaded.hostname} is ${loaded.status}; a new order is needed`);
@@ -704,64 +791,7 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
      * Throws CertificateRefused (e.g. rejected_identifier) or CaUnavailable.
      */
     async beginCertificateOrder({ domainId }: { domainId: string }): Promise<{ orderUrl: string }> {
-      const found = await db.maybeOne(sql.type(DomainRow)`
-        select d.hostname, d.status, (select o.order_url from acme_orders o where o.domain_id = d.id and o.status not in ('invalid', 'completed', 'abandoned')) as open_order_url
-        from domains d where d.id = ${domainId}`);
-      if (!found || found.status === 'deleted') throw ApplicationFailure.nonRetryable(`domain ${domainId} does not exist`, 'DomainNotFound');
-      const { hostname } = found;
-      const client = await getClient();
-      const open = found.open_order_url ? await db.maybeOne(sql.type(OrderRow)`select ${orderColumns} from acme_orders where order_url = ${found.open_order_url}`) : null;
-      if (open) {
-        const stale = open.directory_url !== directoryUrl || open.hostname !== hostname
-          || (open.expires_at !== null && Date.parse(open.expires_at) < Date.now() + 10 * 60_000);
-        if (stale) {
-          await closeOrder(open, 'abandoned', null);
-        } else {
-          let caOrder: Order | null = null;
-          try {
-            caOrder = await fetchOrder(client, open);
-          } catch (error) {
-            if (!(error instanceof ApplicationFailure && error.type === 'CertificateRefused')) throw error;
-          }
-          if (caOrder && caOrder.status !== 'invalid') {
-            if (caOrder.status === 'pending') await storeChallenges(client, domainId, caOrder);
-            await setStatus(open.order_url, caOrder.status);
-            logger.info({ domainId, hostname, orderUrl: open.order_url, status: caOrder.status }, 'resuming ACME order');
-            return { orderUrl: open.order_url };
-          }
-          if (caOrder) await closeOrder(open, 'invalid', await invalidReason(client, caOrder));
-        }
-      }
-
-      const caOrder = await ca('create order', () => client.createOrder({ identifiers: [{ type: 'dns', value: hostname }] }));
-      // Reading the authorizations tells the CA nothing; with them the row holds every URL the
-      // next steps POST to, and the tokens go in right after it.
-      const challenges = caOrder.status === 'pending' ? await pendingChallenges(client, caOrder) : null;
-      const challengeUrls = challenges ? challenges.rows.map((r) => r.url) : null;
-      const tokens = challenges?.rows ?? [];
-      const inserted = await db.maybeOne(sql.type(OrderRow)`
-        with placed as (
-          insert into acme_orders (order_url, domain_id, directory_url, hostname, status, expires_at, finalize_url, challenge_urls)
-          values (${caOrder.url}, ${domainId}, ${directoryUrl}, ${hostname}, ${caOrder.status}, ${caOrder.expires ?? null}, ${caOrder.finalize ?? null},
-                  ${challengeUrls ? sql.array(challengeUrls, 'text') : null}::text[])
-          on conflict do nothing returning ${orderColumns}
-        ), tokens as (
-          insert into acme_challenges (token, key_authorization, domain_id)
-          select token, key_authorization, ${domainId}
-          from unnest(${sql.array(tokens.map((r) => r.token), 'text')}::text[], ${sql.array(tokens.map((r) => r.keyAuthorization), 'text')}::text[]) as c (token, key_authorization)
-          where exists (select 1 from placed)
-          on conflict (token) do nothing
-        )
-        select * from placed`);
-      if (!inserted) {
-        // Another attempt won the race for this domain's one open order: continue with that one.
-        const other = await db.maybeOne(sql.type(OrderRow)`
-          select ${orderColumns} from acme_orders where domain_id = ${domainId} and status not in ('invalid', 'completed', 'abandoned')`);
-        if (other) return { orderUrl: other.order_url };
-        throw new Error(`could not record ACME order ${caOrder.url}`);
-      }
-      logger.info({ domainId, hostname, orderUrl: caOrder.url }, 'ACME order placed');
-      return { orderUrl: caOrder.url };
+      return { orderUrl: (await beginOrder(domainId)).order_url };
     },
 
     /**
@@ -770,18 +800,7 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
      * challenge_unreachable, challenge_dns_failed, caa_forbids_ca, …); its tokens are removed.
      */
     async validateCertificateOrder({ domainId, orderUrl }: { domainId: string; orderUrl: string }): Promise<{ status: string }> {
-      const order = await loadOrder(domainId, orderUrl);
-      if (order.status === 'completed') return { status: 'valid' };
-      if (order.status === 'invalid' || order.status === 'abandoned') throw refused('order_closed', `The ACME order for ${order.hostname} is ${order.status}; a new order is needed`);
-      const client = await getClient();
-      if (order.status === 'pending' && order.challenge_urls?.length && await answerStoredChallenges(client, order, order.challenge_urls)) {
-        const caOrder = await waitWhile(client, order, ['pending'], 'Validation', 50);
-        if (caOrder.status === 'invalid') return failInvalid(client, order, caOrder);
-        await setStatus(order.order_url, caOrder.status);
-        return { status: caOrder.status };
-      }
-      const caOrder = await validate(client, order);
-      return { status: caOrder.status };
+      return { status: await validateOrder(await loadOrder(domainId, orderUrl), true) };
     },
 
     /**
@@ -798,10 +817,15 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
      * validation, finalize and store. Each step resumes from Postgres as it does on its own, so
      * when this fails part-way the step-by-step activities continue from where it stopped.
      */
-    async issueCertificate({ domainId, then }: Omit<FinalizeInput, 'orderUrl'>): Promise<IssuedCertificate & { orderUrl: string }> {
-      const { orderUrl } = await activities.beginCertificateOrder({ domainId });
-      await activities.validateCertificateOrder({ domainId, orderUrl });
-      return { ...await finalize({ domainId, orderUrl, ...(then ? { then } : {}) }), orderUrl };
+    async issueCertificate({ domainId, then, waitBudgetMs }: Omit<FinalizeInput, 'orderUrl'> & { waitBudgetMs?: number }): Promise<IssuedCertificate & { orderUrl: string }> {
+      const run = async () => {
+        const order = await beginOrder(domainId);
+        // The order row in hand (no reading it back), and `ready` recorded with finalize's first write.
+        const status = await validateOrder(order, false);
+        return { ...await finalize({ domainId, orderUrl: order.order_url, ...(then ? { then } : {}) }, status === 'ready'), orderUrl: order.order_url };
+      };
+      // A budget bounds the waits on the CA (validation, issuance): past it, CaUnavailable.
+      return waitBudgetMs === undefined ? run() : waitBudget.run(Date.now() + waitBudgetMs, run);
     },
   };
   return activities;

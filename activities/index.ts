@@ -5,6 +5,7 @@ import { SecretBox } from '../security/secret-box.ts';
 import { createCertificateActivities } from './certificates.ts';
 import { createDnsCheckActivities } from './dns-check.ts';
 import { createDomainActivities } from './domain.ts';
+import { createVerifyAndIssueActivities } from './verify-and-issue.ts';
 import { createWebhookActivities } from './webhooks.ts';
 
 export interface ActivityDeps { db: Db; logger: Logger; config: Config }
@@ -12,10 +13,13 @@ export interface ActivityDeps { db: Db; logger: Logger; config: Config }
 /** Every activity the worker registers, built once from the worker's dependencies. */
 export function createActivities(deps: ActivityDeps) {
   const secretBox = new SecretBox(deps.config.encryptionKeys);
+  const dns = createDnsCheckActivities(deps);
+  const certificates = createCertificateActivities({ ...deps, secretBox });
   return {
     ...createDomainActivities(deps),
-    ...createDnsCheckActivities(deps),
-    ...createCertificateActivities({ ...deps, secretBox }),
+    ...dns,
+    ...certificates,
+    ...createVerifyAndIssueActivities({ dns, certificates, logger: deps.logger }),
     ...createWebhookActivities({ ...deps, secretBox, allowPrivateTargets: deps.config.allowPrivateTargets, timeoutMs: deps.config.webhooks.timeoutMs }),
   };
 }

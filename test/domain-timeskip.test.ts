@@ -84,7 +84,7 @@ describe('domain lifecycle over days (time-skipping)', () => {
     expect(events).toEqual(['hostname.created', 'hostname.failed']);
     // Backoff capped at an hour: about 14 × 24 checks, not thousands.
     const history = await env.client.workflow.getHandle(`domain/${domain.id}`).fetchHistory();
-    const checks = activityRuns(history.events ?? []).filter((name) => name === 'checkDns' || name === 'verifyDns').length;
+    const checks = activityRuns(history.events ?? []).filter((name) => name === 'checkDns' || name === 'verifyDns' || name === 'verifyDnsAndIssue').length;
     expect(checks).toBeGreaterThan(300);
     expect(checks).toBeLessThan(420);
     // Done with it: a workflow left waiting would hold the test server's clock in later tests.

@@ -188,9 +188,11 @@ export function domainsRepository(db: Db) {
 
     /** Moves a domain if the lifecycle allows it; records history and the matching event. */
     async transition(domainId: string, to: DomainStatus, reason: string | null, options: TransitionOptions = {}): Promise<TransitionResult> {
-      // The move alone is one statement, atomic by itself: no transaction around it needed.
-      if (!options.signal && options.problem === undefined) return transitionIn(db, domainId, to, reason, options.organizationId, options.expectedSeq, verificationPatch(options));
-      return db.transaction((tx) => transitionWithin(tx, domainId, to, reason, options));
+      if (options.signal) return db.transaction((tx) => transitionWithin(tx, domainId, to, reason, options));
+      // The move (with its verification patch) is one statement, atomic by itself.
+      const result = await transitionIn(db, domainId, to, reason, options.organizationId, options.expectedSeq, verificationPatch(options));
+      if (options.problem !== undefined && !result.changed && result.reason === 'already') await setProblemIn(db, domainId, options.problem);
+      return result;
     },
 
     /** `transition` inside the caller's transaction. */
@@ -209,13 +211,16 @@ export function domainsRepository(db: Db) {
 
     /** Records a verify request and queues the signal; returns null when the domain is not this org's. */
     async requestVerify(organizationId: string, domainId: string): Promise<DomainRow | null> {
-      return db.transaction(async (tx) => {
-        const domain = await tx.maybeOne(sql.type(Domain)`
+      // One statement (the request and the queued signal commit together), no transaction round trips.
+      return db.maybeOne(sql.type(Domain)`
+        with requested as (
           update domains set verify_requested_at = hg_now(), updated_at = hg_now()
-          where id = ${domainId} and organization_id = ${organizationId} returning ${columns}`);
-        if (domain && domain.status !== 'deleted') await outbox.enqueue(tx, 'signal_domain', domainWorkflowId(domainId), { signal: 'verify' });
-        return domain;
-      });
+          where id = ${domainId} and organization_id = ${organizationId} returning ${columns}
+        ), queued as (
+          insert into workflow_outbox (kind, workflow_id, payload)
+          select 'signal_domain', ${domainWorkflowId(domainId)}, ${sql.jsonb({ signal: 'verify' })} from requested where status <> 'deleted'
+        )
+        select ${columns} from requested`);
     },
 
     /**

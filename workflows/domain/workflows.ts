@@ -6,6 +6,7 @@ import {
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { createCertificateActivities } from '../../activities/certificates.ts';
 import type { createDnsCheckActivities } from '../../activities/dns-check.ts';
+import type { createVerifyAndIssueActivities } from '../../activities/verify-and-issue.ts';
 import type { createDomainActivities, DomainState, Problem } from '../../activities/domain.ts';
 import type { DomainStatus } from '../../model/domain-status.ts';
 import { HostgateDomainStatus, HostgateHostname, HostgateOrganizationId } from '../search-attributes.ts';
@@ -55,6 +56,11 @@ const dnsLocalOptions: LocalActivityOptions = {
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute' },
 };
 const dnsLocal = proxyLocalActivities<ReturnType<typeof createDnsCheckActivities>>(dnsLocalOptions);
+// The DNS check that, when it moves the domain, goes straight on to the certificate (its issuance
+// half reports rather than throws, and waits on the CA at most ~10 s): same retry-forever policy
+// as a DNS check; a timed-out attempt re-runs and then finds the domain already moved.
+const verifyLocalOptions: LocalActivityOptions = { ...dnsLocalOptions, startToCloseTimeout: '40 seconds' };
+const verifyLocal = proxyLocalActivities<ReturnType<typeof createVerifyAndIssueActivities>>(verifyLocalOptions);
 
 type AcmeActivities = ReturnType<typeof createCertificateActivities>;
 // ACME on the fast path: the three steps (order, HTTP-01 validation, finalize + store) in ONE
@@ -92,6 +98,11 @@ function worthRetryingDurably(error: unknown): boolean {
   return !(cause && (cause.type === 'CertificateRefused' || cause.type === 'DomainNotFound'));
 }
 
+/** Marks "go step by step" inside issue(); never leaves the workflow. */
+class StepByStep extends Error {
+  constructor() { super('the one-attempt issuance did not finish; continuing step by step'); }
+}
+
 /** How long a successful DNS check stands in for the check before issuance (fast path). */
 const JUST_VERIFIED_MS = 60_000;
 
@@ -119,6 +130,8 @@ async function lifecycle(input: DomainWorkflowInput, onIndex: (flush: () => void
   const store = fast ? dbLocal : db;
   /** Workflow time of the last DNS check that found DNS right (fast path: skip re-checking at once). */
   let dnsVerifiedAt: number | null = null;
+  /** The one-attempt issuance did not finish: the next issuance goes step by step. */
+  let issueStepByStep = false;
   const carry: DomainWorkflowCarry = input.carry ?? {
     dnsWaitStartedAt: null, dnsChecks: 0, certFailures: 0, certificate: null, pending: { verify: false, delete: false, suspend: null, resume: false },
   };
@@ -190,7 +203,7 @@ async function lifecycle(input: DomainWorkflowInput, onIndex: (flush: () => void
       pending.verify = false;
       const summary = `DNS check #${carry.dnsChecks + 1} of ${hostname}`;
       if (fast) {
-        const result = await dnsLocal.verifyDns.executeWithOptions({ ...dnsLocalOptions, summary }, [{ domainId, expectedSeq: cur.seq }]);
+        const result = await verifyLocal.verifyDnsAndIssue.executeWithOptions({ ...verifyLocalOptions, summary: `${summary}; if right, the certificate (one local attempt)` }, [{ domainId, expectedSeq: cur.seq }]);
         carry.dnsChecks++;
         if (result.ok || result.state.seq !== cur.seq) {
           // DNS is right and the domain moved on (or someone else moved it meanwhile).
@@ -199,6 +212,17 @@ async function lifecycle(input: DomainWorkflowInput, onIndex: (flush: () => void
           carry.dnsChecks = 0;
           cur = result.state;
           index([{ key: HostgateDomainStatus, value: cur.status }]);
+          const issuance = result.issuance;
+          if (issuance?.ok) {
+            carry.certFailures = 0;
+            carry.certificate = { id: issuance.certificate.certificateId, notBefore: Date.parse(issuance.certificate.notBefore), notAfter: Date.parse(issuance.certificate.notAfter) };
+          } else if (issuance?.refused) {
+            carry.certFailures++;
+            await CancellationScope.nonCancellable(() => store.recordProblem({ domainId, problem: issuance.refused }));
+          } else if (issuance) {
+            // Not finished in the one attempt (CA slow, rate limit…): the step-by-step activities next.
+            issueStepByStep = true;
+          }
           return;
         }
         if (await backOff(result)) return;
@@ -242,9 +266,11 @@ async function lifecycle(input: DomainWorkflowInput, onIndex: (flush: () => void
         const then = activateFromSeq === undefined ? {} : { activateFromSeq };
         let cert: Awaited<ReturnType<AcmeActivities['finalizeCertificateOrder']>>;
         try {
+          if (issueStepByStep) throw new StepByStep();
           cert = await acmeLocal.issueCertificate.executeWithOptions({ ...acmeLocalOptions, summary: `certificate for ${hostname}: ACME order, HTTP-01, finalize (one local attempt)` }, [{ domainId, then }]);
         } catch (error) {
-          if (!worthRetryingDurably(error)) throw error;
+          if (!(error instanceof StepByStep) && !worthRetryingDurably(error)) throw error;
+          issueStepByStep = false;
           log.info('issuance continues as durable activities', { error: (error as Error).message });
           details('obtaining a certificate (step by step, with retries)');
           flushIndex();

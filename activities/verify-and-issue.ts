@@ -1,0 +1,48 @@
+// The fast path of the domain workflow as ONE local activity: the DNS check that moves the domain
+// to `pending_certificate` when DNS is right, then — only if this call moved it — the issuance
+// (order, HTTP-01, finalize + store, `active`). A verify burst then costs the workflow one step
+// instead of two. Both halves are the same code as the separate activities, resumable from
+// Postgres; an issuance that does not finish here (anything but a refusal) is reported, not
+// thrown, so the workflow continues with the step-by-step activities.
+import { ApplicationFailure } from '@temporalio/common';
+import type { Logger } from '../logging/logger.ts';
+import type { CertificateActivities, IssuedCertificate } from './certificates.ts';
+import type { DnsCheckResult } from './dns-check.ts';
+import type { createDnsCheckActivities } from './dns-check.ts';
+import type { DomainState, Problem } from './domain.ts';
+
+export interface VerifyAndIssueResult extends DnsCheckResult {
+  state: DomainState;
+  /** Present when this call moved the domain to `pending_certificate` and tried to issue. */
+  issuance?: { ok: true; certificate: IssuedCertificate } | { ok: false; refused: Problem | null; message: string };
+}
+
+/** How long the issuance half waits on the CA before leaving it to the step-by-step activities. */
+const ISSUANCE_WAIT_BUDGET_MS = 10_000;
+
+export function createVerifyAndIssueActivities(deps: {
+  dns: ReturnType<typeof createDnsCheckActivities>;
+  certificates: CertificateActivities;
+  logger: Logger;
+}) {
+  const { dns, certificates, logger } = deps;
+  return {
+    async verifyDnsAndIssue({ domainId, expectedSeq }: { domainId: string; expectedSeq: number }): Promise<VerifyAndIssueResult> {
+      const checked = await dns.verifyDns({ domainId, expectedSeq });
+      const movedHere = checked.ok && checked.state.status === 'pending_certificate' && checked.state.seq === expectedSeq + 1;
+      if (!movedHere) return checked;
+      try {
+        const certificate = await certificates.issueCertificate({ domainId, then: { activateFromSeq: checked.state.seq }, waitBudgetMs: ISSUANCE_WAIT_BUDGET_MS });
+        return { ...checked, state: certificate.state ?? checked.state, issuance: { ok: true, certificate } };
+      } catch (error) {
+        if (error instanceof ApplicationFailure && error.type === 'DomainNotFound') throw error;
+        if (error instanceof ApplicationFailure && error.type === 'CertificateRefused') {
+          const detail = (error.details?.[0] ?? {}) as { code?: string };
+          return { ...checked, issuance: { ok: false, refused: { code: detail.code ?? 'certificate_refused', message: error.message }, message: error.message } };
+        }
+        logger.info({ domainId, err: (error as Error)?.message }, 'issuance left to the step-by-step activities');
+        return { ...checked, issuance: { ok: false, refused: null, message: (error as Error)?.message ?? String(error) } };
+      }
+    },
+  };
+}
