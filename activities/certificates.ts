@@ -26,6 +26,8 @@ import { row, sql, type Db } from '../db/pool.ts';
 import { domainsRepository } from '../db/repositories/domains.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { SecretBox } from '../security/secret-box.ts';
+import { createCsrPem } from '../security/csr.ts';
+import { acmeTransport } from './acme-transport.ts';
 import type { DomainState } from './domain.ts';
 
 export interface CertificateActivityDeps {
@@ -216,8 +218,9 @@ function prepareAcmeHttp(): void {
   (ax.defaults as unknown as { acmeSettings: { retryMaxAttempts: number } }).acmeSettings.retryMaxAttempts = 0;
   // Below the activities' 30 s heartbeat timeout: a hung request fails the attempt, not the worker slot.
   ax.defaults.timeout = 20_000;
-  // ACME never redirects; without redirects axios skips its follow-redirects wrapper.
+  // ACME never redirects, compresses or streams: a lean transport instead of axios's own.
   ax.defaults.maxRedirects = 0;
+  ax.defaults.adapter = acmeTransport;
   ax.interceptors.request.use((config) => {
     let agent = defaultAgent;
     try {
@@ -401,6 +404,9 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
     // fresh nonce from the error response; allow it more tries than its default five.
     (client as unknown as { http: { maxBadNonceRetries: number } }).http.maxBadNonceRetries = 10;
     reuseNonces((client as unknown as { http: AcmeHttp }).http);
+    // acme-client keeps the account key as PEM and Node parses it again for every JWS it signs;
+    // a parsed KeyObject signs the same bytes without that.
+    (client as unknown as { http: { accountKey: unknown } }).http.accountKey = createPrivateKey(key);
     if (!accountUrl) {
       // Same key → same account: registering again after a crash returns the existing one.
       await ca('register account', () => client.createAccount({ termsOfServiceAgreed: true, ...(config.acme.email ? { contact: [`mailto:${config.acme.email}`] } : {}) }));
@@ -599,29 +605,27 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
     const id = newId('certificate');
     const sealed = secretBox.seal(keyPem, certificateKeyContext(id));
     const IdRow = row(Type.Object({ id: Type.String() }));
-    const certificateId = await db.transaction(async (tx) => {
-      // Certificate, order completed, tokens gone: one statement when the certificate is new.
-      const inserted = await tx.maybeOneFirst(sql.type(IdRow)`
-        with cert as (
-          insert into certificates (id, domain_id, serial, issuer, not_before, not_after, chain_pem, private_key_enc, key_id)
-          values (${id}, ${order.domain_id}, ${serial}, ${issuer}, ${notBefore}, ${notAfter}, ${chain.join('\n') + '\n'}, ${sql.binary(sealed.ciphertext)}, ${sealed.keyId})
-          on conflict (domain_id, serial) do nothing returning id
-        ), completed as (
-          update acme_orders set status = 'completed', certificate_id = cert.id, private_key_enc = null, key_id = null, error = null, updated_at = hg_now()
-          from cert where order_url = ${order.order_url}
-        ), tokens as (
-          delete from acme_challenges where domain_id = ${order.domain_id} and exists (select 1 from cert)
-        )
-        select id from cert`);
-      let certId = inserted;
-      if (certId === null) {
-        // An earlier run stored this very certificate (same serial): complete the order with it.
-        certId = await tx.oneFirst(sql.type(IdRow)`select id from certificates where domain_id = ${order.domain_id} and serial = ${serial}`);
-        await tx.query(sql.unsafe`
-          update acme_orders set status = 'completed', certificate_id = ${certId}, private_key_enc = null, key_id = null, error = null, updated_at = hg_now()
-          where order_url = ${order.order_url}`);
-        await tx.query(sql.unsafe`delete from acme_challenges where domain_id = ${order.domain_id}`);
-      }
+    // Certificate, order completed, tokens gone: one statement (atomic by itself) when the
+    // certificate is new.
+    const inserted = await db.maybeOneFirst(sql.type(IdRow)`
+      with cert as (
+        insert into certificates (id, domain_id, serial, issuer, not_before, not_after, chain_pem, private_key_enc, key_id)
+        values (${id}, ${order.domain_id}, ${serial}, ${issuer}, ${notBefore}, ${notAfter}, ${chain.join('\n') + '\n'}, ${sql.binary(sealed.ciphertext)}, ${sealed.keyId})
+        on conflict (domain_id, serial) do nothing returning id
+      ), completed as (
+        update acme_orders set status = 'completed', certificate_id = cert.id, private_key_enc = null, key_id = null, error = null, updated_at = hg_now()
+        from cert where order_url = ${order.order_url}
+      ), tokens as (
+        delete from acme_challenges where domain_id = ${order.domain_id} and exists (select 1 from cert)
+      )
+      select id from cert`);
+    const certificateId = inserted ?? await db.transaction(async (tx) => {
+      // An earlier run stored this very certificate (same serial): complete the order with it.
+      const certId = await tx.oneFirst(sql.type(IdRow)`select id from certificates where domain_id = ${order.domain_id} and serial = ${serial}`);
+      await tx.query(sql.unsafe`
+        update acme_orders set status = 'completed', certificate_id = ${certId}, private_key_enc = null, key_id = null, error = null, updated_at = hg_now()
+        where order_url = ${order.order_url}`);
+      await tx.query(sql.unsafe`delete from acme_challenges where domain_id = ${order.domain_id}`);
       return certId;
     });
     // After the certificate is stored, not with it: a crash in between leaves a completed order,
@@ -647,7 +651,13 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
    * Places an order for the domain's hostname and stores its HTTP-01 key authorizations, or
    * returns the order already in flight (a re-run after a crash, or a retry of the workflow).
    */
-  async function beginOrder(domainId: string): Promise<OrderRow> {
+  async function beginOrder(domainId: string, justMoved?: { hostname: string }): Promise<OrderRow> {
+    // Right after this worker moved the domain to pending_certificate, the usual case is no open
+    // order: place one at once (a conflicting open order sends us down the full path below).
+    if (justMoved) {
+      const placed = await placeOrder(domainId, justMoved.hostname);
+      if (placed) return placed;
+    }
     const found = await db.maybeOne(sql.type(DomainRow)`
       select d.hostname, d.status, (select o.order_url from acme_orders o where o.domain_id = d.id and o.status not in ('invalid', 'completed', 'abandoned')) as open_order_url
       from domains d where d.id = ${domainId}`);
@@ -678,6 +688,21 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
       }
     }
 
+    const placed = await placeOrder(domainId, hostname);
+    if (placed) return placed;
+    // Another attempt won the race for this domain's one open order: continue with that one.
+    const other = await db.maybeOne(sql.type(OrderRow)`
+      select ${orderColumns} from acme_orders where domain_id = ${domainId} and status not in ('invalid', 'completed', 'abandoned')`);
+    if (other) return other;
+    throw new Error(`could not record an ACME order for ${hostname}`);
+  }
+
+  /**
+   * Places a new order and records it with its URLs and tokens in one statement; null when the
+   * domain already has an open order (the row is not written; the CA's new order just expires).
+   */
+  async function placeOrder(domainId: string, hostname: string): Promise<OrderRow | null> {
+    const client = await getClient();
     const caOrder = await ca('create order', () => client.createOrder({ identifiers: [{ type: 'dns', value: hostname }] }));
     // Reading the authorizations tells the CA nothing; with them the row holds every URL the
     // next steps POST to, and the tokens go in right after it.
@@ -698,14 +723,7 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
         on conflict (token) do nothing
       )
       select * from placed`);
-    if (!inserted) {
-      // Another attempt won the race for this domain's one open order: continue with that one.
-      const other = await db.maybeOne(sql.type(OrderRow)`
-        select ${orderColumns} from acme_orders where domain_id = ${domainId} and status not in ('invalid', 'completed', 'abandoned')`);
-      if (other) return other;
-      throw new Error(`could not record ACME order ${caOrder.url}`);
-    }
-    logger.info({ domainId, hostname, orderUrl: caOrder.url }, 'ACME order placed');
+    if (inserted) logger.info({ domainId, hostname, orderUrl: caOrder.url }, 'ACME order placed');
     return inserted;
   }
 
@@ -757,7 +775,7 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
     if (caOrder.status === 'pending') caOrder = await validate(client, order);
     if (caOrder.status === 'invalid') return failInvalid(client, order, caOrder);
     if (caOrder.status === 'ready') {
-      const [, csr] = await acme.crypto.createCsr({ altNames: [order.hostname] }, keyPem);
+      const csr = createCsrPem(order.hostname, keyPem);
       try {
         caOrder = await client.finalizeOrder(caOrder, csr);
       } catch (error) {
@@ -817,14 +835,18 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
      * validation, finalize and store. Each step resumes from Postgres as it does on its own, so
      * when this fails part-way the step-by-step activities continue from where it stopped.
      */
-    async issueCertificate({ domainId, then, waitBudgetMs }: Omit<FinalizeInput, 'orderUrl'> & { waitBudgetMs?: number }): Promise<IssuedCertificate & { orderUrl: string }> {
+    async issueCertificate({ domainId, then, waitBudgetMs, justMovedHostname }: Omit<FinalizeInput, 'orderUrl'> & {
+      /** Bounds the waits on the CA (validation, issuance): past it, CaUnavailable. */
+      waitBudgetMs?: number;
+      /** The caller moved this domain (this hostname) to pending_certificate a moment ago. */
+      justMovedHostname?: string;
+    }): Promise<IssuedCertificate & { orderUrl: string }> {
       const run = async () => {
-        const order = await beginOrder(domainId);
+        const order = await beginOrder(domainId, justMovedHostname ? { hostname: justMovedHostname } : undefined);
         // The order row in hand (no reading it back), and `ready` recorded with finalize's first write.
         const status = await validateOrder(order, false);
         return { ...await finalize({ domainId, orderUrl: order.order_url, ...(then ? { then } : {}) }, status === 'ready'), orderUrl: order.order_url };
       };
-      // A budget bounds the waits on the CA (validation, issuance): past it, CaUnavailable.
       return waitBudgetMs === undefined ? run() : waitBudget.run(Date.now() + waitBudgetMs, run);
     },
   };

@@ -82,7 +82,7 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
      * `pending_certificate` (if the row is still at `expectedSeq`): one step instead of a check
      * then a separate move, which is what a verify burst spends its time on.
      */
-    async verifyDns({ domainId, expectedSeq }: { domainId: string; expectedSeq: number }): Promise<DnsCheckResult & { state: DomainState }> {
+    async verifyDns({ domainId, expectedSeq }: { domainId: string; expectedSeq: number }): Promise<DnsCheckResult & { state: DomainState; hostname: string }> {
       const domain = await liveDomain(domainId);
       const { result, verification } = await lookUp(domain);
       if (result.ok && domain.status === 'pending_dns' && domain.status_seq === expectedSeq) {
@@ -90,14 +90,14 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
         const moved = await domains.transition(domainId, 'pending_certificate', 'DNS verified', { expectedSeq, verification: { ...verification } });
         if (!moved.domain) throw gone(domainId);
         const state = { status: moved.domain.status, seq: moved.domain.status_seq };
-        if (moved.changed) return { ...result, state };
+        if (moved.changed) return { ...result, state, hostname: domain.hostname };
         // Someone moved it first: keep what was found, report where it is now.
         if (!await verifications.save(domainId, verification)) throw gone(domainId);
-        return { ...result, state };
+        return { ...result, state, hostname: domain.hostname };
       }
       // Not right yet, or the domain moved on already: store what was found, nothing more.
       if (!await verifications.save(domainId, verification)) throw gone(domainId);
-      return { ...result, state: { status: domain.status, seq: domain.status_seq } };
+      return { ...result, state: { status: domain.status, seq: domain.status_seq }, hostname: domain.hostname };
     },
   };
 }

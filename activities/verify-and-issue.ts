@@ -17,6 +17,12 @@ export interface VerifyAndIssueResult extends DnsCheckResult {
   issuance?: { ok: true; certificate: IssuedCertificate } | { ok: false; refused: Problem | null; message: string };
 }
 
+/** The workflow has the hostname; keep it out of the history. */
+function withoutHostname<T extends { hostname: string }>(result: T): Omit<T, 'hostname'> {
+  const { hostname: _hostname, ...rest } = result;
+  return rest;
+}
+
 /** How long the issuance half waits on the CA before leaving it to the step-by-step activities. */
 const ISSUANCE_WAIT_BUDGET_MS = 10_000;
 
@@ -30,18 +36,18 @@ export function createVerifyAndIssueActivities(deps: {
     async verifyDnsAndIssue({ domainId, expectedSeq }: { domainId: string; expectedSeq: number }): Promise<VerifyAndIssueResult> {
       const checked = await dns.verifyDns({ domainId, expectedSeq });
       const movedHere = checked.ok && checked.state.status === 'pending_certificate' && checked.state.seq === expectedSeq + 1;
-      if (!movedHere) return checked;
+      if (!movedHere) return withoutHostname(checked);
       try {
-        const certificate = await certificates.issueCertificate({ domainId, then: { activateFromSeq: checked.state.seq }, waitBudgetMs: ISSUANCE_WAIT_BUDGET_MS });
-        return { ...checked, state: certificate.state ?? checked.state, issuance: { ok: true, certificate } };
+        const certificate = await certificates.issueCertificate({ domainId, then: { activateFromSeq: checked.state.seq }, waitBudgetMs: ISSUANCE_WAIT_BUDGET_MS, justMovedHostname: checked.hostname });
+        return { ...withoutHostname(checked), state: certificate.state ?? checked.state, issuance: { ok: true, certificate } };
       } catch (error) {
         if (error instanceof ApplicationFailure && error.type === 'DomainNotFound') throw error;
         if (error instanceof ApplicationFailure && error.type === 'CertificateRefused') {
           const detail = (error.details?.[0] ?? {}) as { code?: string };
-          return { ...checked, issuance: { ok: false, refused: { code: detail.code ?? 'certificate_refused', message: error.message }, message: error.message } };
+          return { ...withoutHostname(checked), issuance: { ok: false, refused: { code: detail.code ?? 'certificate_refused', message: error.message }, message: error.message } };
         }
         logger.info({ domainId, err: (error as Error)?.message }, 'issuance left to the step-by-step activities');
-        return { ...checked, issuance: { ok: false, refused: null, message: (error as Error)?.message ?? String(error) } };
+        return { ...withoutHostname(checked), issuance: { ok: false, refused: null, message: (error as Error)?.message ?? String(error) } };
       }
     },
   };

@@ -229,7 +229,7 @@ interface WorkerChild {
 function startWorkerChild(env: Record<string, string>): WorkerChild {
   const script = fileURLToPath(new URL('../worker/main.ts', import.meta.url));
   const profile = args['profile-worker'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(args['profile-worker'])] : [];
-  const child: ChildProcess = spawn(process.execPath, [...profile, ...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [...profile, script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stopping = false;
   const levels: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
   const onLine = (line: string) => {

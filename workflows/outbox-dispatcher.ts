@@ -66,6 +66,26 @@ export function createOutboxDispatcher(deps: { db: Db; client: Client; taskQueue
   const queued = new Set<number>();
   let flush: Promise<void> | null = null;
 
+  // Kicks without ids (a request committed a row and does not know its id) share sweeps too: one
+  // runs at a time, and kicks that arrive meanwhile get one more pass after it, not a sweep each.
+  // Under a burst of verifies this was one lease transaction per request.
+  let sweeping: Promise<void> | null = null;
+  let sweepAgain = false;
+  function sharedSweep(): Promise<void> {
+    if (sweeping) {
+      sweepAgain = true;
+      return sweeping;
+    }
+    sweeping = (async () => {
+      await new Promise((r) => setTimeout(r, 2));
+      do {
+        sweepAgain = false;
+        await sweep();
+      } while (sweepAgain);
+    })().finally(() => { sweeping = null; });
+    return sweeping;
+  }
+
   const dispatcher: OutboxDispatcher = {
     async kick(ids) {
       // Kicks from concurrent requests within a couple of milliseconds share one lease query.
@@ -78,7 +98,7 @@ export function createOutboxDispatcher(deps: { db: Db; client: Client; taskQueue
           for (let i = 0; i < batch.length; i += 100) await sweep(batch.slice(i, i + 100));
         });
       }
-      const run = (ids ? flush! : sweep()).catch((error: unknown) => deps.logger.warn({ err: String(error) }, 'outbox kick failed; the sweep will retry'));
+      const run = (ids ? flush! : sharedSweep()).catch((error: unknown) => deps.logger.warn({ err: String(error) }, 'outbox kick failed; the sweep will retry'));
       running = Promise.all([running, run]);
       await run;
     },
