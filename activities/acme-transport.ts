@@ -1,57 +1,72 @@
-// A lean transport for acme-client's axios instance: one node:http(s) request per call on the
-// agent the request config carries, the body read whole. axios's own http adapter (proxy
-// handling, redirects, decompression, streams, progress events) cost more CPU per ACME request
-// than signing it did; ACME needs none of that (RFC 8555: JSON and PEM bodies, no redirects).
-// axios still runs its request/response transforms and interceptors around this, so acme-client
-// and our error classification see the usual response and AxiosError shapes.
+// acme-client's HTTP layer, replaced: one node:https request per call on a kept-alive, bounded
+// connection pool, the body read whole and JSON parsed when the CA says it is JSON. acme-client
+// sends everything through `HttpClient.request(url, method, opts)` and reads only status, headers
+// and data; going through axios (config merging, header objects, transforms, interceptors, its
+// adapter) cost more CPU per ACME request than signing the request did. ACME needs no redirects,
+// compression, proxies or streams (RFC 8555: JSON and PEM bodies).
 import http from 'node:http';
 import https from 'node:https';
-import { AxiosError, AxiosHeaders, type AxiosAdapter, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
+
+export interface AcmeResponse { status: number; headers: Record<string, string | string[] | undefined>; data: unknown }
+
+export interface AcmeRequestOptions {
+  /** The connection pool for a URL (a configured CA bundle is trusted for its origin only). */
+  agentFor(url: URL): http.Agent;
+  /** A hung request fails the attempt, not the activity slot. */
+  timeoutMs: number;
+  userAgent: string;
+  /** What an error response turns into; return null to hand the response to acme-client (badNonce). */
+  problemError(response: AcmeResponse, url: string): Error | null;
+  /** What a request that got no answer turns into. */
+  connectionError(code: string | undefined): Error;
+  /** Sees every response (tests count rejected nonces). */
+  observe?: ((response: AcmeResponse) => void) | undefined;
+}
 
 /** Largest response body accepted (a certificate chain is a few KiB; a directory less). */
 const MAX_BODY_BYTES = 1024 * 1024;
 
-export const acmeTransport: AxiosAdapter = (config: InternalAxiosRequestConfig) => new Promise<AxiosResponse>((resolve, reject) => {
-  let url: URL;
-  try {
-    url = new URL(config.url ?? '', config.baseURL);
-  } catch {
-    reject(new AxiosError(`invalid URL ${config.url}`, AxiosError.ERR_INVALID_URL, config));
-    return;
-  }
-  const secure = url.protocol === 'https:';
-  const headers = AxiosHeaders.from(config.headers).normalize(true).toJSON() as Record<string, string>;
-  const data = config.data;
-  const body = data === undefined || data === null ? undefined : typeof data === 'string' || Buffer.isBuffer(data) ? data : JSON.stringify(data);
-  if (body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(body));
-  const options: https.RequestOptions = { method: (config.method ?? 'get').toUpperCase(), headers, agent: secure ? config.httpsAgent : config.httpAgent };
-  const request = (secure ? https : http).request(url, options, (response) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    response.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) { request.destroy(new AxiosError('response body too large', AxiosError.ERR_BAD_RESPONSE, config)); return; }
-      chunks.push(chunk);
+export function createAcmeRequest(options: AcmeRequestOptions) {
+  return (url: string, method: string, opts: { data?: unknown; headers?: Record<string, string> } = {}): Promise<AcmeResponse> => new Promise((resolve, reject) => {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      reject(options.connectionError('ERR_INVALID_URL'));
+      return;
+    }
+    const body = opts.data === undefined || opts.data === null ? undefined : typeof opts.data === 'string' ? opts.data : JSON.stringify(opts.data);
+    const headers: Record<string, string> = { 'user-agent': options.userAgent, accept: 'application/json, application/pem-certificate-chain, */*', ...opts.headers };
+    if (body !== undefined) {
+      headers['content-type'] = 'application/jose+json';
+      headers['content-length'] = String(Buffer.byteLength(body));
+    }
+    const request = (target.protocol === 'http:' ? http : https).request(target, { method: method.toUpperCase(), headers, agent: options.agentFor(target) }, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_BODY_BYTES) request.destroy(Object.assign(new Error('response body too large'), { code: 'ERR_BODY_TOO_LARGE' }));
+        else chunks.push(chunk);
+      });
+      res.on('error', (error: NodeJS.ErrnoException) => reject(options.connectionError(error.code)));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const type = String(res.headers['content-type'] ?? '');
+        let data: unknown = text;
+        if (/json/i.test(type) && text) {
+          try { data = JSON.parse(text); } catch { data = text; }
+        }
+        const response: AcmeResponse = { status: res.statusCode ?? 0, headers: res.headers, data };
+        options.observe?.(response);
+        const problem = response.status >= 400 ? options.problemError(response, url) : null;
+        if (problem) reject(problem);
+        else resolve(response);
+      });
     });
-    response.on('error', (error) => reject(AxiosError.from(error, (error as NodeJS.ErrnoException).code, config, request)));
-    response.on('end', () => {
-      const result: AxiosResponse = {
-        data: Buffer.concat(chunks).toString('utf8'),
-        status: response.statusCode ?? 0,
-        statusText: response.statusMessage ?? '',
-        headers: AxiosHeaders.from(response.headers as Record<string, string>),
-        config,
-        request,
-      };
-      // As axios's `settle`: a status the config does not accept rejects with the response.
-      if (!config.validateStatus || config.validateStatus(result.status)) resolve(result);
-      else reject(new AxiosError(`Request failed with status code ${result.status}`, result.status >= 500 ? AxiosError.ERR_BAD_RESPONSE : AxiosError.ERR_BAD_REQUEST, config, request, result));
-    });
+    request.setTimeout(options.timeoutMs, () => request.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
+    request.on('error', (error: NodeJS.ErrnoException) => reject(options.connectionError(error.code)));
+    if (body !== undefined) request.write(body);
+    request.end();
   });
-  if (config.timeout) {
-    request.setTimeout(config.timeout, () => request.destroy(new AxiosError(`timeout of ${config.timeout} ms exceeded`, AxiosError.ECONNABORTED, config, request)));
-  }
-  request.on('error', (error) => reject(error instanceof AxiosError ? error : AxiosError.from(error, (error as NodeJS.ErrnoException).code, config, request)));
-  if (body !== undefined) request.write(body);
-  request.end();
-});
+}

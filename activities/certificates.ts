@@ -11,6 +11,7 @@
 // non-retryable `CertificateRefused` carrying `{ code }` for `verification.problem`.
 import { generateKeyPair, createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import http from 'node:http';
 import https from 'node:https';
 import { createSecureContext, rootCertificates } from 'node:tls';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -27,7 +28,7 @@ import { domainsRepository } from '../db/repositories/domains.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { SecretBox } from '../security/secret-box.ts';
 import { createCsrPem } from '../security/csr.ts';
-import { acmeTransport } from './acme-transport.ts';
+import { createAcmeRequest, type AcmeResponse } from './acme-transport.ts';
 import type { DomainState } from './domain.ts';
 
 export interface CertificateActivityDeps {
@@ -39,6 +40,8 @@ export interface CertificateActivityDeps {
   heartbeat?: (details?: unknown) => void;
   /** How long one activity waits for the CA to validate or issue before failing retryably (ms). */
   waitTimeoutMs?: number;
+  /** Sees every response from the CA (tests count rejected nonces). */
+  observeCaResponse?: (response: AcmeResponse) => void;
   /** Longest pause between two polls of an order (ms). */
   maxPollIntervalMs?: number;
 }
@@ -195,58 +198,38 @@ function refused(code: string, message: string, acmeType?: string): ApplicationF
 }
 
 // ---------------------------------------------------------------------------------------------
-// acme-client's HTTP layer (one shared axios instance), prepared once per process:
-// - its own retry loop (sleeping up to Retry-After inside the request) is switched off; retries
-//   belong to Temporal, where Retry-After becomes nextRetryDelay and the activity is not held;
+// acme-client's HTTP layer is ours (acme-transport.ts), set on each client:
+// - no retries inside a request (acme-client's own loop slept up to Retry-After inside it);
+//   retries belong to Temporal, where Retry-After becomes nextRetryDelay;
 // - error responses become CaProblemError with the problem document and Retry-After, except
 //   badNonce, which acme-client retries itself with the fresh nonce;
-// - a connection failure becomes CaConnectionError;
-// - a configured CA bundle is trusted for the ACME directory's origin only.
+// - no answer at all becomes CaConnectionError;
+// - a configured CA bundle is trusted for the ACME directory's origin only;
+// - connections to the CA are kept and shared, a bounded number of them: under a burst of
+//   issuances, requests wait a moment for a free connection instead of each paying a TLS
+//   handshake (on both sides).
 
-// Connections to the CA are kept and shared, a bounded number of them: under a burst of
-// issuances, requests wait a moment for a free connection instead of each paying a TLS handshake
-// (on both sides).
 const AGENT_OPTIONS: https.AgentOptions = { keepAlive: true, maxSockets: 32 };
 const defaultAgent = new https.Agent(AGENT_OPTIONS);
+const plainAgent = new http.Agent(AGENT_OPTIONS);
 const trustedOrigins = new Map<string, https.Agent>();
-let httpPrepared = false;
+/** Below the activities' heartbeat timeout: a hung request fails the attempt, not the slot. */
+const CA_REQUEST_TIMEOUT_MS = 20_000;
 
-function prepareAcmeHttp(): void {
-  if (httpPrepared) return;
-  httpPrepared = true;
-  const ax = acme.axios;
-  (ax.defaults as unknown as { acmeSettings: { retryMaxAttempts: number } }).acmeSettings.retryMaxAttempts = 0;
-  // Below the activities' 30 s heartbeat timeout: a hung request fails the attempt, not the worker slot.
-  ax.defaults.timeout = 20_000;
-  // ACME never redirects, compresses or streams: a lean transport instead of axios's own.
-  ax.defaults.maxRedirects = 0;
-  ax.defaults.adapter = acmeTransport;
-  ax.interceptors.request.use((config) => {
-    let agent = defaultAgent;
-    try {
-      if (config.url) agent = trustedOrigins.get(new URL(config.url).origin) ?? defaultAgent;
-    } catch { /* relative or odd URL: the default agent */ }
-    config.httpsAgent = agent;
-    return config;
+function newAcmeRequest(observe?: (response: AcmeResponse) => void) {
+  return createAcmeRequest({
+    // (Plain http: only ever for local test doubles; configuration requires https:.)
+    agentFor: (url) => (url.protocol === 'http:' ? plainAgent : trustedOrigins.get(url.origin) ?? defaultAgent),
+    timeoutMs: CA_REQUEST_TIMEOUT_MS,
+    userAgent: 'hostgate (acme-client)',
+    problemError: (response, url) => {
+      if (isProblem(response.data) && response.data.type === `${ACME_ERROR}badNonce`) return null;
+      const retryAfter = response.headers['retry-after'];
+      return new CaProblemError(response.status, isProblem(response.data) ? response.data : null, parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter), url);
+    },
+    connectionError: (code) => new CaConnectionError(`could not reach the ACME server${code ? ` (${code})` : ''}`, code),
+    observe,
   });
-  const isBadNonce = (data: unknown) => isProblem(data) && data.type === `${ACME_ERROR}badNonce`;
-  const toProblemError = (response: { status: number; data: unknown; headers: Record<string, unknown>; config?: { url?: string } }) =>
-    new CaProblemError(response.status, isProblem(response.data) ? response.data : null, parseRetryAfter(response.headers['retry-after']), response.config?.url);
-  ax.interceptors.response.use(
-    (response) => {
-      if (response.status >= 400 && !isBadNonce(response.data)) throw toProblemError(response as never);
-      return response;
-    },
-    (error: { response?: { status: number; data: unknown; headers: Record<string, unknown> }; code?: string; message?: string }) => {
-      if (error?.response?.status) {
-        if (error.response.status >= 400 && !isBadNonce(error.response.data)) throw toProblemError(error.response);
-        return error.response;
-      }
-      // With its retries off, acme-client turns a connection error into a TypeError about a
-      // missing response; either way nothing came back from the CA.
-      throw new CaConnectionError(`could not reach the ACME server${error?.code ? ` (${error.code})` : ''}`, error?.code);
-    },
-  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -335,7 +318,7 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
   const directoryUrl = config.acme.directoryUrl;
   const waitTimeoutMs = deps.waitTimeoutMs ?? 120_000;
   const maxPollIntervalMs = deps.maxPollIntervalMs ?? 2_000;
-  prepareAcmeHttp();
+  const acmeRequest = newAcmeRequest(deps.observeCaResponse);
 
   const heartbeat = deps.heartbeat ?? ((details?: unknown) => { asyncLocalStorage.getStore()?.heartbeat(details); });
   /** Sleeps; inside an activity a cancellation interrupts it (Context.sleep throws CancelledFailure). */
@@ -403,7 +386,9 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
     // A burst of rejected nonces should not fail a step: acme-client retries badNonce with the
     // fresh nonce from the error response; allow it more tries than its default five.
     (client as unknown as { http: { maxBadNonceRetries: number } }).http.maxBadNonceRetries = 10;
-    reuseNonces((client as unknown as { http: AcmeHttp }).http);
+    const http = (client as unknown as { http: AcmeHttp }).http;
+    http.request = acmeRequest;
+    reuseNonces(http);
     // acme-client keeps the account key as PEM and Node parses it again for every JWS it signs;
     // a parsed KeyObject signs the same bytes without that.
     (client as unknown as { http: { accountKey: unknown } }).http.accountKey = createPrivateKey(key);

@@ -6,7 +6,6 @@ import http from 'node:http';
 import net from 'node:net';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import acme from 'acme-client';
 import { Type } from 'typebox';
 import {
   CaConnectionError, CaProblemError, certificateKeyContext, classifyAcmeError, createCertificateActivities, orderKeyContext,
@@ -298,7 +297,7 @@ describe('certificates: ACME against Pebble', () => {
     const down = await unreachable.ensureAcmeAccount().catch((e: unknown) => e);
     expect(down).toBeInstanceOf(ApplicationFailure);
     expect(down).toMatchObject({ type: 'CaUnavailable', nonRetryable: false });
-    expect((down as Error).message).toBe(`Could not reach the certificate authority at http://127.0.0.1:${closedPort}`);
+    expect((down as Error).message).toBe(`Could not reach the certificate authority at http://127.0.0.1:${closedPort} (ECONNREFUSED)`);
 
     const limiter = http.createServer((_req, res) => {
       res.writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '7' });
@@ -343,13 +342,10 @@ describe('certificates: ACME against Pebble', () => {
   it('issues despite half of all nonces being rejected (acme-client retries badNonce)', async () => {
     const flaky = await startPebble({ dnsServer: dns.server, httpPort, nonceReject: 50 });
     let badNonces = 0;
-    const counter = acme.axios.interceptors.response.use((response) => {
-      if ((response.data as { type?: string } | null)?.type === 'urn:ietf:params:acme:error:badNonce') badNonces++;
-      return response;
-    });
     try {
       const acts = createCertificateActivities({
         db: database.db, secretBox: box, logger,
+        observeCaResponse: (response) => { if ((response.data as { type?: string } | null)?.type === 'urn:ietf:params:acme:error:badNonce') badNonces++; },
         config: testConfig({ HOSTGATE_ACME_DIRECTORY_URL: flaky.directoryUrl, HOSTGATE_ACME_CA_BUNDLE: flaky.caBundlePath, HOSTGATE_HTTP_PORT: String(httpPort) }),
       });
       const domainId = await newDomain('nonce.customer-five.test');
@@ -359,7 +355,6 @@ describe('certificates: ACME against Pebble', () => {
       expect(await database.db.oneFirst(sql.type(Count)`select count(*)::int as n from certificates where domain_id = ${domainId}`)).toBe(1);
       expect(badNonces).toBeGreaterThan(0);
     } finally {
-      acme.axios.interceptors.response.eject(counter);
       await flaky.stop();
     }
   });
