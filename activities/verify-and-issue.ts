@@ -7,7 +7,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from '../logging/logger.ts';
 import type { CertificateActivities, IssuedCertificate } from './certificates.ts';
-import type { DnsCheckResult } from './dns-check.ts';
+import type { DnsCheckResult, VerifyDnsInput } from './dns-check.ts';
 import type { createDnsCheckActivities } from './dns-check.ts';
 import type { DomainState, Problem } from './domain.ts';
 
@@ -33,8 +33,9 @@ export function createVerifyAndIssueActivities(deps: {
 }) {
   const { dns, certificates, logger } = deps;
   return {
-    async verifyDnsAndIssue({ domainId, expectedSeq }: { domainId: string; expectedSeq: number }): Promise<VerifyAndIssueResult> {
-      const checked = await dns.verifyDns({ domainId, expectedSeq });
+    async verifyDnsAndIssue(input: VerifyDnsInput): Promise<VerifyAndIssueResult> {
+      const { domainId, expectedSeq } = input;
+      const checked = await dns.verifyDns(input);
       const movedHere = checked.ok && checked.state.status === 'pending_certificate' && checked.state.seq === expectedSeq + 1;
       if (!movedHere) return withoutHostname(checked);
       try {

@@ -16,7 +16,7 @@
 // Phase A (verify → active): one warm-up domain (it registers the ACME account), then a few
 // domains one at a time (unloaded latency), then --domains at once: created through the API,
 // first DNS check seen (nxdomain), CNAMEs set in the test DNS server, POST /v1/domains/{id}/verify
-// sent to all in quick succession; Postgres (domain_status_history) is polled every 50 ms for the
+// sent to all in quick succession; Postgres (domain_status_history) is polled (every 250 ms in the burst, 50 ms one at a time) for the
 // `active` rows. Latency = the active row's created_at − the moment the verify request was sent.
 //
 // Phase B (idle cost): --idle-domains more domains created through the API with no DNS records
@@ -61,6 +61,10 @@ const { temporal } = proto;
 const LATENCY_TARGET_MS = 2000;
 const PHASE_A_CAP_MS = 5 * 60_000;
 const POLL_MS = 50;
+// The burst's latencies come from the history rows' own timestamps, so how often the bench looks
+// only decides when it notices the end; looking less often keeps its load off the machine it
+// measures.
+const BURST_POLL_MS = 250;
 const SAMPLE_MS = 10_000;
 const BASELINE_SECONDS = 30;
 const CREATE_CONCURRENCY = 10;
@@ -691,7 +695,7 @@ async function main(): Promise<void> {
       progress(`  ${results.size} / ${burstCount} settled (${[...results.values()].filter((d) => d.active_at !== null).length} active) ${secs(Date.now() - firstSent)} after the first verify`);
       lastLog = Date.now();
     }
-    await sleep(Math.max(0, POLL_MS - (Date.now() - pollStart)));
+    await sleep(Math.max(0, BURST_POLL_MS - (Date.now() - pollStart)));
   }
   const after = await read();
   for (const d of remaining.size ? await pollDomains([...remaining]) : []) results.set(d.id, d);
@@ -773,7 +777,7 @@ async function main(): Promise<void> {
   console.log(`  verifies sent over ${secs(lastSent - firstSent)}; ${total.length} active, last one ${secs(span)} after the first verify: ${fixed(total.length / (span / 1000), 1)} domains activated per second`);
   if (byTimer) console.log(`  ${byTimer} domain(s) had their DNS verified by a scheduled check before their verify was sent (not in the DNS segment)`);
   console.log(`  not active within ${PHASE_A_CAP_MS / 60_000} min: ${notActive.length}${notActive.length ? ` — ${[...failures].map(([k, n]) => `${k} ×${n}`).join(', ')}` : ''}; verify requests failed: ${verifyErrors.length}`);
-  console.log(`  Postgres polled ${polls} times (every ${POLL_MS} ms) during the burst`);
+  console.log(`  Postgres polled ${polls} times (every ${BURST_POLL_MS} ms) during the burst`);
   const verdict = burstDist.n > 0 && burstDist.p50 < LATENCY_TARGET_MS ? 'PASS' : 'FAIL';
   console.log(`  burst p50 ${secs(burstDist.p50)} (target < ${secs(LATENCY_TARGET_MS)}): ${verdict}`);
   console.log('');

@@ -30,7 +30,7 @@ export function createOutboxDispatcher(deps: { db: Db; client: Client; taskQueue
 
   async function dispatchOne(r: OutboxRow): Promise<void> {
     if (r.kind === 'start_domain') {
-      const p = r.payload as { domainId: string; organizationId: string; hostname: string };
+      const p = r.payload as { domainId: string; organizationId: string; hostname: string; isApex?: boolean };
       await startDomainWorkflow(deps.client, deps.taskQueue, p);
     } else if (r.kind === 'start_delivery') {
       await startDeliveryWorkflow(deps.client, deps.taskQueue, r.payload as unknown as DeliveryWorkflowPayload);
@@ -107,7 +107,7 @@ export function createOutboxDispatcher(deps: { db: Db; client: Client; taskQueue
       // A live domain whose start row was lost (it cannot be, but a manual DB edit can) gets a new one.
       const orphans = await domains.withoutWorkflow(60, 100);
       for (const d of orphans) {
-        await deps.db.transaction((tx) => outbox.enqueue(tx, 'start_domain', `domain/${d.id}`, { domainId: d.id, organizationId: d.organization_id, hostname: d.hostname }));
+        await deps.db.transaction((tx) => outbox.enqueue(tx, 'start_domain', `domain/${d.id}`, { domainId: d.id, organizationId: d.organization_id, hostname: d.hostname, isApex: d.is_apex }));
       }
       return { dispatched, requeued: orphans.length };
     },

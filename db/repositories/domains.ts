@@ -160,7 +160,7 @@ export function domainsRepository(db: Db) {
         }
         await t.query(sql.unsafe`insert into domain_status_history (domain_id, seq, from_status, to_status, reason) values (${id}, 0, null, 'pending_dns', 'created')`);
         await appendEvent(t, input.organizationId, 'hostname.created', eventData(domain));
-        const outboxId = await outbox.enqueue(t, 'start_domain', domainWorkflowId(id), { domainId: id, organizationId: input.organizationId, hostname: input.hostname });
+        const outboxId = await outbox.enqueue(t, 'start_domain', domainWorkflowId(id), { domainId: id, organizationId: input.organizationId, hostname: input.hostname, isApex: input.isApex });
         return { domain, outboxId };
       };
       // A savepoint when nested, so a conflict does not poison the caller's transaction.

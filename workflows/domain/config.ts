@@ -8,6 +8,8 @@ export interface DomainWorkflowInput {
   domainId: string;
   organizationId: string;
   hostname: string;
+  /** Whether the hostname is a registrable domain (fixed at creation; absent on older starts). */
+  isApex?: boolean;
   /** False only where the server cannot index custom search attributes (time-skipping tests). */
   searchAttributes?: boolean;
   /** Set by continue-as-new: what the previous run knew, so the new one picks up mid-phase. */

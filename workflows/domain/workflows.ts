@@ -203,7 +203,7 @@ async function lifecycle(input: DomainWorkflowInput, onIndex: (flush: () => void
       pending.verify = false;
       const summary = `DNS check #${carry.dnsChecks + 1} of ${hostname}`;
       if (fast) {
-        const result = await verifyLocal.verifyDnsAndIssue.executeWithOptions({ ...verifyLocalOptions, summary: `${summary}; if right, the certificate (one local attempt)` }, [{ domainId, expectedSeq: cur.seq }]);
+        const result = await verifyLocal.verifyDnsAndIssue.executeWithOptions({ ...verifyLocalOptions, summary: `${summary}; if right, the certificate (one local attempt)` }, [{ domainId, expectedSeq: cur.seq, hostname, isApex: input.isApex }]);
         carry.dnsChecks++;
         if (result.ok || result.state.seq !== cur.seq) {
           // DNS is right and the domain moved on (or someone else moved it meanwhile).
