@@ -499,7 +499,7 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
    */
   async function waitWhile(client: Client, order: OrderRow, states: readonly string[], what: string, firstPauseMs = 0): Promise<Order> {
     const deadline = Math.min(Date.now() + waitTimeoutMs, waitBudget.getStore() ?? Number.POSITIVE_INFINITY);
-    let interval = 100;
+    let interval = 50;
     // Right after telling the CA something, asking at once mostly gets the old status back.
     if (firstPauseMs > 0) await pause(firstPauseMs);
     for (;;) {
@@ -718,7 +718,7 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
     if (order.status === 'invalid' || order.status === 'abandoned') throw refused('order_closed', `The ACME order for ${order.hostname} is ${order.status}; a new order is needed`);
     const client = await getClient();
     if (order.status === 'pending' && order.challenge_urls?.length && await answerStoredChallenges(client, order, order.challenge_urls)) {
-      const caOrder = await waitWhile(client, order, ['pending'], 'Validation', 50);
+      const caOrder = await waitWhile(client, order, ['pending'], 'Validation', 25);
       if (caOrder.status === 'invalid') return failInvalid(client, order, caOrder);
       if (record) await setStatus(order.order_url, caOrder.status);
       return caOrder.status;
@@ -771,7 +771,7 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
         if (caOrder.status === 'ready') throw ApplicationFailure.create({ type: 'CaUnavailable', message: `The CA says the order for ${order.hostname} is ready but not ready for finalization`, nextRetryDelay: '5s' });
       }
     }
-    if (caOrder.status === 'processing') caOrder = await waitWhile(client, order, ['processing'], 'Issuance', 50);
+    if (caOrder.status === 'processing') caOrder = await waitWhile(client, order, ['processing'], 'Issuance', 25);
     if (caOrder.status === 'invalid') return failInvalid(client, order, caOrder);
     if (caOrder.status !== 'valid') throw ApplicationFailure.create({ type: 'CaUnavailable', message: `The ACME order for ${order.hostname} is ${caOrder.status}`, nextRetryDelay: '10s' });
     const finalOrder = caOrder;
