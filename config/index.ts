@@ -25,7 +25,7 @@ export interface Config {
   allowPrivateTargets: boolean;
   webhooks: { timeoutMs: number };
   /** Concurrency of one worker process (Temporal worker slots). */
-  worker: { workflowTaskSlots: number; activitySlots: number; localActivitySlots: number };
+  worker: { workflowTaskSlots: number; activitySlots: number; localActivitySlots: number; maxCachedWorkflows: number | undefined };
   httpPort: number;
   dns: { servers: string[] };
   acme: { directoryUrl: string; caBundlePath: string | undefined; email: string | undefined; caaIdentities: string[] };
@@ -78,7 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
     rateLimit: { perSecond: raw.HOSTGATE_RATE_LIMIT_PER_SECOND, burst: raw.HOSTGATE_RATE_LIMIT_BURST },
     allowPrivateTargets: raw.HOSTGATE_ALLOW_PRIVATE_TARGETS,
     webhooks: { timeoutMs: raw.HOSTGATE_WEBHOOK_TIMEOUT_MS },
-    worker: { workflowTaskSlots: raw.HOSTGATE_WORKER_WORKFLOW_TASK_SLOTS, activitySlots: raw.HOSTGATE_WORKER_ACTIVITY_SLOTS, localActivitySlots: raw.HOSTGATE_WORKER_LOCAL_ACTIVITY_SLOTS },
+    worker: { workflowTaskSlots: raw.HOSTGATE_WORKER_WORKFLOW_TASK_SLOTS, activitySlots: raw.HOSTGATE_WORKER_ACTIVITY_SLOTS, localActivitySlots: raw.HOSTGATE_WORKER_LOCAL_ACTIVITY_SLOTS, maxCachedWorkflows: raw.HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS },
     httpPort: raw.HOSTGATE_HTTP_PORT,
     dns: { servers: list(raw.HOSTGATE_DNS_SERVERS) },
     acme: { directoryUrl: raw.HOSTGATE_ACME_DIRECTORY_URL, caBundlePath: raw.HOSTGATE_ACME_CA_BUNDLE, email: raw.HOSTGATE_ACME_EMAIL, caaIdentities: list(raw.HOSTGATE_ACME_CAA_IDENTITIES) },

@@ -34,5 +34,6 @@ export async function createHostgateWorker(options: HostgateWorkerOptions): Prom
     maxConcurrentWorkflowTaskExecutions: options.config.worker.workflowTaskSlots,
     maxConcurrentLocalActivityExecutions: options.config.worker.localActivitySlots,
     maxConcurrentActivityTaskExecutions: options.config.worker.activitySlots,
+    ...(options.config.worker.maxCachedWorkflows === undefined ? {} : { maxCachedWorkflows: options.config.worker.maxCachedWorkflows }),
   });
 }

@@ -1,5 +1,6 @@
 // Reading workflow histories in tests: which activities ran, whether as activities (scheduled
 // events) or as local activities (sdk-core's `core_local_activity` markers).
+import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -25,4 +26,17 @@ export function activityRuns(events: readonly HistoryEvent[]): string[] {
     const local = localActivityType(e);
     return local ? [local] : [];
   });
+}
+
+/** Every run's events of a workflow, oldest run first (following continue-as-new backwards). */
+export async function historyOfAllRuns(client: Client, workflowId: string): Promise<HistoryEvent[]> {
+  const runs: HistoryEvent[][] = [];
+  let runId: string | undefined;
+  for (;;) {
+    const events = (await client.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
+    runs.unshift(events);
+    const previous = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId;
+    if (!previous) return runs.flat();
+    runId = previous;
+  }
 }

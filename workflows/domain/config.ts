@@ -21,6 +21,8 @@ export interface DomainWorkflowCarry {
   /** Epoch ms when the current DNS wait began (the 14-day limit counts from here). */
   dnsWaitStartedAt: number | null;
   dnsChecks: number;
+  /** Epoch ms of the next scheduled DNS check when a run continued as new mid-wait. */
+  nextDnsCheckAt?: number | null;
   certFailures: number;
   certificate: { id: string; notBefore: number; notAfter: number } | null;
   /** Signals received but not yet acted on. */
