@@ -1,4 +1,5 @@
-// `npm run bench:lifecycle [-- --domains 200 --idle-domains 5000 --idle-seconds 300 --skip-idle]`:
+// `npm run bench:lifecycle [-- --domains 200 --idle-domains 5000 --idle-seconds 300 --skip-idle
+// --profile-worker dir]`:
 // how fast a domain goes from "verify" to active with the real worker, and what domains waiting
 // for DNS cost when nothing happens, on this machine. Not a test: it prints figures and exits 0
 // whether or not the latency target is met (it exits 1 only when the benchmark cannot run).
@@ -16,8 +17,9 @@
 // Phase A (verify → active): one warm-up domain (it registers the ACME account), then a few
 // domains one at a time (unloaded latency), then --domains at once: created through the API,
 // first DNS check seen (nxdomain), CNAMEs set in the test DNS server, POST /v1/domains/{id}/verify
-// sent to all in quick succession; Postgres (domain_status_history) is polled (every 250 ms in the burst, 50 ms one at a time) for the
-// `active` rows. Latency = the active row's created_at − the moment the verify request was sent.
+// sent to all in quick succession; Postgres (domain_status_history) is polled for the `active`
+// rows (every 250 ms in the burst, 50 ms one at a time). Latency = the active row's created_at −
+// the moment the verify request was sent (so how often the bench polls does not change it).
 //
 // Phase B (idle cost): --idle-domains more domains created through the API with no DNS records
 // (they stay pending_dns, their checks backing off 5 s, 10 s, 20 s … up to 1 h); after they

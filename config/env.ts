@@ -41,7 +41,7 @@ const variables = {
   HOSTGATE_WORKER_WORKFLOW_TASK_SLOTS: { schema: Type.Integer({ minimum: 2, maximum: 2000 }), default: '40', describe: 'an integer from 2 to 2000: workflow tasks one worker runs at once (each holds its slot while its local activities run)' },
   HOSTGATE_WORKER_ACTIVITY_SLOTS: { schema: Type.Integer({ minimum: 1, maximum: 2000 }), default: '100', describe: 'an integer from 1 to 2000: activities one worker runs at once' },
   HOSTGATE_WORKER_LOCAL_ACTIVITY_SLOTS: { schema: Type.Integer({ minimum: 1, maximum: 2000 }), default: '100', describe: 'an integer from 1 to 2000: local activities one worker runs at once' },
-  HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS: { schema: Type.Integer({ minimum: 0, maximum: 1000000 }), default: undefined, describe: "an integer: workflows one worker keeps in memory between tasks (unset: the SDK's choice from the heap size, about 2,300 with Node's default heap); below the number of open workflows, each task replays its workflow's run" },
+  HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS: { schema: Type.Integer({ minimum: 0, maximum: 1000000 }), default: undefined, describe: "an integer: workflows one worker keeps in memory between tasks (unset: 2 per MiB of heap above 512 MiB, about 7,500 on Node's default heap); below the number of open workflows, each task replays its workflow's run" },
   LOG_LEVEL: { schema: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))), default: 'info', describe: 'one of fatal, error, warn, info, debug, trace, silent' },
 } as const satisfies Record<string, { schema: TSchema; default: string | undefined; describe: string }>;
 
