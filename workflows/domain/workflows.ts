@@ -42,7 +42,7 @@ const acmeOptions: ActivityOptions = {
 };
 const acme = proxyActivities<ReturnType<typeof createCertificateActivities>>(acmeOptions);
 
-// The same activities run as local activities on the fast path (see FAST_PATH): no task
+// The same activities run as local activities on the fast path (FAST_PATH_PATCH): no task
 // round trip through the server per step, only a marker in the history when the workflow task
 // completes. A burst of verifies made ~20 server round trips per domain before; now it is ~1.
 // Postgres and DNS steps keep their retry-forever policies (backoffs beyond a minute become
@@ -73,6 +73,8 @@ const acmeLocalOptions: LocalActivityOptions = {
   retry: { maximumAttempts: 1 },
 };
 const acmeLocal = proxyLocalActivities<ReturnType<typeof createCertificateActivities>>(acmeLocalOptions);
+/** How long that attempt waits on the CA (validation, issuance) before leaving it to the activities. */
+const ISSUE_WAIT_BUDGET_MS = 10_000;
 
 /**
  * Patch id of the fast path: local activities, the DNS check that also moves the domain to
@@ -288,7 +290,7 @@ async function lifecycle(input: DomainWorkflowInput, onIndex: (flush: () => void
         let cert: Awaited<ReturnType<AcmeActivities['finalizeCertificateOrder']>>;
         try {
           if (issueStepByStep) throw new StepByStep();
-          cert = await acmeLocal.issueCertificate.executeWithOptions({ ...acmeLocalOptions, summary: `certificate for ${hostname}: ACME order, HTTP-01, finalize (one local attempt)` }, [{ domainId, then }]);
+          cert = await acmeLocal.issueCertificate.executeWithOptions({ ...acmeLocalOptions, summary: `certificate for ${hostname}: ACME order, HTTP-01, finalize (one local attempt)` }, [{ domainId, then, waitBudgetMs: ISSUE_WAIT_BUDGET_MS }]);
         } catch (error) {
           if (!(error instanceof StepByStep) && !worthRetryingDurably(error)) throw error;
           issueStepByStep = false;
