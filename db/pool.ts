@@ -1,5 +1,6 @@
 // The slonik pool every process uses. Rows are validated against the TypeBox schema given to
 // `sql.type(...)`, so schema drift fails loudly at the query instead of leaking odd shapes.
+import { createHash } from 'node:crypto';
 import { createPool, SchemaValidationError, sql as slonikSql, type DatabasePool, type Interceptor, type QueryResultRow } from 'slonik';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { type Static, type TSchema } from 'typebox';
@@ -36,6 +37,25 @@ const resultParser: Interceptor = {
   },
 };
 
+// Every statement is a named prepared statement (the name is a hash of its text): Postgres parses
+// and plans each distinct statement once per connection instead of on every execution. The
+// statements here are fixed templates with parameters, so the set of names stays small; a
+// domain transition (one CTE statement) is executed thousands of times in a burst.
+const statementNames = new Map<string, string>();
+const preparedStatements: Interceptor = {
+  name: 'prepared-statements',
+  transformQuery(_context, query) {
+    if (query.name) return query;
+    let name = statementNames.get(query.sql);
+    if (!name) {
+      name = `hg_${createHash('sha1').update(query.sql).digest('hex').slice(0, 20)}`;
+      // Bounded: texts built at runtime beyond the templates (never expected) do not grow it.
+      if (statementNames.size < 5000) statementNames.set(query.sql, name);
+    }
+    return { ...query, name };
+  },
+};
+
 // Timestamps leave the database as ISO 8601 strings with an offset ("…Z"), which is what the
 // API returns; bigint counters as numbers (they stay far below 2^53).
 const typeParsers = [
@@ -65,7 +85,7 @@ function guardTransactions<T extends { transaction: (...args: never[]) => unknow
 
 export async function createDb(databaseUrl: string, options: { maximumPoolSize?: number } = {}): Promise<Db> {
   const pool = await createPool(databaseUrl, {
-    interceptors: [resultParser],
+    interceptors: [preparedStatements, resultParser],
     typeParsers,
     maximumPoolSize: options.maximumPoolSize ?? 10,
     statementTimeout: 30_000,
