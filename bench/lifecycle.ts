@@ -86,11 +86,13 @@ const { values: args } = parseArgs({
     'settle-seconds': { type: 'string', default: '60' },
     'skip-idle': { type: 'boolean', default: false },
     'profile-worker': { type: 'string' },
+    // Diagnosis only: how much of the burst the dev server's SQLite file costs (npm start uses the file).
+    'temporal-in-memory': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
 if (args.help) {
-  console.log('usage: npm run bench:lifecycle -- [--domains n (200)] [--sequential n (10)] [--idle-domains n (5000)] [--idle-seconds s (300)] [--settle-seconds s (60)] [--skip-idle] [--profile-worker dir (writes the worker\'s V8 CPU profile there)]');
+  console.log('usage: npm run bench:lifecycle -- [--domains n (200)] [--sequential n (10)] [--idle-domains n (5000)] [--idle-seconds s (300)] [--settle-seconds s (60)] [--skip-idle] [--profile-worker dir (writes the worker\'s V8 CPU profile there)] [--temporal-in-memory (diagnosis)]');
   process.exit(0);
 }
 const burstCount = intArg('domains', args.domains, 1, 5000);
@@ -420,8 +422,9 @@ async function main(): Promise<void> {
   onCleanup(`remove ${tmp}`, () => rm(tmp, { recursive: true, force: true }));
   const dbFile = path.join(tmp, 'temporal.sqlite');
   const namespace = 'default';
-  progress(`starting the Temporal dev server (SQLite ${dbFile}, WAL, headless)…`);
-  const server = await startTemporalDevServer({ cliPath: cli, port: await freePort(), uiPort: null, dbFile, namespace, log: progress });
+  const inMemory = args['temporal-in-memory'];
+  progress(`starting the Temporal dev server (${inMemory ? 'in memory: diagnosis, not how npm start runs it' : `SQLite ${dbFile}, WAL`}, headless)…`);
+  const server = await startTemporalDevServer({ cliPath: cli, port: await freePort(), uiPort: null, dbFile: inMemory ? null : dbFile, namespace, log: progress });
   onCleanup('Temporal dev server', () => server.stop());
   const temporalAddress = server.address;
   progress(`Temporal dev server ready on ${temporalAddress} (pid ${server.process.pid})`);
