@@ -41,7 +41,10 @@ export function createAcmeRequest(options: AcmeRequestOptions) {
       headers['content-type'] = 'application/jose+json';
       headers['content-length'] = String(Buffer.byteLength(body));
     }
-    const request = (target.protocol === 'http:' ? http : https).request(target, { method: method.toUpperCase(), headers, agent: options.agentFor(target) }, (res) => {
+    // acme-client asks newNonce with HEAD; RFC 8555 §7.2 allows GET (204) as well, and a HEAD
+    // made Pebble close the connection, so the next request paid a new TLS handshake.
+    const verb = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
+    const request = (target.protocol === 'http:' ? http : https).request(target, { method: verb, headers, agent: options.agentFor(target) }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
