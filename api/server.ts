@@ -6,6 +6,7 @@ import { createDb } from '../db/pool.ts';
 import { createLogger } from '../logging/logger.ts';
 import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
 import { taskQueue } from '../workflows/shared.ts';
+import { nativeClientProvider } from '../workflows/temporal-connection.ts';
 import { buildApp } from './app.ts';
 
 let config;
@@ -19,7 +20,9 @@ const logger = createLogger(config.logLevel, 'api');
 const db = await createDb(config.databaseUrl!, { maximumPoolSize: config.databasePoolSize });
 const connection = Connection.lazy({ address: config.temporal.address! });
 const client = new Client({ connection, namespace: config.temporal.namespace });
-const dispatcher = createOutboxDispatcher({ db, client, taskQueue: taskQueue(config.temporal.taskQueue), logger });
+// Starts and signals go over the Rust core's connection; readiness and reads use the lazy one above.
+const dispatchClient = nativeClientProvider(config.temporal.address!, config.temporal.namespace);
+const dispatcher = createOutboxDispatcher({ db, client: dispatchClient.get, taskQueue: taskQueue(config.temporal.taskQueue), logger });
 const app = await buildApp({ config, db, temporal: { connection, client }, dispatcher, logger });
 
 let closing = false;
@@ -31,6 +34,7 @@ async function close(signal: string) {
   force.unref();
   await app.close();
   await dispatcher.stop();
+  await dispatchClient.close();
   await connection.close().catch(() => undefined);
   await db.end();
   process.exit(0);

@@ -53,7 +53,7 @@ import { startAcmeStack, EDGE } from '../test/support/acme-stack.ts';
 import { buildWorkflowBundle } from '../worker/workflow-bundle.ts';
 import { DNS_BACKOFF_CAP, DNS_BACKOFF_FIRST } from '../workflows/domain/backoff.ts';
 import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
-import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
+import { connectTemporal, ensureSearchAttributes, nativeClientProvider } from '../workflows/temporal-connection.ts';
 import { percentile } from './load.ts';
 import { cleanup, errorText, freePort, intArg, isInterrupted, onCleanup, withDatabase } from './support/run.ts';
 
@@ -477,7 +477,10 @@ async function main(): Promise<void> {
 
   // 3. The API.
   const logger = createLogger('silent', 'api');
-  const dispatcher = createOutboxDispatcher({ db, client, taskQueue, logger });
+  // As api/server.ts: starts and signals over a NativeConnection.
+  const dispatchClient = nativeClientProvider(temporalAddress, namespace);
+  onCleanup('dispatch connection', () => dispatchClient.close());
+  const dispatcher = createOutboxDispatcher({ db, client: dispatchClient.get, taskQueue, logger });
   onCleanup('outbox dispatcher', () => dispatcher.stop());
   const app = await buildApp({ config, db, temporal: { connection, client }, dispatcher, logger });
   onCleanup('API server', () => app.close());

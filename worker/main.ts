@@ -37,7 +37,8 @@ if (!bundleIsFresh(bundlePath)) {
   await buildWorkflowBundle(bundlePath);
 }
 const worker = await createHostgateWorker({ connection, namespace: config.temporal.namespace, taskQueue: queue, db, logger, config, bundlePath });
-const dispatcher = createOutboxDispatcher({ db, client: new Client({ connection: adminConnection, namespace: config.temporal.namespace }), taskQueue: queue, logger });
+// Starts and signals over the worker's own NativeConnection (Rust core), not the JS gRPC client.
+const dispatcher = createOutboxDispatcher({ db, client: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: queue, logger });
 dispatcher.startLoop(1000);
 // Hostname events → webhook deliveries, woken by LISTEN/NOTIFY at commit, swept every second.
 const fanOut = createWebhookFanOut({ db, dispatcher, logger, databaseUrl: config.databaseUrl });

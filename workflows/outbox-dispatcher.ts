@@ -21,7 +21,14 @@ export interface OutboxDispatcher {
   stop(): Promise<void>;
 }
 
-export function createOutboxDispatcher(deps: { db: Db; client: Client; taskQueue: string; logger: Logger }): OutboxDispatcher {
+export function createOutboxDispatcher(deps: {
+  db: Db;
+  /** A client, or how to get one (connected on first use, e.g. over a NativeConnection). */
+  client: Client | (() => Promise<Client>);
+  taskQueue: string;
+  logger: Logger;
+}): OutboxDispatcher {
+  const clientOf = typeof deps.client === 'function' ? deps.client : () => Promise.resolve(deps.client as Client);
   const outbox = workflowOutboxRepository(deps.db);
   const domains = domainsRepository(deps.db);
   let timer: NodeJS.Timeout | null = null;
@@ -29,16 +36,17 @@ export function createOutboxDispatcher(deps: { db: Db; client: Client; taskQueue
   let stopped = false;
 
   async function dispatchOne(r: OutboxRow): Promise<void> {
+    const client = await clientOf();
     if (r.kind === 'start_domain') {
       const p = r.payload as { domainId: string; organizationId: string; hostname: string; isApex?: boolean };
-      await startDomainWorkflow(deps.client, deps.taskQueue, p);
+      await startDomainWorkflow(client, deps.taskQueue, p);
     } else if (r.kind === 'start_delivery') {
-      await startDeliveryWorkflow(deps.client, deps.taskQueue, r.payload as unknown as DeliveryWorkflowPayload);
+      await startDeliveryWorkflow(client, deps.taskQueue, r.payload as unknown as DeliveryWorkflowPayload);
     } else if (r.kind === 'retry_delivery') {
-      await retryDeliveryWorkflow(deps.client, deps.taskQueue, r.payload as unknown as DeliveryWorkflowPayload);
+      await retryDeliveryWorkflow(client, deps.taskQueue, r.payload as unknown as DeliveryWorkflowPayload);
     } else {
       const p = r.payload as { signal: DomainSignalName; reason?: string };
-      await signalDomainWorkflow(deps.client, r.workflow_id.slice('domain/'.length), p.signal, p.reason);
+      await signalDomainWorkflow(client, r.workflow_id.slice('domain/'.length), p.signal, p.reason);
     }
   }
 
