@@ -34,7 +34,7 @@ import { createLogger } from '../logging/logger.ts';
 import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
 import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
-import { cleanup, errorText, freePort, intArg, isInterrupted, onCleanup, withDatabase } from './support/run.ts';
+import { cleanup, connectBenchPostgres, freePort, intArg, isInterrupted, onCleanup } from './support/run.ts';
 
 const DEEP_PAGE_TARGET = 1.5;
 const SCALE_SIZES = [1_000, 100_000] as const;
@@ -179,18 +179,9 @@ type PageJson = { data: DomainJson[]; has_more: boolean; next_cursor: string | n
 
 async function main(): Promise<void> {
   const runId = randomBytes(4).toString('hex');
-  const adminUrl = process.env.DATABASE_URL ? withDatabase(process.env.DATABASE_URL, 'postgres') : 'postgres://postgres@127.0.0.1:5432/postgres';
-  const dbName = `hg_bench_${runId}`;
-  const benchUrl = withDatabase(adminUrl, dbName);
-  const pgHost = new URL(adminUrl).host;
+  const { admin, dbName, benchUrl, pgHost, pgVersion } = await connectBenchPostgres(runId);
 
   // Header: machine facts.
-  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
-  await admin.connect().catch((error: unknown) => {
-    throw new Error(`cannot reach Postgres at ${pgHost} (${errorText(error)}); start it or set DATABASE_URL`);
-  });
-  onCleanup('admin connection', () => admin.end());
-  const pgVersion = (await admin.query<{ v: string }>('select version() as v')).rows[0]!.v;
   const cpus = os.cpus();
   const autocannonVersion = (createRequire(import.meta.url)('autocannon/package.json') as { version: string }).version;
   const poolSize = Number(process.env.DATABASE_POOL_SIZE ?? '10');

@@ -55,7 +55,7 @@ import { DNS_BACKOFF_CAP, DNS_BACKOFF_FIRST } from '../workflows/domain/backoff.
 import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
 import { connectTemporal, ensureSearchAttributes, nativeClientProvider } from '../workflows/temporal-connection.ts';
 import { percentile } from './load.ts';
-import { cleanup, errorText, freePort, intArg, isInterrupted, onCleanup, withDatabase } from './support/run.ts';
+import { cleanup, connectBenchPostgres, errorText, freePort, intArg, isInterrupted, onCleanup } from './support/run.ts';
 
 // @temporalio/proto is CommonJS whose exports Node cannot detect statically.
 const { temporal } = proto;
@@ -375,18 +375,9 @@ interface DomainPoll { id: string; status: string; problem: string | null; dns_o
 
 async function main(): Promise<void> {
   const runId = randomBytes(4).toString('hex');
-  const adminUrl = process.env.DATABASE_URL ? withDatabase(process.env.DATABASE_URL, 'postgres') : 'postgres://postgres@127.0.0.1:5432/postgres';
-  const dbName = `hg_bench_${runId}`;
-  const benchUrl = withDatabase(adminUrl, dbName);
-  const pgHost = new URL(adminUrl).host;
+  const { admin, dbName, benchUrl, pgHost, pgVersion } = await connectBenchPostgres(runId);
 
   // Header: machine facts.
-  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
-  await admin.connect().catch((error: unknown) => {
-    throw new Error(`cannot reach Postgres at ${pgHost} (${errorText(error)}); start it or set DATABASE_URL`);
-  });
-  onCleanup('admin connection', () => admin.end());
-  const pgVersion = (await admin.query<{ v: string }>('select version() as v')).rows[0]!.v;
   const cpus = os.cpus();
   const cli = findTemporalCli(process.env.TEMPORAL_CLI_PATH, progress);
   const cliVersion = (() => { try { return execFileSync(cli, ['--version'], { encoding: 'utf8' }).trim(); } catch { return 'unknown'; } })();

@@ -35,7 +35,7 @@ import { findTemporalCli, startTemporalDevServer } from '../local-stack/temporal
 import { verifyWebhook } from '../sdk/webhooks.ts';
 import { SecretBox } from '../security/secret-box.ts';
 import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
-import { cleanup, errorText, freePort, intArg, isCleaningUp, onCleanup, withDatabase } from './support/run.ts';
+import { cleanup, connectBenchPostgres, errorText, freePort, intArg, isCleaningUp, onCleanup } from './support/run.ts';
 
 const P50_TARGET_MS = 150;
 
@@ -110,17 +110,8 @@ async function startReceiver(onArrival: (a: Arrival) => void) {
 
 async function main(): Promise<void> {
   const runId = randomBytes(4).toString('hex');
-  const adminUrl = process.env.DATABASE_URL ? withDatabase(process.env.DATABASE_URL, 'postgres') : 'postgres://postgres@127.0.0.1:5432/postgres';
-  const dbName = `hg_bench_${runId}`;
-  const benchUrl = withDatabase(adminUrl, dbName);
-  const pgHost = new URL(adminUrl).host;
+  const { admin, dbName, benchUrl, pgHost, pgVersion } = await connectBenchPostgres(runId);
 
-  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
-  await admin.connect().catch((error: unknown) => {
-    throw new Error(`cannot reach Postgres at ${pgHost} (${errorText(error)}); start it or set DATABASE_URL`);
-  });
-  onCleanup('admin connection', () => admin.end());
-  const pgVersion = (await admin.query<{ v: string }>('select version() as v')).rows[0]!.v;
   const cpus = os.cpus();
   console.log('Hostgate webhook delivery benchmark');
   console.log(`  cpus       ${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown'}`);

@@ -1,5 +1,6 @@
 // What every benchmark script needs around its measurements: cleanup steps run in reverse order
 // (also on Ctrl-C), a scratch database URL, free loopback ports.
+import pg from 'pg';
 export { freePort } from '../../test/support/ports.ts';
 
 export const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -52,4 +53,32 @@ export function intArg(name: string, raw: string, min: number, max: number): num
     process.exit(2);
   }
   return n;
+}
+
+export interface BenchPostgres {
+  /** A connection to the server's `postgres` database (creates and drops the scratch database). */
+  admin: pg.Client;
+  /** The scratch database's name (hg_bench_<runId>) and URL. */
+  dbName: string;
+  benchUrl: string;
+  /** host:port, for messages. */
+  pgHost: string;
+  pgVersion: string;
+}
+
+/**
+ * Connects to the Postgres the benchmark uses (DATABASE_URL's server, else 127.0.0.1:5432) and
+ * names its scratch database; the connection closes at cleanup. Fails with what to do next.
+ */
+export async function connectBenchPostgres(runId: string): Promise<BenchPostgres> {
+  const adminUrl = process.env.DATABASE_URL ? withDatabase(process.env.DATABASE_URL, 'postgres') : 'postgres://postgres@127.0.0.1:5432/postgres';
+  const dbName = `hg_bench_${runId}`;
+  const pgHost = new URL(adminUrl).host;
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
+  await admin.connect().catch((error: unknown) => {
+    throw new Error(`cannot reach Postgres at ${pgHost} (${errorText(error)}); start it or set DATABASE_URL`);
+  });
+  onCleanup('admin connection', () => admin.end());
+  const pgVersion = (await admin.query<{ v: string }>('select version() as v')).rows[0]!.v;
+  return { admin, dbName, benchUrl: withDatabase(adminUrl, dbName), pgHost, pgVersion };
 }

@@ -19,17 +19,13 @@ import { deleteSignal, resumeSignal, stateQuery, suspendSignal, verifySignal, ty
 
 // Postgres writes: short and idempotent. Retried without limit because giving up would leave the
 // row and the workflow disagreeing; Postgres being down for a while is not a reason to fail.
-const db = proxyActivities<ReturnType<typeof createDomainActivities>>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+const dbSteps = { startToCloseTimeout: '30 seconds', retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' } } as const;
+const db = proxyActivities<ReturnType<typeof createDomainActivities>>(dbSteps);
 
 // DNS lookups: a few seconds each. A SERVFAIL/timeout comes back as a result (the workflow's own
 // backoff handles it); only infrastructure errors (Postgres) land in this retry policy.
-const dnsOptions: ActivityOptions = {
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute' },
-};
+const dnsSteps = { startToCloseTimeout: '30 seconds', retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute' } } as const;
+const dnsOptions: ActivityOptions = dnsSteps;
 const dns = proxyActivities<ReturnType<typeof createDnsCheckActivities>>(dnsOptions);
 
 // ACME: the CA may be slow or rate-limit us. Retryable errors carry the CA's Retry-After as
@@ -47,14 +43,8 @@ const acme = proxyActivities<ReturnType<typeof createCertificateActivities>>(acm
 // completes. A burst of verifies made ~20 server round trips per domain before; now it is ~1.
 // Postgres and DNS steps keep their retry-forever policies (backoffs beyond a minute become
 // durable timers, localRetryThreshold).
-const dbLocal = proxyLocalActivities<ReturnType<typeof createDomainActivities>>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
-const dnsLocalOptions: LocalActivityOptions = {
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute' },
-};
+const dbLocal = proxyLocalActivities<ReturnType<typeof createDomainActivities>>(dbSteps);
+const dnsLocalOptions: LocalActivityOptions = dnsSteps;
 const dnsLocal = proxyLocalActivities<ReturnType<typeof createDnsCheckActivities>>(dnsLocalOptions);
 // The DNS check that, when it moves the domain, goes straight on to the certificate (its issuance
 // half reports rather than throws, and waits on the CA at most ~10 s): same retry-forever policy
