@@ -34,7 +34,7 @@ import { createLogger } from '../logging/logger.ts';
 import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
 import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
-import { cleanup, connectBenchPostgres, freePort, intArg, isInterrupted, onCleanup } from './support/run.ts';
+import { cleanup, connectBenchPostgres, freePort, intArg, onCleanup, progress, runBenchmark } from './support/run.ts';
 
 const DEEP_PAGE_TARGET = 1.5;
 const SCALE_SIZES = [1_000, 100_000] as const;
@@ -59,8 +59,6 @@ const duration = intArg('duration', args.duration, 1, 120);
 const connections = intArg('connections', args.connections, 1, 500);
 const warmup = intArg('warmup', args.warmup, 0, 30);
 
-const t0 = Date.now();
-const progress = (msg: string) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${msg}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : '—');
 const int = (v: number) => Math.round(v).toLocaleString('en-US');
@@ -416,17 +414,4 @@ async function explainPage(sql: pg.Client, organizationId: string, cursor: strin
 }
 interface PlanNode { 'Node Type': string; 'Index Name'?: string; Plans?: PlanNode[] }
 
-let failed = false;
-try {
-  await main();
-} catch (error) {
-  failed = true;
-  if (!isInterrupted()) console.error(`\nbenchmark failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-} finally {
-  if (!isInterrupted()) {
-    progress('shutting down (servers, pools, Temporal, bench database)…');
-    await cleanup();
-    progress('done');
-  }
-}
-if (!isInterrupted()) process.exitCode = failed ? 1 : 0;
+await runBenchmark(main, 'servers, pools, Temporal, bench database');

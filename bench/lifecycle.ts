@@ -55,7 +55,7 @@ import { DNS_BACKOFF_CAP, DNS_BACKOFF_FIRST } from '../workflows/domain/backoff.
 import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
 import { connectTemporal, ensureSearchAttributes, nativeClientProvider } from '../workflows/temporal-connection.ts';
 import { percentile } from './load.ts';
-import { cleanup, connectBenchPostgres, errorText, freePort, intArg, isInterrupted, onCleanup } from './support/run.ts';
+import { cleanup, connectBenchPostgres, errorText, freePort, intArg, isInterrupted, onCleanup, progress, runBenchmark } from './support/run.ts';
 
 // @temporalio/proto is CommonJS whose exports Node cannot detect statically.
 const { temporal } = proto;
@@ -102,8 +102,6 @@ const idleSeconds = intArg('idle-seconds', args['idle-seconds'], 10, 24 * 3600);
 const settleSeconds = intArg('settle-seconds', args['settle-seconds'], 0, 24 * 3600);
 const skipIdle = args['skip-idle'];
 
-const t0 = Date.now();
-const progress = (msg: string) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${msg}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const int = (v: number) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : '—');
 const secs = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : '—');
@@ -935,17 +933,4 @@ async function main(): Promise<void> {
   console.log(`load avg now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (other processes on this machine show up here and in the figures)`);
 }
 
-let failed = false;
-try {
-  await main();
-} catch (error) {
-  failed = true;
-  if (!isInterrupted()) console.error(`\nbenchmark failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-} finally {
-  if (!isInterrupted()) {
-    progress('shutting down (worker, API, servers, pools, Temporal, bench database, temp dir)…');
-    await cleanup();
-    progress('done');
-  }
-}
-if (!isInterrupted()) process.exitCode = failed ? 1 : 0;
+await runBenchmark(main, 'worker, API, servers, pools, Temporal, bench database, temp dir');

@@ -35,7 +35,7 @@ import { findTemporalCli, startTemporalDevServer } from '../local-stack/temporal
 import { verifyWebhook } from '../sdk/webhooks.ts';
 import { SecretBox } from '../security/secret-box.ts';
 import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
-import { cleanup, connectBenchPostgres, errorText, freePort, intArg, isCleaningUp, onCleanup } from './support/run.ts';
+import { cleanup, connectBenchPostgres, errorText, freePort, intArg, isCleaningUp, onCleanup, progress } from './support/run.ts';
 
 const P50_TARGET_MS = 150;
 
@@ -59,8 +59,6 @@ const endpointCount = intArg('endpoints', args.endpoints, 1, 100);
 const totalDeliveries = intArg('deliveries', args.deliveries, endpointCount, 1_000_000);
 const concurrency = intArg('concurrency', args.concurrency, 1, 500);
 
-const t0 = Date.now();
-const progress = (msg: string) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${msg}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fmt = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '—');
 

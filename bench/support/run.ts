@@ -82,3 +82,28 @@ export async function connectBenchPostgres(runId: string): Promise<BenchPostgres
   const pgVersion = (await admin.query<{ v: string }>('select version() as v')).rows[0]!.v;
   return { admin, dbName, benchUrl: withDatabase(adminUrl, dbName), pgHost, pgVersion };
 }
+
+const startedAt = Date.now();
+/** A progress line, stamped with the seconds since the benchmark started. */
+export const progress = (msg: string) => console.log(`[${((Date.now() - startedAt) / 1000).toFixed(1).padStart(6)}s] ${msg}`);
+
+/**
+ * Runs a benchmark's main, reports a failure (not an interruption: Ctrl-C cleans up itself),
+ * cleans up with progress lines and sets the exit code (1 only when the benchmark could not run).
+ */
+export async function runBenchmark(main: () => Promise<void>, shuttingDown: string): Promise<void> {
+  let failed = false;
+  try {
+    await main();
+  } catch (error) {
+    failed = true;
+    if (!isInterrupted()) console.error(`\nbenchmark failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  } finally {
+    if (!isInterrupted()) {
+      progress(`shutting down (${shuttingDown})…`);
+      await cleanup();
+      progress('done');
+    }
+  }
+  if (!isInterrupted()) process.exitCode = failed ? 1 : 0;
+}
