@@ -2,8 +2,9 @@
 // --idle-domains created with no DNS records (they stay pending_dns, their checks backing off
 // 5 s, 10 s, 20 s … up to 1 h), a settle period, and a window sampled every 10 s.
 import { checkInterrupted, inParallel, progress, sleep } from '../support/run.ts';
+import { distribution } from '../support/stats.ts';
 import type { Domains } from './domains.ts';
-import { dist, fixed, int, secs } from './figures.ts';
+import { fixed, int, secs } from './figures.ts';
 import { cpuPercent, printCpu, type Reading } from './meters.ts';
 import { BASELINE_SECONDS, IDLE_CREATE_CONCURRENCY, SAMPLE_MS, type LifecycleOptions } from './options.ts';
 import type { LifecycleStack } from './stack.ts';
@@ -72,7 +73,7 @@ export async function runIdle(stack: LifecycleStack, domains: Domains, read: () 
   progress(`  outbox: ${outbox!.pending} rows pending, ${int(outbox!.starts)} start_domain rows for ${int(outbox!.domains)} domains`);
   const { rows: attachRows } = await sql.query<{ ms: number }>(`
     select (extract(epoch from workflow_started_at - created_at) * 1000)::float8 as ms from domains where id = any($1::text[])`, [idleIds]);
-  const attach = dist(attachRows.map((r) => r.ms));
+  const attach = distribution(attachRows.map((r) => r.ms));
   progress(`  created → workflow attached (its first activity ran): p50 ${secs(attach.p50)}, p90 ${secs(attach.p90)}, p99 ${secs(attach.p99)}, max ${secs(attach.max)}`);
   console.log('');
   console.log(`  CPU while creating ${int(idleCount)} domains and running their first checks:`);

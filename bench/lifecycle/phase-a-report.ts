@@ -2,8 +2,9 @@
 // and step by step (from the workflow histories), and the CPU each component used meanwhile.
 import { printTable } from '../support/print.ts';
 import { progress } from '../support/run.ts';
+import { distribution, type Distribution } from '../support/stats.ts';
 import type { Burst } from './burst.ts';
-import { dist, distRow, fixed, int, pair, secs, type Dist } from './figures.ts';
+import { distRow, fixed, int, pair, secs } from './figures.ts';
 import { activitySteps } from './histories.ts';
 import { printCpu } from './meters.ts';
 import type { OneAtATime } from './one-at-a-time.ts';
@@ -11,7 +12,7 @@ import { BURST_POLL_MS, LATENCY_TARGET_MS, PHASE_A_CAP_MS, type LifecycleOptions
 import type { LifecycleStack } from './stack.ts';
 
 /** The figures the summary repeats. */
-export interface PhaseAHeadline { burstDist: Dist; seqDist: Dist; activatedPerSecond: number; notActive: number; verdict: 'PASS' | 'FAIL' }
+export interface PhaseAHeadline { burstDist: Distribution; seqDist: Distribution; activatedPerSecond: number; notActive: number; verdict: 'PASS' | 'FAIL' }
 
 /** Where each burst domain's time went (ms from its verify request), from Postgres. */
 async function segments({ sql }: LifecycleStack, burst: Burst) {
@@ -57,8 +58,8 @@ export async function reportPhaseA(stack: LifecycleStack, options: LifecycleOpti
 
   console.log('');
   console.log(`Phase A — verify → active (latency from sending POST /verify to the \`active\` row in domain_status_history):`);
-  const seqDist = dist(sequential.map((r) => r.total));
-  const burstDist = dist(total);
+  const seqDist = distribution(sequential.map((r) => r.total));
+  const burstDist = distribution(total);
   printTable(['run', 'active', 'p50', 'p90', 'p99', 'max'], [
     distRow(`one at a time (${sequentialCount})`, seqDist),
     distRow(`${burstCount} at once`, burstDist),
@@ -67,14 +68,14 @@ export async function reportPhaseA(stack: LifecycleStack, options: LifecycleOpti
   console.log('');
   console.log(`  ${burstCount} at once, by segment:`);
   printTable(['segment', 'n', 'p50', 'p90', 'p99', 'max'], [
-    distRow('verify sent → 202 answered', dist(burst.ackMs)),
-    distRow('verify sent → signal dispatched (outbox row marked)', dist(toSignal)),
-    distRow('verify sent → DNS verified (pending_certificate row)', dist(toDns)),
-    distRow('DNS verified → active (ACME order, certificate)', dist(toCert)),
+    distRow('verify sent → 202 answered', distribution(burst.ackMs)),
+    distRow('verify sent → signal dispatched (outbox row marked)', distribution(toSignal)),
+    distRow('verify sent → DNS verified (pending_certificate row)', distribution(toDns)),
+    distRow('DNS verified → active (ACME order, certificate)', distribution(toCert)),
     distRow('verify sent → active', burstDist),
   ]);
   if (sequential.length) {
-    console.log(`  one at a time, by segment: DNS verified p50 ${secs(dist(sequential.map((r) => r.dns)).p50)}, certificate p50 ${secs(dist(sequential.map((r) => r.cert)).p50)}`);
+    console.log(`  one at a time, by segment: DNS verified p50 ${secs(distribution(sequential.map((r) => r.dns)).p50)}, certificate p50 ${secs(distribution(sequential.map((r) => r.cert)).p50)}`);
   }
   console.log('');
   progress('reading the workflow histories for a per-activity breakdown…');
@@ -90,10 +91,10 @@ export async function reportPhaseA(stack: LifecycleStack, options: LifecycleOpti
       return [key, a ? pair(a.doneAfterSignal) : '—', a ? pair(a.took) : '—', pair(b.doneAfterSignal), pair(b.took), b.local ? '—' : pair(b.queued), String(b.retries)];
     }),
   );
-  const evs = dist(burstSteps.eventsAfterSignal);
-  const wfts = dist(burstSteps.workflowTasksAfterSignal);
+  const evs = distribution(burstSteps.eventsAfterSignal);
+  const wfts = distribution(burstSteps.workflowTasksAfterSignal);
   console.log(`  history after the verify signal (${burstCount} at once, until read): p50 ${int(evs.p50)} events, ${int(wfts.p50)} workflow tasks completed`);
-  console.log(`  verify sent → signal in the workflow's history: p50 ${secs(dist(burstSteps.signalDelay).p50)}, p90 ${secs(dist(burstSteps.signalDelay).p90)} (${burstCount} at once)`);
+  console.log(`  verify sent → signal in the workflow's history: p50 ${secs(distribution(burstSteps.signalDelay).p50)}, p90 ${secs(distribution(burstSteps.signalDelay).p90)} (${burstCount} at once)`);
   const span = lastActive - burst.firstSent;
   const activatedPerSecond = total.length / (span / 1000);
   console.log(`  verifies sent over ${secs(burst.lastSent - burst.firstSent)}; ${total.length} active, last one ${secs(span)} after the first verify: ${fixed(activatedPerSecond, 1)} domains activated per second`);

@@ -7,10 +7,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, type Connection } from '@temporalio/client';
-import pg from 'pg';
+import type pg from 'pg';
 import { buildApp } from '../../api/app.ts';
 import { loadConfig } from '../../config/index.ts';
-import { createDb } from '../../db/pool.ts';
 import { startTemporalDevServer, type DevServerHandle } from '../../local-stack/temporal-dev-server.ts';
 import { createLogger } from '../../logging/logger.ts';
 import { startAcmeStack, type AcmeStack } from '../../test/support/acme-stack.ts';
@@ -19,7 +18,7 @@ import { createOutboxDispatcher } from '../../workflows/outbox-dispatcher.ts';
 import { connectTemporal, ensureSearchAttributes, nativeClientProvider } from '../../workflows/temporal-connection.ts';
 import { findChild } from '../support/proc-sampler.ts';
 import { freePort, onCleanup, progress, type BenchPostgres } from '../support/run.ts';
-import { createBenchDatabase, createBenchTenant } from '../support/setup.ts';
+import { apiUnderLoadEnv, createBenchDatabase, createBenchTenant, openBenchDatabase } from '../support/setup.ts';
 import { POOL_SIZE, type LifecycleOptions } from './options.ts';
 import { startWorkerChild, waitUntilPolling, type WorkerChild } from './worker-child.ts';
 
@@ -84,16 +83,9 @@ export async function startStack(options: LifecycleOptions, pgInfo: BenchPostgre
   };
   const config = loadConfig({
     ...sharedEnv,
-    HOSTGATE_HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    HOSTGATE_RATE_LIMIT_PER_SECOND: '1000000000',
-    HOSTGATE_RATE_LIMIT_BURST: '1000000000',
+    ...apiUnderLoadEnv,
   });
-  const db = await createDb(benchUrl, { maximumPoolSize: config.databasePoolSize });
-  onCleanup('API database pool', () => db.end());
-  const sql = new pg.Client({ connectionString: benchUrl });
-  await sql.connect();
-  onCleanup('setup connection', () => sql.end());
+  const { db, sql } = await openBenchDatabase(benchUrl, config.databasePoolSize);
   await acme.serveChallenges(db);
   onCleanup('challenge listener', () => acme.stopChallenges());
   const { secret, destination } = await createBenchTenant(db);

@@ -1,7 +1,8 @@
 // Setup steps several benchmarks take the same way: their scratch database, a Temporal server, a
 // tenant (organization, API key, destination) and a client for the API they start.
+import pg from 'pg';
 import { migrate } from '../../db/migrate.ts';
-import type { Db } from '../../db/pool.ts';
+import { createDb, type Db } from '../../db/pool.ts';
 import { apiKeysRepository, scopes } from '../../db/repositories/api-keys.ts';
 import { destinationsRepository } from '../../db/repositories/destinations.ts';
 import { organizationsRepository } from '../../db/repositories/organizations.ts';
@@ -15,6 +16,24 @@ export async function createBenchDatabase({ admin, dbName, benchUrl, pgHost }: B
   onCleanup(`drop database ${dbName}`, () => admin.query(`drop database if exists ${dbName} with (force)`));
   const migrated = await migrate(benchUrl);
   progress(`migrated (${migrated.applied.length} migrations, version ${migrated.version})`);
+}
+
+/** The API's settings when a benchmark measures it: loopback, silent, rate limit set out of reach. */
+export const apiUnderLoadEnv = {
+  HOSTGATE_HOST: '127.0.0.1',
+  LOG_LEVEL: 'silent',
+  HOSTGATE_RATE_LIMIT_PER_SECOND: '1000000000',
+  HOSTGATE_RATE_LIMIT_BURST: '1000000000',
+};
+
+/** The API's pool over the scratch database, and a plain connection for the benchmark's own queries. */
+export async function openBenchDatabase(benchUrl: string, poolSize: number): Promise<{ db: Db; sql: pg.Client }> {
+  const db = await createDb(benchUrl, { maximumPoolSize: poolSize });
+  onCleanup('API database pool', () => db.end());
+  const sql = new pg.Client({ connectionString: benchUrl });
+  await sql.connect();
+  onCleanup('setup connection', () => sql.end());
+  return { db, sql };
 }
 
 /** TEMPORAL_ADDRESS when set (`external`), else a headless in-memory dev server stopped at cleanup. */
