@@ -15,7 +15,7 @@ export const CLK_TCK = (() => {
 })();
 
 /** utime+stime (all threads) in clock ticks, the parent pid and the name; null when the process is gone. */
-export function readStat(pid: number): { ticks: number; ppid: number; comm: string } | null {
+function readStat(pid: number): { ticks: number; ppid: number; comm: string } | null {
   try {
     const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The name is in parentheses and may itself hold spaces and parentheses: split after the last ')'.
@@ -29,7 +29,7 @@ export function readStat(pid: number): { ticks: number; ppid: number; comm: stri
 }
 
 /** VmRSS in MiB; null when the process is gone. */
-export function readRssMiB(pid: number): number | null {
+function readRssMiB(pid: number): number | null {
   try {
     const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) / 1024 : null;
@@ -41,7 +41,7 @@ export function readRssMiB(pid: number): number | null {
 const livePids = () => readdirSync('/proc').filter((e) => /^\d+$/.test(e)).map(Number);
 
 /** The pid and all its live descendants. */
-export function processTree(root: number): number[] {
+function processTree(root: number): number[] {
   const children = new Map<number, number[]>();
   for (const pid of livePids()) {
     const st = readStat(pid);
