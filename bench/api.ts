@@ -22,19 +22,15 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../api/app.ts';
 import { loadConfig } from '../config/index.ts';
-import { migrate } from '../db/migrate.ts';
 import { decodeCursor } from '../db/pagination.ts';
-import { createDb } from '../db/pool.ts';
-import { apiKeysRepository, scopes } from '../db/repositories/api-keys.ts';
-import { destinationsRepository } from '../db/repositories/destinations.ts';
-import { organizationsRepository } from '../db/repositories/organizations.ts';
 import { workflowOutboxRepository } from '../db/repositories/workflow-outbox.ts';
-import { findTemporalCli, startTemporalDevServer } from '../local-stack/temporal-dev-server.ts';
 import { createLogger } from '../logging/logger.ts';
 import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
 import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
-import { cleanup, connectBenchPostgres, freePort, intArg, onCleanup, progress, runBenchmark } from './support/run.ts';
+import { loadAverage, printMachine, printTable } from './support/print.ts';
+import { connectBenchPostgres, intArg, onCleanup, progress, runBenchmark, sleep } from './support/run.ts';
+import { apiClient, apiUnderLoadEnv, createBenchDatabase, createBenchTenant, openBenchDatabase, temporalForBench } from './support/setup.ts';
 
 const DEEP_PAGE_TARGET = 1.5;
 const SCALE_SIZES = [1_000, 100_000] as const;
@@ -59,12 +55,8 @@ const duration = intArg('duration', args.duration, 1, 120);
 const connections = intArg('connections', args.connections, 1, 500);
 const warmup = intArg('warmup', args.warmup, 0, 30);
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : '—');
 const int = (v: number) => Math.round(v).toLocaleString('en-US');
-
-
-
 
 // ---------------------------------------------------------------------------------------------
 // Load runs (each in its own worker thread)
@@ -104,14 +96,6 @@ async function measure(label: string, spec: Omit<LoadSpec, 'durationSeconds' | '
   const result = await runLoad({ ...spec, durationSeconds: duration, warmupSeconds: warmup, connections });
   progress(`  ${int(result.rps)} req/s, p50 ${ms(result.p50)} ms, p99 ${ms(result.p99)} ms, non-2xx ${result.non2xx}${describeNon2xx(result)}`);
   return { label, result };
-}
-
-function printTable(headers: string[], rows: string[][], alignLeft = new Set([0])): void {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const fmtRow = (cells: string[]) => cells.map((c, i) => (alignLeft.has(i) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  console.log(`  ${fmtRow(headers)}`);
-  console.log(`  ${widths.map((w) => '─'.repeat(w)).join('  ')}`);
-  for (const r of rows) console.log(`  ${fmtRow(r)}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -177,17 +161,14 @@ type PageJson = { data: DomainJson[]; has_more: boolean; next_cursor: string | n
 
 async function main(): Promise<void> {
   const runId = randomBytes(4).toString('hex');
-  const { admin, dbName, benchUrl, pgHost, pgVersion } = await connectBenchPostgres(runId);
+  const pgInfo = await connectBenchPostgres(runId);
+  const { benchUrl } = pgInfo;
 
   // Header: machine facts.
   const cpus = os.cpus();
   const autocannonVersion = (createRequire(import.meta.url)('autocannon/package.json') as { version: string }).version;
   const poolSize = Number(process.env.DATABASE_POOL_SIZE ?? '10');
-  console.log('Hostgate API benchmark');
-  console.log(`  cpus       ${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown'} (os.cpus().length = ${cpus.length})`);
-  console.log(`  os         ${os.type()} ${os.release()} ${os.arch()}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, load avg ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  console.log(`  node       ${process.version}`);
-  console.log(`  postgres   ${pgVersion} (${pgHost})`);
+  printMachine('Hostgate API benchmark', pgInfo);
   console.log(`  load       autocannon ${autocannonVersion} in a worker thread, ${connections} connections, ${warmup} s warm-up + ${duration} s per phase, loopback only`);
   console.log(`  api        buildApp in this process (main thread), DB pool ${poolSize}, LOG_LEVEL=silent, rate limit set out of reach`);
   console.log(`  baseline   bare Fastify (no plugins) in this process: POST /bare = one INSERT through pg.Pool (max ${poolSize}) into a scratch table`);
@@ -196,23 +177,10 @@ async function main(): Promise<void> {
   console.log('');
 
   // 1. Database, Temporal, organization, key, destination.
-  progress(`creating database ${dbName} on ${pgHost}…`);
-  await admin.query(`create database ${dbName}`);
-  onCleanup(`drop database ${dbName}`, () => admin.query(`drop database if exists ${dbName} with (force)`));
-  const migrated = await migrate(benchUrl);
-  progress(`migrated (${migrated.applied.length} migrations, version ${migrated.version})`);
+  await createBenchDatabase(pgInfo);
 
   const namespace = process.env.TEMPORAL_NAMESPACE || 'default';
-  let temporalAddress = process.env.TEMPORAL_ADDRESS;
-  const external = Boolean(temporalAddress);
-  if (!temporalAddress) {
-    const cli = findTemporalCli(process.env.TEMPORAL_CLI_PATH, progress);
-    progress('starting the Temporal dev server (in memory, headless)…');
-    const server = await startTemporalDevServer({ cliPath: cli, port: await freePort(), uiPort: null, dbFile: null, namespace, log: progress });
-    onCleanup('Temporal dev server', () => server.stop());
-    temporalAddress = server.address;
-    progress(`Temporal dev server ready on ${temporalAddress}`);
-  } else progress(`Temporal: using TEMPORAL_ADDRESS=${temporalAddress}`);
+  const { address: temporalAddress, external } = await temporalForBench(namespace);
   const connection = await connectTemporal(temporalAddress);
   onCleanup('Temporal connection', () => connection.close());
   const added = await ensureSearchAttributes(connection, namespace);
@@ -231,22 +199,12 @@ async function main(): Promise<void> {
     TEMPORAL_ADDRESS: temporalAddress,
     TEMPORAL_NAMESPACE: namespace,
     TEMPORAL_TASK_QUEUE: taskQueue,
-    HOSTGATE_HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    HOSTGATE_RATE_LIMIT_PER_SECOND: '1000000000',
-    HOSTGATE_RATE_LIMIT_BURST: '1000000000',
+    ...apiUnderLoadEnv,
     HOSTGATE_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
   });
-  const db = await createDb(benchUrl, { maximumPoolSize: config.databasePoolSize });
-  onCleanup('API database pool', () => db.end());
-  const sql = new pg.Client({ connectionString: benchUrl });
-  await sql.connect();
-  onCleanup('setup connection', () => sql.end());
+  const { db, sql } = await openBenchDatabase(benchUrl, config.databasePoolSize);
 
-  const org = await organizationsRepository(db).create({ name: 'Benchmark organization', allowedReturnOrigins: ['https://vendor.example'] });
-  const { secret } = await apiKeysRepository(db).create({ organizationId: org.id, scopes, name: 'benchmark' });
-  const destination = await destinationsRepository(db).create({ organizationId: org.id, url: 'https://app.vendor.example', host: 'app.vendor.example', port: 443 });
-  progress(`organization ${org.id}, API key with scopes ${scopes.join(',')}, destination ${destination.id}`);
+  const { org, secret, destination } = await createBenchTenant(db);
 
   // 2. The API and the bare baseline, each on a free loopback port.
   const logger = createLogger('silent', 'api');
@@ -269,17 +227,7 @@ async function main(): Promise<void> {
   const bareOrigin = await bare.listen({ host: '127.0.0.1', port: 0 });
   progress(`API on ${apiOrigin}, baseline on ${bareOrigin}`);
 
-  const auth = { authorization: `Bearer ${secret}` };
-  async function api<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
-    const res = await fetch(`${apiOrigin}${path}`, {
-      method,
-      headers: { ...auth, ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
-    return JSON.parse(text) as T;
-  }
+  const { auth, api } = apiClient(apiOrigin, secret);
   // One request of each kind before measuring: a broken setup fails here, with the answer shown.
   const probe = await api<{ data: DomainJson }>('POST', '/v1/domains', { hostname: `probe.b${runId}.example.com`, destination_id: destination.id }, { 'idempotency-key': `probe-${runId}` });
   const domainId = probe.data.id;
@@ -393,7 +341,7 @@ async function main(): Promise<void> {
   const verdict = deepRatio <= DEEP_PAGE_TARGET ? 'PASS' : 'FAIL';
   console.log(`  deep-page p50 ${int(large.rows)} ÷ ${int(small.rows)}: ${deepRatio.toFixed(2)}× (target ≤ ${DEEP_PAGE_TARGET}×): ${verdict}`);
   console.log('');
-  console.log(`load avg now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (other processes on this machine show up here and in the figures)`);
+  console.log(`load avg now ${loadAverage()} (other processes on this machine show up here and in the figures)`);
 }
 
 /** A list page's query as the repository issues it, through EXPLAIN ANALYZE: node types, index, time. */

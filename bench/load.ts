@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import type { EventEmitter } from 'node:events';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { percentile } from './support/stats.ts';
 
 export type LoadBody =
   | { kind: 'create-domain'; destinationId: string; prefix: string }
@@ -57,12 +58,6 @@ interface AutocannonResult {
 }
 type AutocannonInstance = EventEmitter & PromiseLike<AutocannonResult>;
 type Autocannon = (options: Record<string, unknown>) => AutocannonInstance;
-
-export function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[rank]!;
-}
 
 function bodyFactory(body: LoadBody): (n: number) => { json: string; idempotencyKey: string } {
   switch (body.kind) {

@@ -25,17 +25,19 @@ import net from 'node:net';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { migrate } from '../db/migrate.ts';
 import { createDb, sql } from '../db/pool.ts';
 import { destinationsRepository } from '../db/repositories/destinations.ts';
 import { domainsRepository } from '../db/repositories/domains.ts';
 import { organizationsRepository } from '../db/repositories/organizations.ts';
 import { webhookEndpointsRepository } from '../db/repositories/webhook-endpoints.ts';
-import { findTemporalCli, startTemporalDevServer } from '../local-stack/temporal-dev-server.ts';
+import { findTemporalCli } from '../local-stack/temporal-dev-server.ts';
 import { verifyWebhook } from '../sdk/webhooks.ts';
 import { SecretBox } from '../security/secret-box.ts';
 import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
-import { cleanup, connectBenchPostgres, errorText, freePort, intArg, isCleaningUp, onCleanup, progress } from './support/run.ts';
+import { printMachine } from './support/print.ts';
+import { cleanup, connectBenchPostgres, errorText, intArg, isCleaningUp, onCleanup, progress, sleep } from './support/run.ts';
+import { createBenchDatabase, temporalForBench } from './support/setup.ts';
+import { distribution, percentile } from './support/stats.ts';
 
 const P50_TARGET_MS = 150;
 
@@ -59,18 +61,8 @@ const endpointCount = intArg('endpoints', args.endpoints, 1, 100);
 const totalDeliveries = intArg('deliveries', args.deliveries, endpointCount, 1_000_000);
 const concurrency = intArg('concurrency', args.concurrency, 1, 500);
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fmt = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '—');
 
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-function summary(values: number[]) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { n: sorted.length, min: sorted[0] ?? Number.NaN, p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: sorted.at(-1) ?? Number.NaN };
-}
 function temporalVersion(address: string | undefined): string {
   if (address) return `external (${address})`;
   try {
@@ -108,36 +100,21 @@ async function startReceiver(onArrival: (a: Arrival) => void) {
 
 async function main(): Promise<void> {
   const runId = randomBytes(4).toString('hex');
-  const { admin, dbName, benchUrl, pgHost, pgVersion } = await connectBenchPostgres(runId);
+  const pgInfo = await connectBenchPostgres(runId);
+  const { benchUrl } = pgInfo;
 
   const cpus = os.cpus();
-  console.log('Hostgate webhook delivery benchmark');
-  console.log(`  cpus       ${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown'}`);
-  console.log(`  os         ${os.type()} ${os.release()} ${os.arch()}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, load avg ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  console.log(`  node       ${process.version}`);
-  console.log(`  postgres   ${pgVersion} (${pgHost})`);
+  printMachine('Hostgate webhook delivery benchmark', pgInfo, { cpuCountNote: false });
   console.log(`  temporal   ${temporalVersion(process.env.TEMPORAL_ADDRESS)}`);
   console.log('  worker     node worker/main.ts (one process: LISTEN/NOTIFY fan-out, outbox dispatcher, workflows, activities), DB pool 10');
   console.log('  receiver   node:http on 127.0.0.1 in this process, answers 204 at once; plain HTTP (HOSTGATE_ALLOW_PRIVATE_TARGETS=true)');
   console.log(`  note       Postgres, Temporal, the worker and this process share these ${cpus.length} cores`);
   console.log('');
 
-  progress(`creating database ${dbName} on ${pgHost}…`);
-  await admin.query(`create database ${dbName}`);
-  onCleanup(`drop database ${dbName}`, () => admin.query(`drop database if exists ${dbName} with (force)`));
-  const migrated = await migrate(benchUrl);
-  progress(`migrated (${migrated.applied.length} migrations, version ${migrated.version})`);
+  await createBenchDatabase(pgInfo);
 
   const namespace = process.env.TEMPORAL_NAMESPACE || 'default';
-  let temporalAddress = process.env.TEMPORAL_ADDRESS;
-  if (!temporalAddress) {
-    const cli = findTemporalCli(process.env.TEMPORAL_CLI_PATH, progress);
-    progress('starting the Temporal dev server (in memory, headless)…');
-    const server = await startTemporalDevServer({ cliPath: cli, port: await freePort(), uiPort: null, dbFile: null, namespace, log: progress });
-    onCleanup('Temporal dev server', () => server.stop());
-    temporalAddress = server.address;
-    progress(`Temporal dev server ready on ${temporalAddress}`);
-  } else progress(`Temporal: using TEMPORAL_ADDRESS=${temporalAddress}`);
+  const { address: temporalAddress } = await temporalForBench(namespace);
   const connection = await connectTemporal(temporalAddress);
   await ensureSearchAttributes(connection, namespace);
   await connection.close();
@@ -238,8 +215,8 @@ async function main(): Promise<void> {
       commits.push(committed - started);
     }
   }
-  const lat = summary(latencies);
-  const commit = summary(commits);
+  const lat = distribution(latencies);
+  const commit = distribution(commits);
   const verified = arrivals.filter((a) => a.path === '/latency');
   const badSignatures = verified.filter((a) => { try { verifyWebhook(a.body, a.signature, latencyEndpoint.secret); return false; } catch { return true; } }).length;
   progress(`latency done: p50 ${fmt(lat.p50)} ms, p99 ${fmt(lat.p99)} ms`);
@@ -292,7 +269,7 @@ async function main(): Promise<void> {
   for (const at of loadArrivals) perSecond.set(Math.floor((at - loadStart) / 1000), (perSecond.get(Math.floor((at - loadStart) / 1000)) ?? 0) + 1);
   const fullSeconds = [...perSecond.entries()].filter(([s]) => s < Math.floor((last - loadStart) / 1000)).map(([, n]) => n);
   const steady = fullSeconds.slice(1); // the first second includes the ramp-up
-  const loadLat = summary(underLoad);
+  const loadLat = distribution(underLoad);
   const bench = new pg.Client({ connectionString: benchUrl });
   await bench.connect();
   // The receiver answers before the worker records the attempt: let the last rows settle.

@@ -39,6 +39,26 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Throws once Ctrl-C was pressed, so a loop stops instead of measuring a stack being torn down. */
+export function checkInterrupted(): void {
+  if (isInterrupted()) throw new Error('interrupted');
+}
+
+/** Runs `fn` over `items` with at most `concurrency` calls in flight; stops at Ctrl-C. */
+export async function inParallel<T>(items: readonly T[], concurrency: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+    for (;;) {
+      checkInterrupted();
+      const i = next++;
+      if (i >= items.length) return;
+      await fn(items[i]!, i);
+    }
+  }));
+}
+
 export function withDatabase(url: string, database: string): string {
   const u = new URL(url);
   u.pathname = `/${database}`;

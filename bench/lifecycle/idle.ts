@@ -1,0 +1,116 @@
+// Phase B: the idle cost of domains waiting for DNS. A baseline with only phase A's domains, then
+// --idle-domains created with no DNS records (they stay pending_dns, their checks backing off
+// 5 s, 10 s, 20 s … up to 1 h), a settle period, and a window sampled every 10 s.
+import { checkInterrupted, inParallel, progress, sleep } from '../support/run.ts';
+import { distribution } from '../support/stats.ts';
+import type { Domains } from './domains.ts';
+import { fixed, int, secs } from './figures.ts';
+import { cpuPercent, printCpu, type Reading } from './meters.ts';
+import { BASELINE_SECONDS, IDLE_CREATE_CONCURRENCY, SAMPLE_MS, type LifecycleOptions } from './options.ts';
+import type { LifecycleStack } from './stack.ts';
+
+export interface TableStats { relname: string; seq_scan: number; seq_tup_read: number; idx_scan: number }
+
+export interface IdleRun {
+  /** Readings around the baseline (before any idle domain existed). */
+  b0: Reading;
+  b1: Reading;
+  idleIds: string[];
+  /** When the first idle domain was created (ms since the epoch). */
+  idleStart: number;
+  /** The window's readings, the first at its start. */
+  samples: Reading[];
+  /** pg_stat_user_tables at the window's start and end. */
+  stats0: TableStats[];
+  stats1: TableStats[];
+  /** acme.dns.queries index at the window's start. */
+  dnsIndex0: number;
+}
+
+export async function runIdle(stack: LifecycleStack, domains: Domains, read: () => Promise<Reading>, options: LifecycleOptions): Promise<IdleRun> {
+  const { burstCount, sequentialCount, idleCount, idleSeconds, settleSeconds } = options;
+  const { sql, runId, acme } = stack;
+  console.log('');
+  progress('── phase B: idle cost of pending_dns domains ──');
+  progress(`baseline: ${BASELINE_SECONDS} s with only phase A's ${burstCount + sequentialCount + 1} (active) domains…`);
+  await sleep(2000);
+  const b0 = await read();
+  await sleep(BASELINE_SECONDS * 1000);
+  checkInterrupted();
+  const b1 = await read();
+  progress(`  baseline: worker ${fixed(cpuPercent(b0, b1, 'worker'))} % of a core, Temporal ${fixed(cpuPercent(b0, b1, 'temporal'))} %, Postgres backends ${fixed(cpuPercent(b0, b1, 'postgres'))} %, worker RSS ${fixed(b1.rssMiB.worker, 0)} MiB`);
+
+  progress(`creating ${int(idleCount)} domains with no DNS records through the API (${IDLE_CREATE_CONCURRENCY} at a time)…`);
+  const idleHosts = Array.from({ length: idleCount }, (_, i) => `shop.idle${i + 1}-${runId}.test`);
+  const idleIds: string[] = new Array(idleCount);
+  let created = 0;
+  const idleStart = Date.now();
+  const createReading = await read();
+  const ticker = setInterval(() => {
+    void Promise.all([sql.query<{ started: number; checked: number }>(`
+      select count(*) filter (where workflow_started_at is not null)::int as started,
+             count(*) filter (where verification->>'checked_at' is not null)::int as checked
+      from domains where hostname like $1`, [`shop.idle%-${runId}.test`]), domains.backlog(), domains.requeued()]).then(([{ rows }, queued, again]) => {
+      progress(`  ${int(created)} / ${int(idleCount)} created (${fixed(created / ((Date.now() - idleStart) / 1000), 0)}/s), ${int(rows[0]!.started)} workflows attached, ${int(rows[0]!.checked)} first checks done; ${queued}; ${again} start rows re-queued`);
+    }, () => undefined);
+  }, 5000);
+  try {
+    await inParallel(idleHosts, IDLE_CREATE_CONCURRENCY, async (h, i) => { idleIds[i] = await domains.createDomain(h); created++; });
+  } finally {
+    clearInterval(ticker);
+  }
+  const createdIn = Date.now() - idleStart;
+  progress(`  ${int(idleCount)} created in ${secs(createdIn)} (${fixed(idleCount / (createdIn / 1000), 0)} per second); waiting for every first DNS check…`);
+  const idleNx = await domains.waitFirstChecks(idleIds, Math.max(20 * 60_000, idleCount * 400), 1000, 'idle');
+  const allChecked = Date.now();
+  const createDone = await read();
+  progress(`  all ${int(idleCount)} had their first DNS check (${int(idleNx)} nxdomain) ${secs(allChecked - idleStart)} after the first create: ${fixed(idleCount / ((allChecked - idleStart) / 1000), 1)} domains/s from create to first check`);
+  const { rows: [outbox] } = await sql.query<{ pending: number; starts: number; domains: number }>(`
+    select count(*) filter (where dispatched_at is null)::int as pending,
+           count(*) filter (where kind = 'start_domain')::int as starts,
+           (select count(*)::int from domains) as domains
+    from workflow_outbox`);
+  progress(`  outbox: ${outbox!.pending} rows pending, ${int(outbox!.starts)} start_domain rows for ${int(outbox!.domains)} domains`);
+  const { rows: attachRows } = await sql.query<{ ms: number }>(`
+    select (extract(epoch from workflow_started_at - created_at) * 1000)::float8 as ms from domains where id = any($1::text[])`, [idleIds]);
+  const attach = distribution(attachRows.map((r) => r.ms));
+  progress(`  created → workflow attached (its first activity ran): p50 ${secs(attach.p50)}, p90 ${secs(attach.p90)}, p99 ${secs(attach.p99)}, max ${secs(attach.max)}`);
+  console.log('');
+  console.log(`  CPU while creating ${int(idleCount)} domains and running their first checks:`);
+  printCpu(createReading, createDone);
+  console.log('');
+
+  if (settleSeconds > 0) {
+    progress(`settling for ${settleSeconds} s…`);
+    let prev = await read();
+    const settleEnd = Date.now() + settleSeconds * 1000;
+    while (Date.now() < settleEnd) {
+      await sleep(Math.min(SAMPLE_MS, settleEnd - Date.now()));
+      checkInterrupted();
+      const now = await read();
+      progress(`  settle: worker ${fixed(cpuPercent(prev, now, 'worker'))} %, Temporal ${fixed(cpuPercent(prev, now, 'temporal'))} %, DNS ${fixed(((now.dnsQueries - prev.dnsQueries) / ((now.at - prev.at) / 1000)) * 60, 0)} queries/min`);
+      prev = now;
+    }
+  }
+
+  // The window.
+  const tableStats = async () => (await sql.query<TableStats>(`
+    select relname, seq_scan::float8 as seq_scan, seq_tup_read::float8 as seq_tup_read, coalesce(idx_scan, 0)::float8 as idx_scan
+    from pg_stat_user_tables where relname in ('domains', 'workflow_outbox', 'events', 'domain_status_history') order by relname`)).rows;
+  progress(`sampling for ${idleSeconds} s (every ${SAMPLE_MS / 1000} s)…`);
+  const stats0 = await tableStats();
+  const w0 = await read();
+  const dnsIndex0 = acme.dns.queries.length;
+  const samples: Reading[] = [w0];
+  const windowEnd = w0.at + idleSeconds * 1000;
+  while (Date.now() < windowEnd - 50) {
+    await sleep(Math.min(SAMPLE_MS, windowEnd - Date.now()));
+    checkInterrupted();
+    const prev = samples[samples.length - 1]!;
+    const now = await read();
+    samples.push(now);
+    progress(`  +${String(Math.round((now.at - w0.at) / 1000)).padStart(4)} s: worker ${fixed(cpuPercent(prev, now, 'worker')).padStart(5)} % RSS ${fixed(now.rssMiB.worker, 0)} MiB; Temporal ${fixed(cpuPercent(prev, now, 'temporal')).padStart(5)} % RSS ${fixed(now.rssMiB.temporal, 0)} MiB; Postgres ${fixed(cpuPercent(prev, now, 'postgres')).padStart(5)} %; DNS ${String(now.dnsQueries - prev.dnsQueries).padStart(5)} queries`);
+  }
+  const stats1 = await tableStats();
+  return { b0, b1, idleIds, idleStart, samples, stats0, stats1, dnsIndex0 };
+}

@@ -1,0 +1,63 @@
+// bench:lifecycle's command line and the fixed settings of its phases.
+import { parseArgs } from 'node:util';
+import { intArg } from '../support/run.ts';
+
+export const LATENCY_TARGET_MS = 2000;
+export const PHASE_A_CAP_MS = 5 * 60_000;
+/** How often a domain verified on its own is polled for `active`. */
+export const POLL_MS = 50;
+// The burst's latencies come from the history rows' own timestamps, so how often the bench looks
+// only decides when it notices the end; looking less often keeps its load off the machine it
+// measures.
+export const BURST_POLL_MS = 250;
+export const SAMPLE_MS = 10_000;
+export const BASELINE_SECONDS = 30;
+export const CREATE_CONCURRENCY = 10;
+export const IDLE_CREATE_CONCURRENCY = 16;
+export const VERIFY_CONCURRENCY = 20;
+/** Database pool of the API and of the worker each. */
+export const POOL_SIZE = 10;
+
+export interface LifecycleOptions {
+  burstCount: number;
+  sequentialCount: number;
+  idleCount: number;
+  idleSeconds: number;
+  settleSeconds: number;
+  skipIdle: boolean;
+  /** Where the worker writes its V8 CPU profile, if anywhere. */
+  profileWorker: string | undefined;
+  temporalInMemory: boolean;
+}
+
+/** Parses process.argv; --help prints the usage and exits 0, a bad value exits 2 with the reason. */
+export function parseOptions(): LifecycleOptions {
+  const { values: args } = parseArgs({
+    options: {
+      domains: { type: 'string', default: '200' },
+      sequential: { type: 'string', default: '10' },
+      'idle-domains': { type: 'string', default: '5000' },
+      'idle-seconds': { type: 'string', default: '300' },
+      'settle-seconds': { type: 'string', default: '60' },
+      'skip-idle': { type: 'boolean', default: false },
+      'profile-worker': { type: 'string' },
+      // Diagnosis only: how much of the burst the dev server's SQLite file costs (npm start uses the file).
+      'temporal-in-memory': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (args.help) {
+    console.log('usage: npm run bench:lifecycle -- [--domains n (200)] [--sequential n (10)] [--idle-domains n (5000)] [--idle-seconds s (300)] [--settle-seconds s (60)] [--skip-idle] [--profile-worker dir (writes the worker\'s V8 CPU profile there)] [--temporal-in-memory (diagnosis)]');
+    process.exit(0);
+  }
+  return {
+    burstCount: intArg('domains', args.domains, 1, 5000),
+    sequentialCount: intArg('sequential', args.sequential, 0, 100),
+    idleCount: intArg('idle-domains', args['idle-domains'], 1, 200_000),
+    idleSeconds: intArg('idle-seconds', args['idle-seconds'], 10, 24 * 3600),
+    settleSeconds: intArg('settle-seconds', args['settle-seconds'], 0, 24 * 3600),
+    skipIdle: args['skip-idle'],
+    profileWorker: args['profile-worker'],
+    temporalInMemory: args['temporal-in-memory'],
+  };
+}
