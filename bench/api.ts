@@ -29,7 +29,7 @@ import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
 import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
 import { loadAverage, printMachine, printTable } from './support/print.ts';
-import { connectBenchPostgres, intArg, onCleanup, progress, runBenchmark, sleep } from './support/run.ts';
+import { connectBenchPostgres, intArg, onCleanup, progress, runBenchmark, sleep, type Headline } from './support/run.ts';
 import { apiClient, apiUnderLoadEnv, createBenchDatabase, createBenchTenant, openBenchDatabase, temporalForBench } from './support/setup.ts';
 
 const DEEP_PAGE_TARGET = 1.5;
@@ -159,7 +159,7 @@ async function seedDomains(sql: pg.Client, input: { organizationId: string; dest
 type DomainJson = { id: string };
 type PageJson = { data: DomainJson[]; has_more: boolean; next_cursor: string | null };
 
-async function main(): Promise<void> {
+async function main(): Promise<Headline> {
   const runId = randomBytes(4).toString('hex');
   const pgInfo = await connectBenchPostgres(runId);
   const { benchUrl } = pgInfo;
@@ -342,6 +342,13 @@ async function main(): Promise<void> {
   console.log(`  deep-page p50 ${int(large.rows)} ÷ ${int(small.rows)}: ${deepRatio.toFixed(2)}× (target ≤ ${DEEP_PAGE_TARGET}×): ${verdict}`);
   console.log('');
   console.log(`load avg now ${loadAverage()} (other processes on this machine show up here and in the figures)`);
+  const rps = (label: string) => Math.round(results.find((r) => r.label === label)?.result.rps ?? 0);
+  return {
+    benchmark: 'api', create_rps: Math.round(createRun.result.rps), create_p50_ms: createRun.result.p50, create_p99_ms: createRun.result.p99,
+    bare_insert_rps: Math.round(bareRun.result.rps), get_domain_rps: rps('GET /v1/domains/{id}'), list_page1_rps: rps('GET /v1/domains?limit=20'),
+    deep_page_rows_small: small.rows, deep_page_rows_large: large.rows, deep_page_p50_ratio: Math.round(deepRatio * 100) / 100,
+    deep_page_target: DEEP_PAGE_TARGET, verdict,
+  };
 }
 
 /** A list page's query as the repository issues it, through EXPLAIN ANALYZE: node types, index, time. */

@@ -43,11 +43,11 @@ import { parseOptions } from './lifecycle/options.ts';
 import { reportPhaseA } from './lifecycle/phase-a-report.ts';
 import { startStack } from './lifecycle/stack.ts';
 import { printSummary } from './lifecycle/summary.ts';
-import { connectBenchPostgres, progress, runBenchmark } from './support/run.ts';
+import { connectBenchPostgres, progress, runBenchmark, type Headline } from './support/run.ts';
 
 const options = parseOptions();
 
-async function main(): Promise<void> {
+async function main(): Promise<Headline> {
   const runId = randomBytes(4).toString('hex');
   const pg = await connectBenchPostgres(runId);
   const temporalCli = findTemporalCli(process.env.TEMPORAL_CLI_PATH, progress);
@@ -62,8 +62,8 @@ async function main(): Promise<void> {
   const burst = await runBurst(stack, domains, read, options.burstCount);
   const phaseA = await reportPhaseA(stack, options, one, burst);
 
-  const idleVerdict = options.skipIdle ? '' : await reportIdle(stack, options, await runIdle(stack, domains, read, options));
-  await printSummary(stack, options, phaseA, idleVerdict);
+  const idle = options.skipIdle ? null : await reportIdle(stack, options, await runIdle(stack, domains, read, options));
+  return printSummary(stack, options, phaseA, idle);
 }
 
 await runBenchmark(main, 'worker, API, servers, pools, Temporal, bench database, temp dir');

@@ -35,7 +35,7 @@ import { verifyWebhook } from '../sdk/webhooks.ts';
 import { SecretBox } from '../security/secret-box.ts';
 import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
 import { printMachine } from './support/print.ts';
-import { cleanup, connectBenchPostgres, errorText, intArg, isCleaningUp, onCleanup, progress, sleep } from './support/run.ts';
+import { connectBenchPostgres, intArg, isCleaningUp, onCleanup, progress, runBenchmark, sleep, type Headline } from './support/run.ts';
 import { createBenchDatabase, temporalForBench } from './support/setup.ts';
 import { distribution, percentile } from './support/stats.ts';
 
@@ -98,7 +98,7 @@ async function startReceiver(onArrival: (a: Arrival) => void) {
 
 // ---------------------------------------------------------------------------------------------
 
-async function main(): Promise<void> {
+async function main(): Promise<Headline> {
   const runId = randomBytes(4).toString('hex');
   const pgInfo = await connectBenchPostgres(runId);
   const { benchUrl } = pgInfo;
@@ -295,14 +295,15 @@ async function main(): Promise<void> {
   console.log(`    arrivals per second: ${[...perSecond.entries()].sort(([a], [b]) => a - b).map(([, n]) => n).join(' ')}`);
   console.log(`    latency under load (commit → arrival): p50 ${fmt(loadLat.p50)} ms, p99 ${fmt(loadLat.p99)} ms, max ${fmt(loadLat.max)} ms`);
   console.log(`    delivery rows: ${statuses.map((s) => `${s.status} ${s.n}`).join(', ')}; duplicate arrivals: ${loadArrivals.length - unique}; transitions refused: ${refused}`);
+  return {
+    benchmark: 'webhooks', latency_p50_ms: round1(lat.p50), latency_p99_ms: round1(lat.p99), latency_target_p50_ms: P50_TARGET_MS,
+    latency_target_met: lat.p50 < P50_TARGET_MS, delivered: loadArrivals.length, expected, deliveries_per_s: round1(rate),
+    load_latency_p50_ms: round1(loadLat.p50), load_latency_p99_ms: round1(loadLat.p99), duplicates: loadArrivals.length - unique,
+    bad_signatures: badSignatures,
+  };
 }
 
-try {
-  await main();
-  await cleanup();
-  process.exit(0);
-} catch (error) {
-  console.error(`benchmark failed: ${errorText(error)}`);
-  await cleanup();
-  process.exit(1);
-}
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
+await runBenchmark(main, 'receivers, worker, pools, Temporal, bench database');
+process.exit(); // exitCode set by runBenchmark; a receiver's keep-alive socket must not hold the process

@@ -10,8 +10,10 @@ import { componentLabel, cpuPercent, type Component } from './meters.ts';
 import type { LifecycleOptions } from './options.ts';
 import type { LifecycleStack } from './stack.ts';
 
-/** Prints the report; returns the summary's line about the idle cost. */
-export async function reportIdle({ sql, acme, dbFile }: LifecycleStack, options: LifecycleOptions, run: IdleRun): Promise<string> {
+export interface IdleHeadline { summary: string; workerCpuPct: number; dnsQueriesPerMin: number }
+
+/** Prints the report; returns the summary's line about the idle cost and its figures. */
+export async function reportIdle({ sql, acme, dbFile }: LifecycleStack, options: LifecycleOptions, run: IdleRun): Promise<IdleHeadline> {
   const { burstCount, sequentialCount, idleCount } = options;
   const { b0, b1, samples, stats0, stats1, idleIds, idleStart, dnsIndex0 } = run;
   const w0 = samples[0]!;
@@ -64,5 +66,6 @@ export async function reportIdle({ sql, acme, dbFile }: LifecycleStack, options:
   printTable(['table', 'seq scans', 'rows read by seq scans', 'index scans'], statRows);
   const sqliteBytes = ['', '-wal', '-shm'].reduce((s, ext) => s + (existsSync(dbFile + ext) ? statSync(dbFile + ext).size : 0), 0);
   console.log(`  Temporal SQLite file (with WAL) now ${fixed(sqliteBytes / 2 ** 20, 1)} MiB`);
-  return `idle: worker ${fixed(workerPct, 2)} % of a core, RSS ${fixed(Math.min(...rssOf('worker')), 0)}–${fixed(Math.max(...rssOf('worker')), 0)} MiB, ${fixed(queriesPerMin, 0)} DNS queries/min for ${int(idleCount)} pending domains`;
+  const summary = `idle: worker ${fixed(workerPct, 2)} % of a core, RSS ${fixed(Math.min(...rssOf('worker')), 0)}–${fixed(Math.max(...rssOf('worker')), 0)} MiB, ${fixed(queriesPerMin, 0)} DNS queries/min for ${int(idleCount)} pending domains`;
+  return { summary, workerCpuPct: workerPct, dnsQueriesPerMin: queriesPerMin };
 }

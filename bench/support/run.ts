@@ -107,14 +107,19 @@ const startedAt = Date.now();
 /** A progress line, stamped with the seconds since the benchmark started. */
 export const progress = (msg: string) => console.log(`[${((Date.now() - startedAt) / 1000).toFixed(1).padStart(6)}s] ${msg}`);
 
+/** A benchmark's headline figures: printed after clean-up as the last line, one JSON object. */
+export type Headline = Record<string, string | number | boolean | null>;
+
 /**
  * Runs a benchmark's main, reports a failure (not an interruption: Ctrl-C cleans up itself),
- * cleans up with progress lines and sets the exit code (1 only when the benchmark could not run).
+ * cleans up, and prints main's headline figures as the very last line (one JSON object, so a
+ * script can read the figures with `tail -n 1`). Sets the exit code: 1 when main threw.
  */
-export async function runBenchmark(main: () => Promise<void>, shuttingDown: string): Promise<void> {
+export async function runBenchmark(main: () => Promise<Headline>, shuttingDown: string): Promise<void> {
   let failed = false;
+  let headline: Headline | undefined;
   try {
-    await main();
+    headline = await main();
   } catch (error) {
     failed = true;
     if (!isInterrupted()) console.error(`\nbenchmark failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
@@ -125,5 +130,7 @@ export async function runBenchmark(main: () => Promise<void>, shuttingDown: stri
       progress('done');
     }
   }
-  if (!isInterrupted()) process.exitCode = failed ? 1 : 0;
+  if (isInterrupted()) return;
+  console.log(JSON.stringify(headline ?? { failed: true }));
+  process.exitCode = failed ? 1 : 0;
 }
