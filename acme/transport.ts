@@ -97,7 +97,7 @@ export function createAcmeRequest(options: AcmeRequestOptions): AcmeRequest {
 }
 
 const AGENT_OPTIONS: https.AgentOptions = { keepAlive: true, maxSockets: 32 };
-/** Below the activities' heartbeat timeout: a hung request fails the attempt, not the slot. */
+/** A hung request fails the attempt (ETIMEDOUT, retryable) instead of holding it until its start-to-close timeout. */
 const CA_REQUEST_TIMEOUT_MS = 20_000;
 
 export interface CaTransportOptions {
