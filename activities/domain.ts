@@ -2,12 +2,12 @@
 // row's sequence number as a guard. Dependencies are injected; activities throw on failure and
 // the workflow's retry policy decides what happens next.
 import { ApplicationFailure } from '@temporalio/common';
+import type { Db } from '../db/pool.ts';
+import { certificatesRepository } from '../db/repositories/certificates.ts';
+import { domainVerificationRepository } from '../db/repositories/domain-verification.ts';
 import { domainsRepository, type DomainRow } from '../db/repositories/domains.ts';
-import { appendEvent } from '../db/repositories/events.ts';
-import { row, sql, type Db } from '../db/pool.ts';
 import type { DomainStatus } from '../model/domain-status.ts';
 import type { Logger } from '../logging/logger.ts';
-import { Type } from 'typebox';
 
 export interface DomainActivityDeps { db: Db; logger: Logger }
 
@@ -19,6 +19,8 @@ const state = (d: DomainRow): DomainState => ({ status: d.status, seq: d.status_
 
 export function createDomainActivities({ db, logger }: DomainActivityDeps) {
   const domains = domainsRepository(db);
+  const verifications = domainVerificationRepository(db);
+  const certificates = certificatesRepository(db);
   return {
     /** Marks the row as having its workflow; returns where the domain stands. */
     async attachWorkflow({ domainId }: { domainId: string }): Promise<DomainState> {
@@ -57,37 +59,20 @@ export function createDomainActivities({ db, logger }: DomainActivityDeps) {
      * first time it breaks a `hostname.dns_broken` event goes out. Returns whether the flag changed.
      */
     async setDnsBroken({ domainId, broken }: { domainId: string; broken: boolean }): Promise<boolean> {
-      return db.transaction(async (tx) => {
-        const current = await tx.maybeOne(sql.type(row(Type.Object({ organization_id: Type.String(), hostname: Type.String(), status: Type.String(), destination_id: Type.String(), external_customer_id: Type.Union([Type.String(), Type.Null()]), dns_broken: Type.Boolean() })))`
-          select organization_id, hostname, status, destination_id, external_customer_id, coalesce((verification->>'dns_broken')::boolean, false) as dns_broken
-          from domains where id = ${domainId} for update`);
-        if (!current) throw missing(domainId);
-        if (current.dns_broken === broken) return false;
-        await tx.query(sql.unsafe`update domains set verification = coalesce(verification, '{}'::jsonb) || jsonb_build_object('dns_broken', ${broken}::boolean), updated_at = hg_now() where id = ${domainId}`);
-        if (broken) {
-          await appendEvent(tx, current.organization_id, 'hostname.dns_broken', {
-            id: domainId, hostname: current.hostname, status: current.status, destination_id: current.destination_id, external_customer_id: current.external_customer_id,
-          });
-        }
-        return true;
-      });
+      const changed = await verifications.setDnsBroken(domainId, broken);
+      if (changed === null) throw missing(domainId);
+      return changed;
     },
 
     /** The newest live certificate (an active domain whose workflow lost its carried state). */
     async latestCertificate({ domainId }: { domainId: string }): Promise<{ id: string; notBefore: number; notAfter: number } | null> {
-      const cert = await db.maybeOne(sql.type(row(Type.Object({ id: Type.String(), not_before: Type.String(), not_after: Type.String() })))`
-        select id, not_before, not_after from certificates where domain_id = ${domainId} and deleted_at is null order by not_after desc limit 1`);
+      const cert = await certificates.latestLive(domainId);
       return cert ? { id: cert.id, notBefore: Date.parse(cert.not_before), notAfter: Date.parse(cert.not_after) } : null;
     },
 
     /** Removes challenge tokens and certificate material, then marks the domain deleted. */
     async finishDeletion({ domainId }: { domainId: string }): Promise<DomainState> {
-      await db.transaction(async (tx) => {
-        await tx.query(sql.unsafe`delete from acme_challenges where domain_id = ${domainId}`);
-        await tx.query(sql.unsafe`update acme_orders set private_key_enc = null, key_id = null, status = 'abandoned'
-          where domain_id = ${domainId} and status not in ('completed', 'invalid', 'abandoned')`);
-        await tx.query(sql.unsafe`update certificates set private_key_enc = null, deleted_at = coalesce(deleted_at, hg_now()) where domain_id = ${domainId}`);
-      });
+      await certificates.removeDomainMaterial(domainId);
       const result = await domains.transition(domainId, 'deleted', 'deleted by request');
       if (!result.domain) throw missing(domainId);
       return state(result.domain);

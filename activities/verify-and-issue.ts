@@ -6,6 +6,7 @@
 // thrown, so the workflow continues with the step-by-step activities.
 import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from '../logging/logger.ts';
+import { CERTIFICATE_REFUSED, ISSUANCE_WAIT_BUDGET_MS, refusalProblem } from '../model/certificate-issuance.ts';
 import type { CertificateActivities, IssuedCertificate } from './certificates.ts';
 import type { DnsCheckResult, VerifyDnsInput } from './dns-check.ts';
 import type { createDnsCheckActivities } from './dns-check.ts';
@@ -22,9 +23,6 @@ function withoutHostname<T extends { hostname: string }>(result: T): Omit<T, 'ho
   const { hostname: _hostname, ...rest } = result;
   return rest;
 }
-
-/** How long the issuance half waits on the CA before leaving it to the step-by-step activities. */
-const ISSUANCE_WAIT_BUDGET_MS = 10_000;
 
 export function createVerifyAndIssueActivities(deps: {
   dns: ReturnType<typeof createDnsCheckActivities>;
@@ -43,9 +41,8 @@ export function createVerifyAndIssueActivities(deps: {
         return { ...withoutHostname(checked), state: certificate.state ?? checked.state, issuance: { ok: true, certificate } };
       } catch (error) {
         if (error instanceof ApplicationFailure && error.type === 'DomainNotFound') throw error;
-        if (error instanceof ApplicationFailure && error.type === 'CertificateRefused') {
-          const detail = (error.details?.[0] ?? {}) as { code?: string };
-          return { ...withoutHostname(checked), issuance: { ok: false, refused: { code: detail.code ?? 'certificate_refused', message: error.message }, message: error.message } };
+        if (error instanceof ApplicationFailure && error.type === CERTIFICATE_REFUSED) {
+          return { ...withoutHostname(checked), issuance: { ok: false, refused: refusalProblem(error), message: error.message } };
         }
         logger.info({ domainId, err: (error as Error)?.message }, 'issuance left to the step-by-step activities');
         return { ...withoutHostname(checked), issuance: { ok: false, refused: null, message: (error as Error)?.message ?? String(error) } };

@@ -8,6 +8,7 @@ import { webhookDeliveriesRepository, type DeliveryStatus, type EventRow } from 
 import { webhookEndpointsRepository } from '../db/repositories/webhook-endpoints.ts';
 import type { Db } from '../db/pool.ts';
 import type { Logger } from '../logging/logger.ts';
+import { retryAfterMs } from '../model/retry-after.ts';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader, type WebhookEvent } from '../sdk/webhooks.ts';
 import type { PromiseLookup } from '../security/outbound-url.ts';
 import type { SecretBox } from '../security/secret-box.ts';
@@ -69,11 +70,7 @@ export function eventPayload(event: EventRow): WebhookEvent {
 
 /** Retry-After as milliseconds: delta-seconds or an HTTP date; null when absent or unreadable. */
 export function parseRetryAfter(value: string | string[] | undefined, now: number = Date.now()): number | null {
-  const text = (Array.isArray(value) ? value[0] : value)?.trim();
-  if (!text) return null;
-  if (/^\d{1,10}$/.test(text)) return Number(text) * 1000;
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
+  return retryAfterMs(value, now);
 }
 
 /** How a send result moves the delivery. */

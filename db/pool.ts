@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { createPool, SchemaValidationError, sql as slonikSql, type DatabasePool, type Interceptor, type QueryResultRow } from 'slonik';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { type Static, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 
 export type Db = DatabasePool;
@@ -24,6 +24,12 @@ export function row<T extends TSchema>(schema: T): StandardSchemaV1<unknown, Sta
     },
   };
 }
+
+/**
+ * The row type of a statement that returns no rows (insert, update or delete without
+ * `returning`): typed like every other query, and a row coming back fails loudly.
+ */
+export const NoRows = row(Type.Object({}, { additionalProperties: false }));
 
 const resultParser: Interceptor = {
   name: 'typebox-result-parser',

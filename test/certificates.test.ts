@@ -262,6 +262,18 @@ describe('certificates: ACME against Pebble', () => {
     expect(beats[0]).toEqual({ orderUrl, status: expect.any(String) });
   });
 
+  it('does not heartbeat when run as a local activity (the fast path), and still issues', async () => {
+    // The server knows no task token for a local activity: each heartbeat only made the worker
+    // log "Activity heartbeat failed … UnknownActivity".
+    const domainId = await newDomain('local.customer-nine.test');
+    const env = new MockActivityEnvironment({ isLocal: true });
+    const beats: unknown[] = [];
+    env.on('heartbeat', (d: unknown) => beats.push(d));
+    const cert = await env.run(() => activities.issueCertificate({ domainId, waitBudgetMs: 10_000 })) as Awaited<ReturnType<CertificateActivities['issueCertificate']>>;
+    expect(cert.certificateId).toMatch(/^crt_/);
+    expect(beats).toEqual([]);
+  });
+
   it('a wrong challenge answer is a permanent refusal; the next attempt places a new order', async () => {
     const domainId = await newDomain('wrong.customer-three.test');
     await activities.ensureAcmeAccount();

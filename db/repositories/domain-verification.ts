@@ -3,8 +3,13 @@
 import type { DnsRecord } from '../../model/dns-records.ts';
 import { Type } from 'typebox';
 import { domainStatuses, type DomainStatus } from '../../model/domain-status.ts';
-import { row, sql, type Db } from '../pool.ts';
+import { NoRows, row, sql, type Db } from '../pool.ts';
+import { appendEvent } from './events.ts';
 
+const BrokenRow = row(Type.Object({
+  organization_id: Type.String(), hostname: Type.String(), status: Type.String(), destination_id: Type.String(),
+  external_customer_id: Type.Union([Type.String(), Type.Null()]), dns_broken: Type.Boolean(),
+}));
 const StateRow = row(Type.Object({ status: Type.Unsafe<DomainStatus>(Type.Union(domainStatuses.map((s) => Type.Literal(s)))), status_seq: Type.Number() }));
 
 export interface StoredVerification {
@@ -43,6 +48,28 @@ export function domainVerificationRepository(db: Db) {
           and (verification->>'checked_at' is null or (verification->>'checked_at')::timestamptz <= ${verification.checked_at}::timestamptz)`);
       if (result.rowCount > 0) return true;
       return db.exists(sql.unsafe`select 1 from domains where id = ${domainId} and status <> 'deleted'`);
+    },
+
+    /**
+     * Sets `verification.dns_broken`; the first time it becomes true a `hostname.dns_broken` event
+     * is appended in the same transaction. Returns whether the flag changed, null when the domain
+     * does not exist.
+     */
+    async setDnsBroken(domainId: string, broken: boolean): Promise<boolean | null> {
+      return db.transaction(async (tx) => {
+        const current = await tx.maybeOne(sql.type(BrokenRow)`
+          select organization_id, hostname, status, destination_id, external_customer_id, coalesce((verification->>'dns_broken')::boolean, false) as dns_broken
+          from domains where id = ${domainId} for update`);
+        if (!current) return null;
+        if (current.dns_broken === broken) return false;
+        await tx.query(sql.type(NoRows)`update domains set verification = coalesce(verification, '{}'::jsonb) || jsonb_build_object('dns_broken', ${broken}::boolean), updated_at = hg_now() where id = ${domainId}`);
+        if (broken) {
+          await appendEvent(tx, current.organization_id, 'hostname.dns_broken', {
+            id: domainId, hostname: current.hostname, status: current.status, destination_id: current.destination_id, external_customer_id: current.external_customer_id,
+          });
+        }
+        return true;
+      });
     },
   };
 }

@@ -8,6 +8,7 @@ import type { createCertificateActivities } from '../../activities/certificates.
 import type { createDnsCheckActivities } from '../../activities/dns-check.ts';
 import type { createVerifyAndIssueActivities } from '../../activities/verify-and-issue.ts';
 import type { createDomainActivities, DomainState, Problem } from '../../activities/domain.ts';
+import { ISSUANCE_WAIT_BUDGET_MS as ISSUE_WAIT_BUDGET_MS, refusalProblem } from '../../model/certificate-issuance.ts';
 import type { DomainStatus } from '../../model/domain-status.ts';
 import { HostgateDomainStatus, HostgateHostname, HostgateOrganizationId } from '../search-attributes.ts';
 import {
@@ -63,8 +64,6 @@ const acmeLocalOptions: LocalActivityOptions = {
   retry: { maximumAttempts: 1 },
 };
 const acmeLocal = proxyLocalActivities<ReturnType<typeof createCertificateActivities>>(acmeLocalOptions);
-/** How long that attempt waits on the CA (validation, issuance) before leaving it to the activities. */
-const ISSUE_WAIT_BUDGET_MS = 10_000;
 
 /**
  * Patch id of the fast path: local activities, the DNS check that also moves the domain to
@@ -301,8 +300,7 @@ async function lifecycle(input: DomainWorkflowInput, onIndex: (flush: () => void
     } catch (error) {
       const cause = applicationCause(error);
       if (cause?.type === 'CertificateRefused') {
-        const detail = (cause.details?.[0] ?? {}) as { code?: string };
-        return { ok: false, problem: { code: detail.code ?? 'certificate_refused', message: cause.message } };
+        return { ok: false, problem: refusalProblem(cause) };
       }
       throw error;
     }

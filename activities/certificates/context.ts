@@ -1,0 +1,21 @@
+// What the issuance phases (order.ts, validate.ts, finalize.ts) share: the CA client, the
+// repositories, the failure mapping and the waiting helpers of one certificate activities instance.
+import type { Client } from 'acme-client';
+import type { AcmeOrdersRepository } from '../../db/repositories/acme-orders.ts';
+import type { CertificatesRepository } from '../../db/repositories/certificates.ts';
+import type { domainsRepository } from '../../db/repositories/domains.ts';
+import type { Logger } from '../../logging/logger.ts';
+import type { SecretBox } from '../../security/secret-box.ts';
+import type { CaCalls } from './failures.ts';
+import type { Waiting } from './waiting.ts';
+
+export interface IssuanceContext extends CaCalls {
+  directoryUrl: string;
+  client(): Promise<Client>;
+  orders: AcmeOrdersRepository;
+  certificates: CertificatesRepository;
+  domains: ReturnType<typeof domainsRepository>;
+  secretBox: SecretBox;
+  logger: Logger;
+  waiting: Waiting;
+}

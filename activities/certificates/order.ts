@@ -1,0 +1,154 @@
+// Phase 1, the order: place one for the domain's hostname with its HTTP-01 key authorizations
+// stored (what edge/ answers the CA with), or resume the order already in flight. Also what
+// every phase needs about an order: reading it from the CA, closing it, why it became invalid.
+import { ApplicationFailure } from '@temporalio/common';
+import type { Authorization, Client, Order } from 'acme-client';
+import { CaProblemError, classifyProblem, isProblem, type AcmeProblem } from '../../acme/errors.ts';
+import type { OrderRow } from '../../db/repositories/acme-orders.ts';
+import { CERTIFICATE_REFUSED } from '../../model/certificate-issuance.ts';
+import type { IssuanceContext } from './context.ts';
+import { refused } from './failures.ts';
+
+/** An open order this close to its expiry is not resumed: a new one is placed. */
+const ORDER_EXPIRY_MARGIN_MS = 10 * 60_000;
+
+type PendingChallenges = {
+  all: Array<{ authz: Authorization; challenge: Authorization['challenges'][number] | undefined }>;
+  rows: Array<{ token: string; keyAuthorization: string; url: string }>;
+};
+
+export function createOrderPhase(ctx: IssuanceContext) {
+  const { orders, logger, directoryUrl } = ctx;
+
+  async function loadOrder(domainId: string, orderUrl: string): Promise<OrderRow> {
+    const order = await orders.ofDomain(domainId, orderUrl);
+    if (!order) throw refused('order_not_found', `No ACME order ${orderUrl} for domain ${domainId}; a new order is needed`);
+    return order;
+  }
+
+  /** Ends an order that can no longer succeed: its tokens go, its key is dropped. */
+  const closeOrder = (order: OrderRow, status: 'invalid' | 'abandoned', error: AcmeProblem | null) => orders.close(order, status, error);
+
+  /** The order as the CA sees it now; a CA that no longer knows it abandons our row. */
+  async function fetchOrder(client: Client, order: OrderRow): Promise<Order> {
+    try {
+      return await client.getOrder({ url: order.order_url } as Order);
+    } catch (error) {
+      if (error instanceof CaProblemError && error.status === 404) {
+        await closeOrder(order, 'abandoned', error.problem);
+        throw refused('order_gone', 'The certificate authority no longer knows this order; a new one will be placed');
+      }
+      throw await ctx.failed('fetch order', error);
+    }
+  }
+
+  /** The order's authorizations and the HTTP-01 key authorization of every pending one. */
+  async function pendingChallenges(client: Client, caOrder: Order): Promise<PendingChallenges> {
+    const authorizations = await ctx.ca('fetch authorizations', () => client.getAuthorizations(caOrder));
+    const all = authorizations.map((authz) => ({ authz, challenge: authz.challenges.find((c) => c.type === 'http-01') }));
+    const rows: PendingChallenges['rows'] = [];
+    for (const { authz, challenge } of all) {
+      if (authz.status !== 'pending') continue;
+      if (!challenge) throw refused('no_http01_challenge', `The certificate authority offered no HTTP-01 challenge for ${authz.identifier.value}`);
+      rows.push({ token: challenge.token, keyAuthorization: await client.getChallengeKeyAuthorization(challenge), url: challenge.url });
+    }
+    return { all, rows };
+  }
+
+  /** Stores the key authorization of every pending authorization's HTTP-01 challenge. */
+  async function storeChallenges(client: Client, domainId: string, caOrder: Order): Promise<PendingChallenges['all']> {
+    const { all, rows } = await pendingChallenges(client, caOrder);
+    await orders.insertTokens(domainId, rows);
+    return all;
+  }
+
+  /** The problem that made an order invalid: the order's own, else the first failed challenge's. */
+  async function invalidReason(client: Client, caOrder: Order): Promise<AcmeProblem | null> {
+    // The CA puts the validation error on the failed challenge; the order's own is the fallback.
+    try {
+      const authorizations = await client.getAuthorizations(caOrder);
+      for (const authz of authorizations) {
+        for (const challenge of authz.challenges) if (isProblem(challenge.error)) return challenge.error;
+      }
+    } catch { /* fall back to the order's error */ }
+    return isProblem(caOrder.error) ? caOrder.error : null;
+  }
+
+  /** Closes an order the CA marked invalid and throws the refusal its problem means. */
+  async function failInvalid(client: Client, order: OrderRow, caOrder: Order): Promise<never> {
+    const problem = await invalidReason(client, caOrder);
+    await closeOrder(order, 'invalid', problem);
+    const c = classifyProblem(problem, undefined, undefined);
+    const permanent = c.kind === 'permanent' ? c : { code: 'challenge_failed', message: `The certificate authority marked the order for ${order.hostname} invalid`, acmeType: problem?.type };
+    logger.info({ domainId: order.domain_id, hostname: order.hostname, code: permanent.code }, 'ACME order invalid');
+    throw refused(permanent.code, permanent.message, permanent.acmeType);
+  }
+
+  /**
+   * Places a new order and records it with its URLs and tokens in one statement; null when the
+   * domain already has an open order (the row is not written; the CA's new order just expires).
+   */
+  async function placeOrder(domainId: string, hostname: string): Promise<OrderRow | null> {
+    const client = await ctx.client();
+    const caOrder = await ctx.ca('create order', () => client.createOrder({ identifiers: [{ type: 'dns', value: hostname }] }));
+    // Reading the authorizations tells the CA nothing; with them the row holds every URL the
+    // next steps POST to, and the tokens go in right after it.
+    const challenges = caOrder.status === 'pending' ? await pendingChallenges(client, caOrder) : null;
+    const inserted = await orders.insertWithTokens({
+      orderUrl: caOrder.url, domainId, directoryUrl, hostname, status: caOrder.status, expiresAt: caOrder.expires ?? null, finalizeUrl: caOrder.finalize ?? null,
+      challengeUrls: challenges ? challenges.rows.map((r) => r.url) : null, tokens: challenges?.rows ?? [],
+    });
+    if (inserted) logger.info({ domainId, hostname, orderUrl: caOrder.url }, 'ACME order placed');
+    return inserted;
+  }
+
+  /**
+   * Places an order for the domain's hostname and stores its HTTP-01 key authorizations, or
+   * returns the order already in flight (a re-run after a crash, or a retry of the workflow).
+   */
+  async function beginOrder(domainId: string, justMoved?: { hostname: string }): Promise<OrderRow> {
+    // Right after this worker moved the domain to pending_certificate, the usual case is no open
+    // order: place one at once (a conflicting open order sends us down the full path below).
+    if (justMoved) {
+      const placed = await placeOrder(domainId, justMoved.hostname);
+      if (placed) return placed;
+    }
+    const found = await orders.domainWithOpenOrder(domainId);
+    if (!found || found.status === 'deleted') throw ApplicationFailure.nonRetryable(`domain ${domainId} does not exist`, 'DomainNotFound');
+    const { hostname } = found;
+    const client = await ctx.client();
+    const open = found.open_order_url ? await orders.byUrl(found.open_order_url) : null;
+    if (open) {
+      const stale = open.directory_url !== directoryUrl || open.hostname !== hostname
+        || (open.expires_at !== null && Date.parse(open.expires_at) < Date.now() + ORDER_EXPIRY_MARGIN_MS);
+      if (stale) {
+        await closeOrder(open, 'abandoned', null);
+      } else {
+        let caOrder: Order | null = null;
+        try {
+          caOrder = await fetchOrder(client, open);
+        } catch (error) {
+          if (!(error instanceof ApplicationFailure && error.type === CERTIFICATE_REFUSED)) throw error;
+        }
+        if (caOrder && caOrder.status !== 'invalid') {
+          if (caOrder.status === 'pending') await storeChallenges(client, domainId, caOrder);
+          await orders.setStatus(open.order_url, caOrder.status);
+          logger.info({ domainId, hostname, orderUrl: open.order_url, status: caOrder.status }, 'resuming ACME order');
+          return { ...open, status: caOrder.status } as OrderRow;
+        }
+        if (caOrder) await closeOrder(open, 'invalid', await invalidReason(client, caOrder));
+      }
+    }
+
+    const placed = await placeOrder(domainId, hostname);
+    if (placed) return placed;
+    // Another attempt won the race for this domain's one open order: continue with that one.
+    const other = await orders.openOfDomain(domainId);
+    if (other) return other;
+    throw new Error(`could not record an ACME order for ${hostname}`);
+  }
+
+  return { loadOrder, fetchOrder, storeChallenges, failInvalid, beginOrder };
+}
+
+export type OrderPhase = ReturnType<typeof createOrderPhase>;
