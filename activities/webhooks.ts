@@ -11,7 +11,7 @@ import type { Logger } from '../logging/logger.ts';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader, type WebhookEvent } from '../sdk/webhooks.ts';
 import type { PromiseLookup } from '../security/outbound-url.ts';
 import type { SecretBox } from '../security/secret-box.ts';
-import { delayAfterFailure } from '../workflows/webhook-delivery/schedule.ts';
+import { delayAfterFailure } from '../model/webhook-schedule.ts';
 import { sendWebhook, type SendResult } from './webhook-sender.ts';
 
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 15_000;
