@@ -43,7 +43,7 @@ function check(r: LeasedRow): { ok: true; message: LeasedMessage } | { ok: false
   if (isMessage.Check(candidate)) return { ok: true, message: { ...candidate, id: r.id, attempts: r.attempts } };
   const validator = validators.get(r.kind);
   const problems = validator
-    ? validator.Errors(candidate).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}`)
+    ? [...new Set(validator.Errors(candidate).map((e) => `${e.instancePath || '/'} ${e.message}`))].slice(0, 5)
     : [`unknown kind ${JSON.stringify(r.kind)}`];
   return { ok: false, invalid: { id: r.id, kind: r.kind, workflow_id: r.workflow_id, problems } };
 }

@@ -21,7 +21,7 @@ export function domainIdOfWorkflow(workflowId: string): string {
 /** Where a domain stands: its status and the row's sequence number (a move's guard). */
 export interface DomainState { status: DomainStatus; seq: number }
 
-export const DomainSignalName = Type.Union([Type.Literal('verify'), Type.Literal('delete'), Type.Literal('suspend'), Type.Literal('resume')]);
+export const DomainSignalName = Type.Enum(['verify', 'delete', 'suspend', 'resume']);
 export type DomainSignalName = Static<typeof DomainSignalName>;
 
 /** Outbox payload of a `start_domain` row: what starting the workflow needs. */
