@@ -8,10 +8,12 @@ import { domainVerificationRepository } from '../db/repositories/domain-verifica
 import { domainsRepository, type DomainRow } from '../db/repositories/domains.ts';
 import type { DomainStatus } from '../model/domain-status.ts';
 import type { Logger } from '../logging/logger.ts';
+import type { DomainState } from '../workflows/domain/config.ts';
 
 export interface DomainActivityDeps { db: Db; logger: Logger }
 
-export interface DomainState { status: DomainStatus; seq: number }
+// The workflow's contract owns DomainState; re-exported for the activity modules that use it.
+export type { DomainState };
 export interface Problem { code: string; message: string }
 
 const missing = (domainId: string) => ApplicationFailure.nonRetryable(`domain ${domainId} does not exist`, 'DomainNotFound');
@@ -27,13 +29,6 @@ export function createDomainActivities({ db, logger }: DomainActivityDeps) {
       await domains.markWorkflowStarted(domainId);
       const domain = await domains.getById(domainId);
       // Permanent: a workflow for a row that does not exist can never make progress.
-      if (!domain) throw missing(domainId);
-      return state(domain);
-    },
-
-    /** Where the domain stands now (after a move was refused as stale). */
-    async readState({ domainId }: { domainId: string }): Promise<DomainState> {
-      const domain = await domains.getById(domainId);
       if (!domain) throw missing(domainId);
       return state(domain);
     },

@@ -12,7 +12,7 @@ import { retryAfterMs } from '../model/retry-after.ts';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader, type WebhookEvent } from '../sdk/webhooks.ts';
 import type { PromiseLookup } from '../security/outbound-url.ts';
 import type { SecretBox } from '../security/secret-box.ts';
-import { delayAfterFailure } from '../workflows/webhook-delivery/schedule.ts';
+import { delayAfterFailure } from '../model/webhook-schedule.ts';
 import { sendWebhook, type SendResult } from './webhook-sender.ts';
 
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 15_000;

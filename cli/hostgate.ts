@@ -7,7 +7,8 @@ import { ConfigError, loadConfig, type Config } from '../config/index.ts';
 import { migrate } from '../db/migrate.ts';
 import { createDb, type Db } from '../db/pool.ts';
 import { apiKeysRepository, isScope, scopes, type Scope } from '../db/repositories/api-keys.ts';
-import { domainsRepository, domainWorkflowId } from '../db/repositories/domains.ts';
+import { domainsRepository } from '../db/repositories/domains.ts';
+import { domainWorkflowId, type DomainSignalPayload } from '../workflows/domain/config.ts';
 import { organizationsRepository } from '../db/repositories/organizations.ts';
 import { workflowOutboxRepository } from '../db/repositories/workflow-outbox.ts';
 
@@ -112,7 +113,7 @@ export async function run(argv: string[], out: (line: string) => void, env: Node
         const domain = await domainsRepository(db).getById(id);
         if (!domain) throw new UsageError(`domain ${id} does not exist`);
         if (['deleting', 'deleted'].includes(domain.status)) throw new UsageError(`domain ${id} is ${domain.status}; nothing to ${action}`);
-        const signal = action === 'suspend' ? { signal: 'suspend', reason: values.reason ?? 'suspended by operator' } : { signal: 'resume' };
+        const signal: DomainSignalPayload = action === 'suspend' ? { signal: 'suspend', reason: values.reason ?? 'suspended by operator' } : { signal: 'resume' };
         // Through the workflow outbox: the worker delivers the signal within a second, and the
         // workflow makes (and records) the move.
         await db.transaction((tx) => workflowOutboxRepository(db).enqueue(tx, 'signal_domain', domainWorkflowId(id), signal));

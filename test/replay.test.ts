@@ -1,19 +1,44 @@
 // Recorded histories of real runs replay against today's workflow code: a change that would make
 // running workflows non-deterministic fails here, before deploy. Changes that alter the command
-// sequence go through `patched()`; `npm run record:histories` records today's shapes (domain-*.json); keep
-// the older ones (domain-before-fast-path-*.json: before FAST_PATH_PATCH) until no workflow
-// with the old shape can still be running. The replay runs in its own Node process (`npm run
+// sequence go through `patched()`. Two generations of the domain workflow's fast path are kept:
+// runs recorded with `patched(FAST_PATH_PATCH)` (domain-patched-*.json) and runs recorded by
+// today's code, which calls `deprecatePatch(FAST_PATH_PATCH)` (the other domain-*.json, written by
+// `npm run record:histories`). Histories from before the fast path were retired on 2026-11-26;
+// only fast-path histories are replayed. The replay runs in its own Node process (`npm run
 // replay`), outside jest's module sandbox, exactly as the pre-deploy check does.
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { FAST_PATH_PATCH } from '../workflows/domain/workflows.ts';
+
+const dir = new URL('./histories/', import.meta.url);
+
+interface HistoryEvent { eventType: string; markerRecordedEventAttributes?: { markerName: string; details: Record<string, { payloads: { data: string }[] }> } }
+
+/** The patch markers a recorded history holds: which patch, and whether it was deprecated. */
+function patchMarkers(file: string): { id: string; deprecated: boolean }[] {
+  const history = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as { events: HistoryEvent[] };
+  return history.events
+    .filter((e) => e.eventType === 'EVENT_TYPE_MARKER_RECORDED' && e.markerRecordedEventAttributes?.markerName === 'core_patch')
+    .map((e) => JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details['patch-data']!.payloads[0]!.data, 'base64').toString('utf8')) as { id: string; deprecated: boolean });
+}
 
 describe('workflow replay', () => {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+  const domain = files.filter((f) => f.startsWith('domain-'));
+  const patchedGeneration = domain.filter((f) => f.startsWith('domain-patched-'));
+  const currentGeneration = domain.filter((f) => !f.startsWith('domain-patched-'));
+
+  it('keeps both fast-path generations of the domain workflow, and nothing from before the fast path', () => {
+    expect(domain.filter((f) => f.startsWith('domain-before-fast-path-'))).toEqual([]);
+    expect(patchedGeneration.length).toBeGreaterThanOrEqual(4);
+    expect(currentGeneration.length).toBeGreaterThanOrEqual(4);
+    // Each generation is what its name says: recorded with patched() / with deprecatePatch().
+    for (const f of patchedGeneration) expect([f, patchMarkers(f)]).toEqual([f, [{ id: FAST_PATH_PATCH, deprecated: false }]]);
+    for (const f of currentGeneration) expect([f, patchMarkers(f)]).toEqual([f, [{ id: FAST_PATH_PATCH, deprecated: true }]]);
+  });
+
   it('replays every recorded history without non-determinism', () => {
-    const files = readdirSync(new URL('./histories/', import.meta.url)).filter((f) => f.endsWith('.json'));
-    // Both generations: runs recorded before the fast path (patched) and on it.
-    expect(files.length).toBeGreaterThanOrEqual(8);
-    expect(files.filter((f) => f.startsWith('domain-before-fast-path-')).length).toBeGreaterThanOrEqual(4);
     const result = spawnSync(process.execPath, ['worker/replay.ts', 'test/histories'], { encoding: 'utf8', timeout: 120_000 });
     expect(result.stdout).toContain(`replayed ${files.length} histories from test/histories: ${files.length} ok, 0 failed`);
     expect(result.status).toBe(0);

@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { responseText, sendWebhook, type SendResult } from '../activities/webhook-sender.ts';
 import { classify, parseRetryAfter } from '../activities/webhooks.ts';
-import { HOUR, MAX_ATTEMPTS, plannedDelay } from '../workflows/webhook-delivery/schedule.ts';
+import { HOUR, MAX_ATTEMPTS, plannedDelay } from '../model/webhook-schedule.ts';
 import { startReceiver, type Receiver } from './support/webhook-receiver.ts';
 
 describe('webhook sender', () => {

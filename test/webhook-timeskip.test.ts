@@ -17,7 +17,7 @@ import { verifyWebhook } from '../sdk/webhooks.ts';
 import { createHostgateWorker } from '../worker/create-worker.ts';
 import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
 import { retryDeliveryWorkflow } from '../workflows/webhook-delivery/client.ts';
-import { ATTEMPT_GAPS, JITTER } from '../workflows/webhook-delivery/schedule.ts';
+import { ATTEMPT_GAPS, JITTER } from '../model/webhook-schedule.ts';
 import { testConfig } from './support/app.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
 import { testServerPath } from './support/time-skipping.ts';

@@ -4,12 +4,11 @@
 // order, so a domain's start always precedes its signals.
 import type { Client } from '@temporalio/client';
 import { domainsRepository } from '../db/repositories/domains.ts';
-import { workflowOutboxRepository, type OutboxRow } from '../db/repositories/workflow-outbox.ts';
-import type { DeliveryWorkflowPayload } from '../db/repositories/webhook-deliveries.ts';
+import { workflowOutboxRepository, type InvalidOutboxRow, type LeasedMessage } from '../db/repositories/workflow-outbox.ts';
 import type { Db } from '../db/pool.ts';
 import type { Logger } from '../logging/logger.ts';
 import { signalDomainWorkflow, startDomainWorkflow } from './domain/client.ts';
-import type { DomainSignalName } from './domain/signals.ts';
+import { domainIdOfWorkflow, domainWorkflowId } from './domain/config.ts';
 import { retryDeliveryWorkflow, startDeliveryWorkflow } from './webhook-delivery/client.ts';
 
 export interface OutboxDispatcher {
@@ -35,25 +34,31 @@ export function createOutboxDispatcher(deps: {
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
 
-  async function dispatchOne(r: OutboxRow): Promise<void> {
+  async function dispatchOne(r: LeasedMessage): Promise<void> {
     const client = await clientOf();
-    if (r.kind === 'start_domain') {
-      const p = r.payload as { domainId: string; organizationId: string; hostname: string; isApex?: boolean };
-      await startDomainWorkflow(client, deps.taskQueue, p);
-    } else if (r.kind === 'start_delivery') {
-      await startDeliveryWorkflow(client, deps.taskQueue, r.payload as unknown as DeliveryWorkflowPayload);
-    } else if (r.kind === 'retry_delivery') {
-      await retryDeliveryWorkflow(client, deps.taskQueue, r.payload as unknown as DeliveryWorkflowPayload);
-    } else {
-      const p = r.payload as { signal: DomainSignalName; reason?: string };
-      await signalDomainWorkflow(client, r.workflow_id.slice('domain/'.length), p.signal, p.reason);
+    switch (r.kind) {
+      case 'start_domain': await startDomainWorkflow(client, deps.taskQueue, r.payload); break;
+      case 'signal_domain': await signalDomainWorkflow(client, domainIdOfWorkflow(r.workflow_id), r.payload.signal, r.payload.reason); break;
+      case 'start_delivery': await startDeliveryWorkflow(client, deps.taskQueue, r.payload); break;
+      case 'retry_delivery': await retryDeliveryWorkflow(client, deps.taskQueue, r.payload); break;
     }
+  }
+
+  /** A row no dispatcher can act on: logged and taken out of the queue, never retried. */
+  async function deadLetter(r: InvalidOutboxRow): Promise<void> {
+    const reason = `invalid ${r.kind} message: ${r.problems.join('; ')}`;
+    deps.logger.error({ outboxId: r.id, kind: r.kind, workflowId: r.workflow_id, problems: r.problems }, 'workflow outbox row is not a valid message; dead-lettered (not dispatched)');
+    await outbox.deadLetter(r.id, reason).catch((error: unknown) => {
+      // Its lease runs out and the next pass finds it again.
+      deps.logger.warn({ outboxId: r.id, err: String(error) }, 'could not dead-letter an invalid outbox row; will retry');
+    });
   }
 
   async function sweep(ids?: readonly number[]): Promise<number> {
     let total = 0;
     for (;;) {
-      const rows = await outbox.lease(100, ids);
+      const { messages: rows, invalid, leased } = await outbox.lease(100, ids);
+      await Promise.all(invalid.map(deadLetter));
       const done: number[] = [];
       await Promise.all(rows.map(async (r) => {
         try {
@@ -66,8 +71,8 @@ export function createOutboxDispatcher(deps: {
         }
       }));
       await outbox.markDispatched(done);
-      total += rows.length;
-      if (rows.length < 100 || ids) return total;
+      total += leased;
+      if (leased < 100 || ids) return total;
     }
   }
 
@@ -115,7 +120,7 @@ export function createOutboxDispatcher(deps: {
       // A live domain whose start row was lost (it cannot be, but a manual DB edit can) gets a new one.
       const orphans = await domains.withoutWorkflow(60, 100);
       for (const d of orphans) {
-        await deps.db.transaction((tx) => outbox.enqueue(tx, 'start_domain', `domain/${d.id}`, { domainId: d.id, organizationId: d.organization_id, hostname: d.hostname, isApex: d.is_apex }));
+        await deps.db.transaction((tx) => outbox.enqueue(tx, 'start_domain', domainWorkflowId(d.id), { domainId: d.id, organizationId: d.organization_id, hostname: d.hostname, isApex: d.is_apex }));
       }
       return { dispatched, requeued: orphans.length };
     },

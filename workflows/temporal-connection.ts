@@ -31,10 +31,6 @@ export async function ensureSearchAttributes(connection: Connection, namespace: 
   return missing.map((a) => a.name);
 }
 
-export function temporalClient(connection: Connection, namespace: string): Client {
-  return new Client({ connection, namespace });
-}
-
 /**
  * A client over a NativeConnection (the Rust core's gRPC), connected on first use and again after
  * a failed attempt. The outbox dispatcher sends every start and signal through it: the pure-JS

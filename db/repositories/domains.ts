@@ -1,6 +1,7 @@
 import { UniqueIntegrityConstraintViolationError, type DatabaseTransactionConnection } from 'slonik';
 import { Type, type Static } from 'typebox';
 import { canTransition, eventForTransition, type DomainStatus, domainStatuses } from '../../model/domain-status.ts';
+import { domainWorkflowId, type DomainSignalPayload } from '../../workflows/domain/config.ts';
 import { newId } from '../ids.ts';
 import { afterCursor, toPage, type Page } from '../pagination.ts';
 import { row, sql, type Db } from '../pool.ts';
@@ -47,10 +48,6 @@ export class DomainConflictError extends Error {
   constructor(hostname: string) { super(`${hostname} is already connected`); }
 }
 
-export function domainWorkflowId(domainId: string): string {
-  return `domain/${domainId}`;
-}
-
 function eventData(d: DomainRow): HostnameEventData {
   return { id: d.id, hostname: d.hostname, status: d.status, destination_id: d.destination_id, external_customer_id: d.external_customer_id };
 }
@@ -62,7 +59,7 @@ export type TransitionResult = { changed: true; domain: DomainRow; from: DomainS
 export interface TransitionOptions {
   organizationId?: string;
   /** Queued for the domain's workflow in the same transaction when the move happens. */
-  signal?: Record<string, unknown>;
+  signal?: DomainSignalPayload;
   /** Refuse the move unless the row is still at this sequence number. */
   expectedSeq?: number;
   /** Set `verification.problem` with the move (null clears it). */

@@ -2,15 +2,10 @@
 // the fan-out (creation), by the delivery activity (one transaction per attempt) and by the API
 // (retry). The delivery workflow owns the schedule; these rows mirror it for the API.
 import { Type, type Static } from 'typebox';
+import { WEBHOOK_DELIVERY_WORKFLOW_PREFIX, webhookDeliveryWorkflowId, type DeliveryWorkflowPayload } from '../../workflows/webhook-delivery/config.ts';
 import { newId } from '../ids.ts';
 import { afterCursor, decodeCursor, encodeCursor, InvalidCursorError, toPage, type Page } from '../pagination.ts';
 import { row, sql, type Db } from '../pool.ts';
-
-/** Workflow ids are the dedup scope: one workflow id per delivery (a retry after it ended is a new run of it). */
-export const WEBHOOK_DELIVERY_WORKFLOW_PREFIX = 'webhook-delivery/';
-export function webhookDeliveryWorkflowId(deliveryId: string): string {
-  return `${WEBHOOK_DELIVERY_WORKFLOW_PREFIX}${deliveryId}`;
-}
 
 export const deliveryStatuses = ['pending', 'succeeded', 'failed'] as const;
 export type DeliveryStatus = (typeof deliveryStatuses)[number];
@@ -56,16 +51,6 @@ export const EventRow = Type.Object({
 });
 export type EventRow = Static<typeof EventRow>;
 const Event = row(EventRow);
-
-/** What the outbox hands the delivery workflow client (start and retry alike). */
-export interface DeliveryWorkflowPayload {
-  deliveryId: string;
-  endpointId: string;
-  organizationId: string;
-  event: string;
-  /** False only where the server cannot index custom search attributes (time-skipping tests). */
-  searchAttributes?: boolean;
-}
 
 export interface DeliveryFilters { endpointId?: string | undefined; status?: DeliveryStatus | undefined }
 

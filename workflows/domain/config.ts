@@ -1,15 +1,47 @@
+// The domain workflow's contract with the rest of the system: its id, what starts it, the signals
+// the outbox carries to it, and the state it reports. db/, activities/ and the API import these
+// from here; this module imports nothing of ours but model/, so it is safe everywhere (the
+// workflow bundle takes its types only).
+import { Type, type Static } from 'typebox';
+import type { DomainStatus } from '../../model/domain-status.ts';
+
 // Workflow ids are the dedup scope: one workflow per domain, ever. A repeated start (API retry,
 // outbox re-dispatch, reconciler) finds the running one and is a no-op.
-export { domainWorkflowId } from '../../db/repositories/domains.ts';
+export const DOMAIN_WORKFLOW_PREFIX = 'domain/';
 
-import type { DomainState } from '../../activities/domain.ts';
+export function domainWorkflowId(domainId: string): string {
+  return `${DOMAIN_WORKFLOW_PREFIX}${domainId}`;
+}
 
-export interface DomainWorkflowInput {
-  domainId: string;
-  organizationId: string;
-  hostname: string;
+/** The domain id in a `domain/<id>` workflow id. */
+export function domainIdOfWorkflow(workflowId: string): string {
+  return workflowId.slice(DOMAIN_WORKFLOW_PREFIX.length);
+}
+
+/** Where a domain stands: its status and the row's sequence number (a move's guard). */
+export interface DomainState { status: DomainStatus; seq: number }
+
+export const DomainSignalName = Type.Enum(['verify', 'delete', 'suspend', 'resume']);
+export type DomainSignalName = Static<typeof DomainSignalName>;
+
+/** Outbox payload of a `start_domain` row: what starting the workflow needs. */
+export const DomainStartPayload = Type.Object({
+  domainId: Type.String({ minLength: 1 }),
+  organizationId: Type.String({ minLength: 1 }),
+  hostname: Type.String({ minLength: 1 }),
   /** Whether the hostname is a registrable domain (fixed at creation; absent on older starts). */
-  isApex?: boolean;
+  isApex: Type.Optional(Type.Boolean()),
+});
+export type DomainStartPayload = Static<typeof DomainStartPayload>;
+
+/** Outbox payload of a `signal_domain` row (`reason` only for `suspend`). */
+export const DomainSignalPayload = Type.Object({
+  signal: DomainSignalName,
+  reason: Type.Optional(Type.String()),
+});
+export type DomainSignalPayload = Static<typeof DomainSignalPayload>;
+
+export interface DomainWorkflowInput extends DomainStartPayload {
   /** False only where the server cannot index custom search attributes (time-skipping tests). */
   searchAttributes?: boolean;
   /** Set by continue-as-new: what the previous run knew, so the new one picks up mid-phase. */

@@ -5,7 +5,7 @@ import {
 import type { createWebhookActivities } from '../../activities/webhooks.ts';
 import { HostgateAttempt, HostgateDeliveryStatus, HostgateNextAttemptAt } from '../search-attributes.ts';
 import type { WebhookDeliveryInput, WebhookDeliveryResult } from './config.ts';
-import { MAX_ATTEMPTS, plannedDelay } from './schedule.ts';
+import { MAX_ATTEMPTS, plannedDelay } from '../../model/webhook-schedule.ts';
 import { deliveryStateQuery, retrySignal, type DeliveryWorkflowState } from './signals.ts';
 
 // One attempt = load, sign, POST (at most HOSTGATE_WEBHOOK_TIMEOUT_MS, 15 s by default), record.

@@ -1,0 +1,81 @@
+// The workflow outbox carries ONE kind of message per row kind (db/repositories/workflow-outbox.ts),
+// checked when a dispatcher leases the row: a row that is not a valid message (a manual edit, a
+// writer from another version) is dead-lettered with a clear log, and neither stops the dispatcher
+// nor holds back the workflow's later rows. Real Postgres and a real Temporal dev server (no
+// worker: starts only queue, signals to workflows that do not exist are no-ops).
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { pino } from 'pino';
+import { sql } from '../db/pool.ts';
+import { DEAD_LETTER_PREFIX, workflowOutboxRepository } from '../db/repositories/workflow-outbox.ts';
+import { loggerOptions } from '../logging/logger.ts';
+import { createOutboxDispatcher, type OutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
+import { createTestDatabase, type TestDatabase } from './support/db.ts';
+import { createTestTemporal, type TestTemporal } from './support/temporal.ts';
+
+describe('workflow outbox messages', () => {
+  let t: TestDatabase;
+  let temporal: TestTemporal;
+  let dispatcher: OutboxDispatcher;
+  const logged: { level: number; msg: string; outboxId?: number; problems?: string[] }[] = [];
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    temporal = await createTestTemporal();
+    const logger = pino(loggerOptions('info', 'test'), { write: (line: string) => { logged.push(JSON.parse(line)); } });
+    dispatcher = createOutboxDispatcher({ db: t.db, client: temporal.client, taskQueue: temporal.taskQueue, logger });
+  });
+  afterAll(async () => {
+    await dispatcher?.stop();
+    await temporal?.close();
+    await t?.drop();
+  });
+
+  const insert = (kind: string, workflowId: string, payload: unknown) => t.db.oneFirst(sql.unsafe`
+    insert into workflow_outbox (kind, workflow_id, payload) values (${kind}, ${workflowId}, ${sql.jsonb(payload as never)}) returning id`) as Promise<number>;
+  const rowOf = (id: number) => t.db.one(sql.unsafe`select dispatched_at is not null as done, last_error from workflow_outbox where id = ${id}`) as Promise<{ done: boolean; last_error: string | null }>;
+
+  it('dead-letters rows that are not valid messages, logs why, and dispatches the rest', async () => {
+    const noHostname = await insert('start_domain', 'domain/dom_bad1', { domainId: 'dom_bad1', organizationId: 'org_1' });
+    const unknownSignal = await insert('signal_domain', 'domain/dom_bad2', { signal: 'explode' });
+    // Held behind the invalid row of the same workflow until that one is out of the queue.
+    const laterSignal = await insert('signal_domain', 'domain/dom_bad2', { signal: 'verify' });
+    const wrongWorkflow = await insert('start_delivery', 'domain/dom_bad3', { deliveryId: 'whd_1', endpointId: 'we_1', organizationId: 'org_1', event: 'hostname.created' });
+    const notAnObject = await insert('retry_delivery', 'webhook-delivery/whd_2', 'whd_2');
+
+    await dispatcher.kick();
+    await dispatcher.kick();
+
+    const dead = await Promise.all([noHostname, unknownSignal, wrongWorkflow, notAnObject].map(rowOf));
+    for (const row of dead) {
+      expect(row.done).toBe(true);
+      expect(row.last_error?.startsWith(DEAD_LETTER_PREFIX)).toBe(true);
+    }
+    expect(dead.map((row) => row.last_error)).toEqual([
+      'dead letter: invalid start_domain message: /payload must have required properties hostname',
+      'dead letter: invalid signal_domain message: /payload/signal must be equal to one of the allowed values',
+      'dead letter: invalid start_delivery message: /workflow_id must match pattern "^webhook-delivery/.+"',
+      'dead letter: invalid retry_delivery message: /payload must be object',
+    ]);
+    // The valid signal behind the bad one went out (its workflow does not exist: a no-op).
+    expect(await rowOf(laterSignal)).toEqual({ done: true, last_error: null });
+    expect(await workflowOutboxRepository(t.db).pendingCount()).toBe(0);
+
+    const errors = logged.filter((l) => l.level === 50);
+    expect(errors.map((l) => l.outboxId).sort((a, b) => a! - b!)).toEqual([noHostname, unknownSignal, wrongWorkflow, notAnObject]);
+    for (const l of errors) {
+      expect(l.msg).toBe('workflow outbox row is not a valid message; dead-lettered (not dispatched)');
+      expect(l.problems!.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('dispatches valid messages of every kind', async () => {
+    const start = await insert('start_domain', 'domain/dom_ok1', { domainId: 'dom_ok1', organizationId: 'org_1', hostname: 'shop.outbox.example', isApex: false, searchAttributes: false });
+    const delivery = await insert('start_delivery', 'webhook-delivery/whd_ok1', { deliveryId: 'whd_ok1', endpointId: 'we_1', organizationId: 'org_1', event: 'hostname.created', searchAttributes: false });
+    await dispatcher.kick([start, delivery]);
+    expect(await rowOf(start)).toEqual({ done: true, last_error: null });
+    expect(await rowOf(delivery)).toEqual({ done: true, last_error: null });
+    const started = await temporal.client.workflow.getHandle('domain/dom_ok1').describe();
+    expect(started.type).toBe('domainLifecycleWorkflow');
+    expect((await temporal.client.workflow.getHandle('webhook-delivery/whd_ok1').describe()).type).toBe('webhookDeliveryWorkflow');
+  });
+});

@@ -1,0 +1,47 @@
+// pending_certificate: a DNS check unless one just found DNS right, then a certificate; refusals
+// back off (at once on verify) and after CERT_MAX_FAILURES the domain is failed.
+import { CancellationScope } from '@temporalio/workflow';
+import { dnsLocal, dnsLocalOptions, store } from '../activity-proxies.ts';
+import { backoff, CERT_BACKOFF_CAP, CERT_BACKOFF_FIRST, CERT_MAX_FAILURES } from '../backoff.ts';
+import type { DomainContext } from '../context.ts';
+import { issue } from './issue.ts';
+
+/** How long a successful DNS check stands in for the check before issuance. */
+const JUST_VERIFIED_MS = 60_000;
+
+export async function obtainCertificate(ctx: DomainContext): Promise<void> {
+  const { carry, pending, domainId, hostname } = ctx;
+  for (;;) {
+    if (carry.certFailures > 0) {
+      const delay = backoff(carry.certFailures, CERT_BACKOFF_FIRST, CERT_BACKOFF_CAP);
+      ctx.details(`certificate refused ${carry.certFailures}×; retrying in ${Math.round(delay / 1000)} s or on verify`);
+      pending.verify = false;
+      await ctx.waitUntil(() => pending.verify, delay);
+    }
+    ctx.details('obtaining a certificate');
+    // The CA validates through DNS too: if it no longer points here, go back to waiting. (Not
+    // when a check found it right a moment ago in this run: that is the verify burst's path.)
+    const justVerified = carry.certFailures === 0 && ctx.dnsVerifiedAt !== null && Date.now() - ctx.dnsVerifiedAt < JUST_VERIFIED_MS;
+    if (!justVerified) {
+      const check = await dnsLocal.checkDns.executeWithOptions({ ...dnsLocalOptions, summary: `DNS check of ${hostname} before issuance` }, [{ domainId }]);
+      if (!check.ok && !check.retryable) {
+        await ctx.move('pending_dns', 'DNS changed before issuance');
+        return;
+      }
+    }
+    ctx.dnsVerifiedAt = null;
+    const result = await issue(ctx, ctx.state.seq);
+    if (result.ok) {
+      carry.certFailures = 0;
+      carry.certificate = result.certificate;
+      if (result.state) ctx.adopt(result.state);
+      return;
+    }
+    carry.certFailures++;
+    await CancellationScope.nonCancellable(() => store.recordProblem({ domainId, problem: result.problem }));
+    if (carry.certFailures >= CERT_MAX_FAILURES) {
+      await ctx.move('failed', `certificate refused ${carry.certFailures} times: ${result.problem.code}`);
+      return;
+    }
+  }
+}
