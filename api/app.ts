@@ -4,7 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/pool.ts';
 import { loggerOptions, type Logger } from '../logging/logger.ts';
@@ -22,8 +22,12 @@ import type { PromiseLookup } from '../security/outbound-url.ts';
 export interface AppDeps {
   config: Config;
   db: Db;
-  /** Null when Temporal is not configured (readiness then reports it). */
-  temporal: { connection: Connection; client: Client } | null;
+  /**
+   * Temporal as readiness sees it: a client, or a provider that connects on first use (the API
+   * process: it starts while Temporal may still be booting). Null when Temporal is not
+   * configured (readiness then reports it).
+   */
+  temporal: { client: Client | (() => Promise<Client>) } | null;
   dispatcher: OutboxDispatcher | null;
   logger?: Logger;
   /** DNS lookup behind the SSRF guard's create-time check of webhook URLs (tests; default dns.lookup). */
