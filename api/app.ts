@@ -15,6 +15,7 @@ import { openapiPlugin } from './plugins/openapi.ts';
 import { healthRoutes } from './routes/health.ts';
 import { v1Routes } from './routes/v1.ts';
 import { widgetAssetsPlugin } from './plugins/widget-assets.ts';
+import { widgetDemoPlugin } from './plugins/widget-demo.ts';
 import { validatorCompiler } from './validation.ts';
 import { SecretBox } from '../security/secret-box.ts';
 import type { PromiseLookup } from '../security/outbound-url.ts';
@@ -73,5 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(healthRoutes);
   await app.register(v1Routes, { prefix: '/v1' });
   await app.register(widgetAssetsPlugin);
+  // A page for people trying the widget: it creates sessions for whoever asks, so never in production.
+  if (deps.config.env !== 'production') await app.register(widgetDemoPlugin);
   return app;
 }
