@@ -1,6 +1,6 @@
 // Widget sessions (server API) and the browser endpoints of <service-widget>: tokens, origins,
-// CORS, session isolation, rate limits and error codes (spec sections 4, 5, 7; decisions.md
-// "Widget sessions", "Errors", "Idempotency", "Limits").
+// CORS, session isolation, rate limits and error codes (spec sections 4, 5, 7;
+// docs/api-decisions.md "Errors", "Idempotency", "Limits", "Widget").
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';

@@ -14,7 +14,7 @@ import { ApiError } from '../errors.ts';
 import { TokenBuckets } from '../rate-limit.ts';
 import { bearerToken } from './api-key-auth.ts';
 
-/** decisions.md "Limits": per widget token, 5 domain creations per minute, 1 request/s of polling. */
+/** docs/api-decisions.md, "Limits": per widget token, 5 domain creations per minute, 1 request/s of polling. */
 export const WIDGET_LIMITS = {
   create: { perSecond: 5 / 60, burst: 5 },
   // Reads, verify and handover: 1/s sustained; a burst of 3 absorbs a "check now" next to a poll.
