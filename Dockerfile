@@ -1,11 +1,13 @@
 # One image for every Hostgate process; the command picks the role (api, worker, migrate).
 
-# The <service-widget> script is built with esbuild, a dev dependency: in a stage of its own.
+# The <service-widget> script (and its brotli and gzip copies) is built with esbuild, a dev
+# dependency: in a stage of its own. The API serves what is built here; it never builds.
 FROM node:24-bookworm-slim AS widget
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY widget widget
+COPY config config
 # Set when the script is served from a CDN other than the API (HOSTGATE_CDN_URL): the API origin it calls by default.
 ARG HOSTGATE_WIDGET_API_ORIGIN=
 RUN node widget/build.ts

@@ -4,7 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/pool.ts';
 import { loggerOptions, type Logger } from '../logging/logger.ts';
@@ -15,6 +15,7 @@ import { openapiPlugin } from './plugins/openapi.ts';
 import { healthRoutes } from './routes/health.ts';
 import { v1Routes } from './routes/v1.ts';
 import { widgetAssetsPlugin } from './plugins/widget-assets.ts';
+import { widgetDemoPlugin } from './plugins/widget-demo.ts';
 import { validatorCompiler } from './validation.ts';
 import { SecretBox } from '../security/secret-box.ts';
 import type { PromiseLookup } from '../security/outbound-url.ts';
@@ -22,8 +23,12 @@ import type { PromiseLookup } from '../security/outbound-url.ts';
 export interface AppDeps {
   config: Config;
   db: Db;
-  /** Null when Temporal is not configured (readiness then reports it). */
-  temporal: { connection: Connection; client: Client } | null;
+  /**
+   * Temporal as readiness sees it: a client, or a provider that connects on first use (the API
+   * process: it starts while Temporal may still be booting). Null when Temporal is not
+   * configured (readiness then reports it).
+   */
+  temporal: { client: Client | (() => Promise<Client>) } | null;
   dispatcher: OutboxDispatcher | null;
   logger?: Logger;
   /** DNS lookup behind the SSRF guard's create-time check of webhook URLs (tests; default dns.lookup). */
@@ -69,5 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(healthRoutes);
   await app.register(v1Routes, { prefix: '/v1' });
   await app.register(widgetAssetsPlugin);
+  // A page for people trying the widget: it creates sessions for whoever asks, so never in production.
+  if (deps.config.env !== 'production') await app.register(widgetDemoPlugin);
   return app;
 }

@@ -1,4 +1,4 @@
-// Every error code the API can answer, with its HTTP status (decisions.md, "Errors"). Clients
+// Every error code the API can answer, with its HTTP status (docs/api-decisions.md, "Errors"). Clients
 // branch on `code`; the codes never change meaning.
 export const errorStatus = {
   invalid_request: 400,

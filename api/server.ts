@@ -1,45 +1,25 @@
-// API process: config → database → Temporal client (lazy, so the API starts while Temporal is
-// still booting and /readyz tells the truth) → outbox dispatcher → listen.
-import { Client, Connection } from '@temporalio/client';
-import { ConfigError, loadConfig } from '../config/index.ts';
+// API process: config → database → Temporal client (connected on first use, so the API starts
+// while Temporal is still booting and /readyz tells the truth) → outbox dispatcher → listen.
+// On SIGINT/SIGTERM `app.close()` stops accepting, lets in-flight requests finish, then runs the
+// onClose hook below, which closes what this process opened, in reverse order.
 import { createDb } from '../db/pool.ts';
-import { createLogger } from '../logging/logger.ts';
+import { boot } from '../process/boot.ts';
 import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
 import { taskQueue } from '../workflows/shared.ts';
 import { nativeClientProvider } from '../workflows/temporal-connection.ts';
 import { buildApp } from './app.ts';
 
-let config;
-try {
-  config = loadConfig(process.env, ['database', 'temporal', 'encryption']);
-} catch (error) {
-  if (error instanceof ConfigError) { console.error(error.message); process.exit(78); }
-  throw error;
-}
-const logger = createLogger(config.logLevel, 'api');
+const { config, logger, onShutdown } = boot('api', ['database', 'temporal', 'encryption']);
 const db = await createDb(config.databaseUrl!, { maximumPoolSize: config.databasePoolSize });
-const connection = Connection.lazy({ address: config.temporal.address! });
-const client = new Client({ connection, namespace: config.temporal.namespace });
-// Starts and signals go over the Rust core's connection; readiness and reads use the lazy one above.
-const dispatchClient = nativeClientProvider(config.temporal.address!, config.temporal.namespace);
-const dispatcher = createOutboxDispatcher({ db, client: dispatchClient.get, taskQueue: taskQueue(config.temporal.taskQueue), logger });
-const app = await buildApp({ config, db, temporal: { connection, client }, dispatcher, logger });
-
-let closing = false;
-async function close(signal: string) {
-  if (closing) return;
-  closing = true;
-  logger.info({ signal }, 'api shutting down');
-  const force = setTimeout(() => process.exit(1), 15_000);
-  force.unref();
-  await app.close();
+// One Temporal connection (the Rust core's): starts and signals of the dispatcher, and readiness.
+const temporal = nativeClientProvider(config.temporal.address!, config.temporal.namespace);
+const dispatcher = createOutboxDispatcher({ db, client: temporal.get, taskQueue: taskQueue(config.temporal.taskQueue), logger });
+const app = await buildApp({ config, db, temporal: { client: temporal.get }, dispatcher, logger });
+app.addHook('onClose', async () => {
   await dispatcher.stop();
-  await dispatchClient.close();
-  await connection.close().catch(() => undefined);
+  await temporal.close();
   await db.end();
-  process.exit(0);
-}
-process.on('SIGINT', () => void close('SIGINT'));
-process.on('SIGTERM', () => void close('SIGTERM'));
+});
+onShutdown(() => app.close());
 
 await app.listen({ host: config.host, port: config.apiPort });

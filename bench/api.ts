@@ -210,7 +210,7 @@ async function main(): Promise<Headline> {
   const logger = createLogger('silent', 'api');
   const dispatcher = createOutboxDispatcher({ db, client, taskQueue, logger });
   onCleanup('outbox dispatcher', () => dispatcher.stop());
-  const app = await buildApp({ config, db, temporal: { connection, client }, dispatcher, logger });
+  const app = await buildApp({ config, db, temporal: { client }, dispatcher, logger });
   onCleanup('API server', () => app.close());
   const apiOrigin = await app.listen({ host: '127.0.0.1', port: 0 });
 

@@ -31,7 +31,7 @@ const variables = {
   HOSTGATE_RATE_LIMIT_PER_SECOND: { schema: Type.Integer({ minimum: 1 }), default: '50', describe: 'a positive integer (requests per second per API key)' },
   HOSTGATE_RATE_LIMIT_BURST: { schema: Type.Integer({ minimum: 1 }), default: '100', describe: 'a positive integer (burst size per API key)' },
   HOSTGATE_ALLOW_PRIVATE_TARGETS: { schema: Type.Boolean(), default: 'false', describe: 'true or false: allow loopback/private destination and webhook targets (tests only)' },
-  HOSTGATE_WEBHOOK_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 60000 }), default: '15000', describe: 'an integer from 100 to 60000: milliseconds a webhook receiver has to answer (decisions.md: 15 s)' },
+  HOSTGATE_WEBHOOK_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 60000 }), default: '15000', describe: 'an integer from 100 to 60000: milliseconds a webhook receiver has to answer (docs/api-decisions.md: 15 s)' },
   HOSTGATE_HTTP_PORT: { schema: Port, default: '8080', describe: 'a TCP port (1-65535) for the HTTP listener that answers ACME HTTP-01 challenges and redirects to HTTPS (80 in production)' },
   HOSTGATE_DNS_SERVERS: { schema: Type.String({ pattern: '^$|^[0-9a-fA-F.:\\[\\],]+$' }), default: '', describe: "comma-separated DNS servers (ip or ip:port) for verification (empty: the system's resolvers)" },
   HOSTGATE_ACME_DIRECTORY_URL: { schema: Type.String({ pattern: '^https://' }), default: 'https://acme-v02.api.letsencrypt.org/directory', describe: "an https:// ACME directory URL (Let's Encrypt by default)" },
@@ -42,6 +42,8 @@ const variables = {
   HOSTGATE_WORKER_ACTIVITY_SLOTS: { schema: Type.Integer({ minimum: 1, maximum: 2000 }), default: '100', describe: 'an integer from 1 to 2000: activities one worker runs at once' },
   HOSTGATE_WORKER_LOCAL_ACTIVITY_SLOTS: { schema: Type.Integer({ minimum: 1, maximum: 2000 }), default: '100', describe: 'an integer from 1 to 2000: local activities one worker runs at once' },
   HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS: { schema: Type.Integer({ minimum: 0, maximum: 1000000 }), default: undefined, describe: "an integer: workflows one worker keeps in memory between tasks (unset: 2 per MiB of heap above 512 MiB, about 7,500 on Node's default heap); below the number of open workflows, each task replays its workflow's run" },
+  HOSTGATE_WORKFLOW_BUNDLE: { schema: Type.String({ minLength: 1 }), default: undefined, describe: 'path of the prebuilt workflow bundle the worker loads (unset: dist/workflow-bundle.js, rebuilt when older than the sources)' },
+  HOSTGATE_WIDGET_API_ORIGIN: { schema: Type.String({ pattern: '^$|^https?://[^/]+$' }), default: undefined, describe: 'the API origin baked into the widget script when it is served from another origin (no path; unset: HOSTGATE_PUBLIC_URL when HOSTGATE_CDN_URL differs from it, else none: the script calls the origin it came from)' },
   LOG_LEVEL: { schema: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))), default: 'info', describe: 'one of fatal, error, warn, info, debug, trace, silent' },
 } as const satisfies Record<string, { schema: TSchema; default: string | undefined; describe: string }>;
 

@@ -16,6 +16,8 @@ export interface Config {
   publicUrl: string;
   /** Origin serving the widget script (`{cdn_url}` of the spec); the API itself by default. */
   cdnUrl: string;
+  /** The API origin the widget script calls by default: '' when it is served by the API itself. */
+  widgetApiOrigin: string;
   serviceDomain: string;
   cnameTarget: string;
   edgeIpv4: string[];
@@ -25,7 +27,7 @@ export interface Config {
   allowPrivateTargets: boolean;
   webhooks: { timeoutMs: number };
   /** Concurrency of one worker process (Temporal worker slots). */
-  worker: { workflowTaskSlots: number; activitySlots: number; localActivitySlots: number; maxCachedWorkflows: number | undefined };
+  worker: { workflowTaskSlots: number; activitySlots: number; localActivitySlots: number; maxCachedWorkflows: number | undefined; bundlePath: string | undefined };
   httpPort: number;
   dns: { servers: string[] };
   acme: { directoryUrl: string; caBundlePath: string | undefined; email: string | undefined; caaIdentities: string[] };
@@ -59,6 +61,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
   if (require.includes('encryption') && encryptionKeys.length === 0) problems.push('HOSTGATE_ENCRYPTION_KEYS is required for this process: expected kid:base64(32 bytes), e.g. k1:$(openssl rand -base64 32)');
   if (problems.length) throw new ConfigError(problems);
   const serviceDomain = raw.HOSTGATE_SERVICE_DOMAIN;
+  const publicUrl = raw.HOSTGATE_PUBLIC_URL ?? `http://localhost:${raw.HOSTGATE_API_PORT}`;
+  const cdnUrl = raw.HOSTGATE_CDN_URL ?? publicUrl;
   return {
     env: raw.HOSTGATE_ENV,
     raw,
@@ -68,8 +72,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
     dataDir: raw.HOSTGATE_DATA_DIR,
     host: raw.HOSTGATE_HOST,
     apiPort: raw.HOSTGATE_API_PORT,
-    publicUrl: raw.HOSTGATE_PUBLIC_URL ?? `http://localhost:${raw.HOSTGATE_API_PORT}`,
-    cdnUrl: raw.HOSTGATE_CDN_URL ?? raw.HOSTGATE_PUBLIC_URL ?? `http://localhost:${raw.HOSTGATE_API_PORT}`,
+    publicUrl,
+    cdnUrl,
+    widgetApiOrigin: raw.HOSTGATE_WIDGET_API_ORIGIN ?? (cdnUrl !== publicUrl ? publicUrl : ''),
     serviceDomain,
     cnameTarget: raw.HOSTGATE_CNAME_TARGET ?? `edge.${serviceDomain}`,
     edgeIpv4: list(raw.HOSTGATE_EDGE_IPV4),
@@ -78,7 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
     rateLimit: { perSecond: raw.HOSTGATE_RATE_LIMIT_PER_SECOND, burst: raw.HOSTGATE_RATE_LIMIT_BURST },
     allowPrivateTargets: raw.HOSTGATE_ALLOW_PRIVATE_TARGETS,
     webhooks: { timeoutMs: raw.HOSTGATE_WEBHOOK_TIMEOUT_MS },
-    worker: { workflowTaskSlots: raw.HOSTGATE_WORKER_WORKFLOW_TASK_SLOTS, activitySlots: raw.HOSTGATE_WORKER_ACTIVITY_SLOTS, localActivitySlots: raw.HOSTGATE_WORKER_LOCAL_ACTIVITY_SLOTS, maxCachedWorkflows: raw.HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS },
+    worker: { workflowTaskSlots: raw.HOSTGATE_WORKER_WORKFLOW_TASK_SLOTS, activitySlots: raw.HOSTGATE_WORKER_ACTIVITY_SLOTS, localActivitySlots: raw.HOSTGATE_WORKER_LOCAL_ACTIVITY_SLOTS, maxCachedWorkflows: raw.HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS, bundlePath: raw.HOSTGATE_WORKFLOW_BUNDLE },
     httpPort: raw.HOSTGATE_HTTP_PORT,
     dns: { servers: list(raw.HOSTGATE_DNS_SERVERS) },
     acme: { directoryUrl: raw.HOSTGATE_ACME_DIRECTORY_URL, caBundlePath: raw.HOSTGATE_ACME_CA_BUNDLE, email: raw.HOSTGATE_ACME_EMAIL, caaIdentities: list(raw.HOSTGATE_ACME_CAA_IDENTITIES) },

@@ -2,15 +2,14 @@
 // answers ACME HTTP-01 challenges from Postgres (the key authorizations the certificate
 // activities stored) and sends every other request to HTTPS. Nothing else.
 import http from 'node:http';
-import { Type } from 'typebox';
-import { row, sql, type Db } from '../db/pool.ts';
+import type { Db } from '../db/pool.ts';
+import { acmeChallengesRepository } from '../db/repositories/acme-challenges.ts';
 import type { Logger } from '../logging/logger.ts';
 
 const CHALLENGE_PREFIX = '/.well-known/acme-challenge/';
 const TOKEN = /^[A-Za-z0-9_-]{1,128}$/;
 // A DNS name or IPv4 address, optionally with a port; or a bracketed IPv6 literal with a port.
 const HOST = /^(?:([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?)|(\[[0-9a-f:.]+\]))(?::(\d{1,5}))?$/i;
-const KeyAuthorization = row(Type.Object({ key_authorization: Type.String() }));
 
 /** The host of a Host header without its port, lower-cased; null when missing or malformed. */
 export function hostWithoutPort(header: string | undefined): string | null {
@@ -32,6 +31,7 @@ const CACHE_TTL_MS = 5_000;
 const CACHE_MAX = 10_000;
 
 export function createChallengeServer({ db, logger }: { db: Db; logger: Logger }): http.Server {
+  const challenges = acmeChallengesRepository(db);
   const recent = new Map<string, { keyAuthorization: Promise<string | null>; until: number }>();
   const lookUp = (token: string): Promise<string | null> => {
     const now = Date.now();
@@ -41,7 +41,7 @@ export function createChallengeServer({ db, logger }: { db: Db; logger: Logger }
       for (const [key, entry] of recent) if (entry.until <= now) recent.delete(key);
       if (recent.size >= CACHE_MAX) recent.clear();
     }
-    const keyAuthorization = db.maybeOneFirst(sql.type(KeyAuthorization)`select key_authorization from acme_challenges where token = ${token}`);
+    const keyAuthorization = challenges.keyAuthorization(token);
     const entry = { keyAuthorization, until: now + CACHE_TTL_MS };
     recent.set(token, entry);
     const forget = () => { if (recent.get(token) === entry) recent.delete(token); };

@@ -1,7 +1,9 @@
 // `npm start`: the whole service on one machine with embedded defaults. Postgres (DATABASE_URL or
 // embedded), Temporal (TEMPORAL_ADDRESS or the real dev server with its Web UI), migrations,
-// search attributes, a bootstrap organization and key, then the API and worker processes.
-// Ctrl-C stops every child; a second start reuses the data under HOSTGATE_DATA_DIR.
+// search attributes, a bootstrap organization and key, the workflow bundle and the widget script,
+// then the API, worker and edge processes. Ctrl-C stops every child (each once, with SIGTERM, in
+// its own process group: a terminal's Ctrl-C reaches only this launcher, and a second signal would
+// make a child skip its graceful close); a second start reuses the data under HOSTGATE_DATA_DIR.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../config/index.ts';
@@ -11,6 +13,7 @@ import { apiKeysRepository, scopes } from '../db/repositories/api-keys.ts';
 import { organizationsRepository } from '../db/repositories/organizations.ts';
 import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
 import { bundleIsFresh, buildWorkflowBundle } from '../worker/workflow-bundle.ts';
+import { ensureWidgetBuilt } from '../widget/build.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded-postgres.ts';
 import { localEncryptionKeys } from './encryption-keys.ts';
 import { findTemporalCli, startTemporalDevServer, type DevServerHandle } from './temporal-dev-server.ts';
@@ -106,7 +109,12 @@ try {
     say('[5/6] building the workflow bundle (sources changed)');
     await buildWorkflowBundle();
   } else say('[5/6] workflow bundle is up to date');
+  // The API serves the widget script as built; it is rebuilt only when its sources changed.
+  const widget = await ensureWidgetBuilt({ apiOrigin: config.widgetApiOrigin });
+  say(widget ? `  widget script ${widget.versioned_file} (${widget.gzip_bytes} B gzipped)` : '  widget script not built (esbuild missing: npm ci installs it)');
 
+  // Launcher plumbing, not configuration reading: the children get this process's environment
+  // plus what was started here, and validate it themselves (config/env.ts).
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: databaseUrl,
@@ -115,7 +123,7 @@ try {
   };
   say('[6/6] starting api, worker and edge');
   for (const [name, entry] of [['api', '../api/server.ts'], ['worker', '../worker/main.ts'], ['edge', '../edge/main.ts']] as const) {
-    const child = spawn(process.execPath, [fileURLToPath(new URL(entry, import.meta.url))], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, [fileURLToPath(new URL(entry, import.meta.url))], { env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
     child.once('exit', (code, signal) => {
       if (!shuttingDown) { say(`${name} exited (${code ?? signal}); stopping everything`); void shutdown(1); }
     });

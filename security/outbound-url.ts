@@ -8,10 +8,10 @@
 // and webhook receivers live on loopback; production leaves it off.
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { promises as dnsPromises } from 'node:dns';
-import { isIPv4, isIPv6, type LookupFunction } from 'node:net';
+import { BlockList, isIP, isIPv4, isIPv6, type LookupFunction } from 'node:net';
 
 // ---------------------------------------------------------------------------------------------
-// Addresses
+// Addresses (node:net BlockList, as model/dns-verification.ts does for CDN ranges)
 
 // IANA special-purpose IPv4 ranges that are not globally reachable, plus ranges that are but that
 // no customer origin legitimately uses (documentation, benchmarking, 6to4 relay anycast).
@@ -33,53 +33,38 @@ const V4_NON_PUBLIC: readonly [string, number][] = [
   ['240.0.0.0', 4], // reserved, includes broadcast 255.255.255.255
 ];
 
-const V4_RANGES = V4_NON_PUBLIC.map(([base, bits]) => {
-  const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
-  return { network: (v4ToInt(base) & mask) >>> 0, mask };
-});
+// IPv6 prefixes that carry an IPv4 address in their low bits, which the kernel or a gateway
+// routes to that IPv4 address: such an address is exactly as public as the one it embeds.
+//   ::ffff:0:0/96 (mapped), ::/96 (compatible, which also covers :: and ::1), 64:ff9b::/96
+//   (NAT64 well-known prefix), and 2002::/16 (6to4: 2002:AABB:CCDD::/48 tunnels to AA.BB.CC.DD).
+const V6_EMBEDDING: readonly { prefix: (v4: string, hex: [string, string]) => string; bits: number }[] = [
+  { prefix: (v4) => `::ffff:${v4}`, bits: 96 },
+  { prefix: (v4) => `::${v4}`, bits: 96 },
+  { prefix: (v4) => `64:ff9b::${v4}`, bits: 96 },
+  { prefix: (_v4, [hi, lo]) => `2002:${hi}:${lo}::`, bits: 16 },
+];
 
-function v4ToInt(address: string): number {
-  return address.split('.').reduce((acc, part) => ((acc << 8) | Number(part)) >>> 0, 0);
-}
+// Only global unicast (2000::/3) and the embedding prefixes can be public; this leaves out ::1
+// (through ::/96 and 0.0.0.0/8), fc00::/7 (incl. fd00:ec2::254), fe80::/10, ff00::/8,
+// 64:ff9b:1::/48, 100::/64 and everything unassigned.
+const V6_MAYBE_PUBLIC: readonly [string, number][] = [['2000::', 3], ['::ffff:0:0', 96], ['::', 96], ['64:ff9b::', 96]];
+const V6_NON_PUBLIC: readonly [string, number][] = [
+  ['2001::', 23], // IETF protocol assignments, Teredo 2001::/32
+  ['2001:db8::', 32], // documentation
+  ['3fff::', 20], // documentation
+];
 
-function isPublicV4(value: number): boolean {
-  return !V4_RANGES.some(({ network, mask }) => ((value & mask) >>> 0) === network);
+const nonPublicV4 = new BlockList();
+const maybePublicV6 = new BlockList();
+const nonPublicV6 = new BlockList();
+for (const [network, bits] of V4_NON_PUBLIC) {
+  nonPublicV4.addSubnet(network, bits, 'ipv4');
+  const value = network.split('.').reduce((acc, part) => ((acc << 8) | Number(part)) >>> 0, 0);
+  const hex: [string, string] = [(value >>> 16).toString(16), (value & 0xffff).toString(16)];
+  for (const { prefix, bits: prefixBits } of V6_EMBEDDING) nonPublicV6.addSubnet(prefix(network, hex), prefixBits + bits, 'ipv6');
 }
-
-/** Eight 16-bit groups of a valid IPv6 address (embedded dotted IPv4 tail included). */
-function v6Groups(address: string): number[] {
-  let text = address;
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted?.[1]) {
-    const v4 = v4ToInt(dotted[1]);
-    text = `${text.slice(0, -dotted[1].length)}${(v4 >>> 16).toString(16)}:${(v4 & 0xffff).toString(16)}`;
-  }
-  const [head = '', tail] = text.split('::');
-  const parse = (part: string) => (part === '' ? [] : part.split(':').map((g) => parseInt(g, 16)));
-  const left = parse(head);
-  if (tail === undefined) return left;
-  const right = parse(tail);
-  return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
-}
-
-function isPublicV6(g: number[]): boolean {
-  const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = g;
-  const embedded = ((g6 << 16) | g7) >>> 0;
-  // ::ffff:a.b.c.d (mapped) and ::a.b.c.d (compatible, which also covers :: and ::1): the kernel
-  // routes these to the IPv4 address, so they are exactly as public as it is.
-  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && (g5 === 0xffff || g5 === 0)) return isPublicV4(embedded);
-  // NAT64 well-known prefix 64:ff9b::/96: a gateway translates to the embedded IPv4 address.
-  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return isPublicV4(embedded);
-  // 6to4 2002:AABB:CCDD::/48 tunnels to AA.BB.CC.DD.
-  if (g0 === 0x2002) return isPublicV4(((g1 << 16) | g2) >>> 0);
-  // Only global unicast (2000::/3) is public; this refuses ::1, fc00::/7 (incl. fd00:ec2::254),
-  // fe80::/10, ff00::/8, 64:ff9b:1::/48, 100::/64 and everything unassigned.
-  if ((g0 & 0xe000) !== 0x2000) return false;
-  if (g0 === 0x2001 && g1 < 0x200) return false; // 2001::/23 IETF assignments, Teredo 2001::/32
-  if (g0 === 0x2001 && g1 === 0xdb8) return false; // documentation
-  if (g0 === 0x3fff && g1 < 0x1000) return false; // documentation 3fff::/20
-  return true;
-}
+for (const [network, bits] of V6_MAYBE_PUBLIC) maybePublicV6.addSubnet(network, bits, 'ipv6');
+for (const [network, bits] of V6_NON_PUBLIC) nonPublicV6.addSubnet(network, bits, 'ipv6');
 
 /**
  * True when `ip` is a globally reachable unicast address that a customer origin or webhook receiver
@@ -89,9 +74,11 @@ function isPublicV6(g: number[]): boolean {
 export function isPublicAddress(ip: string): boolean {
   let text = ip.trim();
   if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
-  if (isIPv4(text)) return isPublicV4(v4ToInt(text));
-  if (isIPv6(text) && !text.includes('%')) return isPublicV6(v6Groups(text.toLowerCase()));
-  return false;
+  switch (isIP(text)) {
+    case 4: return !nonPublicV4.check(text, 'ipv4');
+    case 6: return !text.includes('%') && maybePublicV6.check(text, 'ipv6') && !nonPublicV6.check(text, 'ipv6');
+    default: return false;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-// The error envelope, request ids and status mapping of decisions.md, for every kind of failure
+// The error envelope, request ids and status mapping of docs/api-decisions.md ("Errors"), for every kind of failure
 // the framework itself can produce, plus authentication and rate limiting.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { apiKeysRepository } from '../db/repositories/api-keys.ts';

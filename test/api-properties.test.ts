@@ -1,15 +1,12 @@
 // Property-based robustness of the whole HTTP surface. Routes are enumerated from the served
 // OpenAPI document (plus the few hidden ones), and random or malformed bodies, headers, path
-// params and query strings are thrown at each. The properties (decisions.md, "Errors"):
+// params and query strings are thrown at each. The properties (docs/api-decisions.md, "Errors"):
 //   - no answer is a 5xx;
 //   - every non-2xx answer is `{"error": {code, message, request_id, param?, details?}}` with a
 //     code from `errorStatus`, the status `errorStatus[code]`, and `request_id` equal to the
 //     X-Request-Id header (the caller's when sane, else a generated `req_…`);
 //   - 405 carries an Allow header that does not list the refused method; 429/503 carry Retry-After.
-// Bugs known at the time of writing are recognised by `knownBug()`: the properties tolerate an
-// answer only when both its signature and the request match one (and still check the rest of the
-// contract), and each bug has an `it.failing` reproduction at the end, which starts failing once
-// the bug is fixed: then delete its case from `knownBug()` and turn the test into a plain `it`.
+// Requests that once broke a property are pinned at the end, each by its exact request.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { errorStatus } from '../api/errors.ts';
@@ -37,22 +34,6 @@ interface Sent { method: string; url: string; headers: Record<string, string>; p
 interface Answer { statusCode: number; headers: Record<string, unknown>; body: string }
 interface Op { method: string; template: string; bodySchema: Schema | null; query: string[]; idempotent: boolean }
 interface Schema { type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; anyOf?: Schema[]; items?: Schema; minLength?: number; maxLength?: number; enum?: unknown[] }
-
-// ---------------------------------------------------------------------------------------------
-// Known bugs (see the `it.failing` reproductions for one exact request each):
-//   bad-url-encoding         malformed %-encoding in a path param: Fastify's raw 400 FST_ERR_BAD_URL
-//                            (no envelope, no X-Request-Id; buildApp sets no `frameworkErrors`)
-//   max-param-length         a path param over maxParamLength (200): raw 414 FST_ERR_MAX_PARAM_LENGTH
-//   nul-reaches-postgres     U+0000 in an id, query filter or body string reaches a text column: 500
-//   cursor-reaches-postgres  a cursor decodeCursor accepts (Date.parse) but Postgres does not: 500
-//   deep-json-stack-overflow a deeply nested JSON body on a write without a body schema: the
-//                            recursive canonicalJson of the idempotency hook overflows: 500
-//   docs-missing-file-405    GET of a missing file under /docs/: 405 whose Allow lists GET
-//   framework-4xx-keeps-its-status  another 4xx from a plugin (@fastify/static's 403) becomes
-//                            `invalid_request` with that status instead of 400
-
-type KnownBug = 'bad-url-encoding' | 'max-param-length' | 'nul-reaches-postgres' | 'cursor-reaches-postgres' | 'deep-json-stack-overflow' | 'docs-missing-file-405'
-  | 'framework-4xx-keeps-its-status';
 
 function tryJson(text: string): any {
   try { return JSON.parse(text); } catch { return undefined; }
@@ -100,11 +81,6 @@ function allowOf(res: Answer): string[] {
   return String(res.headers.allow ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 }
 
-/** Bugs found by this file are fixed; any deviation now fails (kept as a hook for the next one). */
-function knownBug(_sent: Sent, _res: Answer): KnownBug | null {
-  return null;
-}
-
 // ---------------------------------------------------------------------------------------------
 // The contract every answer must satisfy.
 
@@ -117,21 +93,10 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-const bugHits = new Map<KnownBug, number>();
-
-/**
- * Asserts the contract on one exchange. With `tolerateKnown`, an answer that is an instance of a
- * known bug is counted and its bug-specific deviation allowed (everything else is still checked).
- */
-function checkAnswer(sent: Sent, res: Answer, tolerateKnown = true): void {
+/** Asserts the contract on one exchange. */
+function checkAnswer(sent: Sent, res: Answer): void {
   const fail = (why: string): never => { throw new Error(`${why}\n  ${describeExchange(sent, res)}`); };
-  const bug = tolerateKnown ? knownBug(sent, res) : null;
-  if (bug) {
-    bugHits.set(bug, (bugHits.get(bug) ?? 0) + 1);
-    // These answers come from Fastify's router before any hook: nothing of ours to check.
-    if (bug === 'bad-url-encoding' || bug === 'max-param-length') return;
-  }
-  if (res.statusCode >= 500 && !bug) fail(`5xx answer`);
+  if (res.statusCode >= 500) fail(`5xx answer`);
 
   const header = res.headers['x-request-id'];
   if (typeof header !== 'string') fail('no X-Request-Id header');
@@ -169,7 +134,7 @@ function checkAnswer(sent: Sent, res: Answer, tolerateKnown = true): void {
   if (extra.length) fail(`error has unknown keys ${extra.join(', ')}`);
   if (typeof e.code !== 'string' || !(e.code in errorStatus)) fail(`error.code ${String(e.code)} is not in errorStatus`);
   const code = e.code as keyof typeof errorStatus;
-  if (res.statusCode !== errorStatus[code] && bug !== 'framework-4xx-keeps-its-status') fail(`status ${res.statusCode} is not errorStatus[${code}] = ${errorStatus[code]}`);
+  if (res.statusCode !== errorStatus[code]) fail(`status ${res.statusCode} is not errorStatus[${code}] = ${errorStatus[code]}`);
   if (typeof e.message !== 'string' || e.message.length === 0) fail('error.message is not a non-empty string');
   if (typeof e.request_id !== 'string') fail('error.request_id is not a string');
   // Every answer, replays included, carries this request's id.
@@ -181,7 +146,7 @@ function checkAnswer(sent: Sent, res: Answer, tolerateKnown = true): void {
   if (res.statusCode === 405) {
     const allow = allowOf(res);
     if (allow.length === 0) fail('405 without Allow');
-    if (!bug && allow.includes(sent.method === 'HEAD' ? 'GET' : sent.method)) fail(`405 whose Allow lists the method ${sent.method}`);
+    if (allow.includes(sent.method === 'HEAD' ? 'GET' : sent.method)) fail(`405 whose Allow lists the method ${sent.method}`);
   }
   if ((res.statusCode === 429 || res.statusCode === 503) && !res.headers['retry-after']) fail(`${res.statusCode} without Retry-After`);
 }
@@ -488,10 +453,10 @@ describe('API properties: every route, random and malformed input', () => {
     return { statusCode: res.statusCode, headers: res.headers as Record<string, unknown>, body: res.body };
   }
 
-  async function exchange(op: Op, sent: Sent, tolerateKnown = true): Promise<Answer> {
+  async function exchange(op: Op, sent: Sent): Promise<Answer> {
     exercised.add(`${op.method} ${op.template}`);
     const res = await send(sent);
-    checkAnswer(sent, res, tolerateKnown);
+    checkAnswer(sent, res);
     return res;
   }
 
@@ -540,7 +505,6 @@ describe('API properties: every route, random and malformed input', () => {
     ctx = { ops, hidden, ids, cursor, auth: { full: o.key, readOnly: readOnly.secret } };
   });
   afterAll(async () => {
-    if (process.env.FC_REPORT) process.stderr.write(`known-bug answers tolerated: ${JSON.stringify(Object.fromEntries(bugHits))}\n`);
     await t?.close();
   });
 
@@ -616,7 +580,7 @@ describe('API properties: every route, random and malformed input', () => {
           // The same request again answers the same status; when the handler answered (a 2xx or
           // one of its own codes, as opposed to the router, validation or authentication), it is
           // a replay of the stored answer.
-          if (op.idempotent && res.statusCode < 500 && !knownBug(sent, res)) {
+          if (op.idempotent && res.statusCode < 500) {
             const again = await send(sent);
             checkAnswer(sent, again);
             if (again.statusCode !== res.statusCode) throw new Error(`replay answered ${again.statusCode}, the original ${res.statusCode}\n  ${describeExchange(sent, again)}`);
@@ -704,46 +668,50 @@ describe('API properties: every route, random and malformed input', () => {
   });
 
   // -------------------------------------------------------------------------------------------
-  // Bugs this file once found, each pinned by the exact request that triggered it.
+  // Requests that once broke the contract, each pinned exactly; every one must now meet it in full
+  // (enveloped error with the request id, the status of its code, no 5xx).
 
-  async function strict(sent: Sent): Promise<void> {
-    checkAnswer(sent, await send(sent), false);
+  /** The full contract, and the exact status and code expected. */
+  async function strict(sent: Sent, status: number, code: string): Promise<void> {
+    const res = await send(sent);
+    checkAnswer(sent, res);
+    expect([res.statusCode, tryJson(res.body)?.error?.code]).toEqual([status, code]);
   }
   const auth = () => ({ authorization: `Bearer ${ctx.auth.full}` });
 
-  it('regression bad-url-encoding: GET /v1/domains/%E0%A4%A answers Fastify\'s raw 400 FST_ERR_BAD_URL, no envelope, no X-Request-Id', async () => {
-    await strict({ method: 'GET', url: '/v1/domains/%E0%A4%A', headers: {} });
+  it('malformed percent-encoding in a path (GET /v1/domains/%E0%A4%A) answers 400 invalid_request in the envelope, with X-Request-Id', async () => {
+    await strict({ method: 'GET', url: '/v1/domains/%E0%A4%A', headers: {} }, 400, 'invalid_request');
   });
 
-  it('regression max-param-length: GET /v1/domains/<201 × "a"> answers a raw 414 FST_ERR_MAX_PARAM_LENGTH, no envelope, no X-Request-Id', async () => {
-    await strict({ method: 'GET', url: `/v1/domains/${'a'.repeat(201)}`, headers: auth() });
+  it('a path param over 200 characters (GET /v1/domains/<201 × "a">) answers 400 invalid_request in the envelope, with X-Request-Id', async () => {
+    await strict({ method: 'GET', url: `/v1/domains/${'a'.repeat(201)}`, headers: auth() }, 400, 'invalid_request');
   });
 
-  it('regression nul-reaches-postgres (path): GET /v1/destinations/%00 answers 500', async () => {
-    await strict({ method: 'GET', url: '/v1/destinations/%00', headers: auth() });
+  it('U+0000 in a path id (GET /v1/destinations/%00) answers 400 invalid_request before Postgres sees it', async () => {
+    await strict({ method: 'GET', url: '/v1/destinations/%00', headers: auth() }, 400, 'invalid_request');
   });
 
-  it('regression nul-reaches-postgres (query): GET /v1/domains?external_customer_id=%00 answers 500', async () => {
-    await strict({ method: 'GET', url: '/v1/domains?external_customer_id=%00', headers: auth() });
+  it('U+0000 in a query filter (GET /v1/domains?external_customer_id=%00) answers 400 invalid_request before Postgres sees it', async () => {
+    await strict({ method: 'GET', url: '/v1/domains?external_customer_id=%00', headers: auth() }, 400, 'invalid_request');
   });
 
-  it('regression nul-reaches-postgres (body): POST /v1/webhook-endpoints {"description":"a\\u0000b"} answers 500', async () => {
-    await strict({ method: 'POST', url: '/v1/webhook-endpoints', headers: { ...auth(), 'idempotency-key': `nul-${Date.now()}`, 'content-type': 'application/json' }, payload: JSON.stringify({ url: 'https://hooks.example.com/nul', description: 'a\u0000b' }) });
+  it('U+0000 in a body string (POST /v1/webhook-endpoints {"description":"a\\u0000b"}) answers 400 invalid_request before Postgres sees it', async () => {
+    await strict({ method: 'POST', url: '/v1/webhook-endpoints', headers: { ...auth(), 'idempotency-key': `nul-${Date.now()}`, 'content-type': 'application/json' }, payload: JSON.stringify({ url: 'https://hooks.example.com/nul', description: 'a\u0000b' }) }, 400, 'invalid_request');
   });
 
-  it('regression cursor-reaches-postgres: GET /v1/domains?cursor=WyIxIiwieCJd (["1","x"]) answers 500', async () => {
-    await strict({ method: 'GET', url: `/v1/domains?cursor=${Buffer.from('["1","x"]').toString('base64url')}`, headers: auth() });
+  it('a cursor that decodes but names no valid position (["1","x"]) answers 400 invalid_request, not a Postgres error', async () => {
+    await strict({ method: 'GET', url: `/v1/domains?cursor=${Buffer.from('["1","x"]').toString('base64url')}`, headers: auth() }, 400, 'invalid_request');
   });
 
-  it('regression deep-json-stack-overflow: DELETE /v1/destinations/:id with a 32000-deep JSON array body answers 500', async () => {
-    await strict({ method: 'DELETE', url: '/v1/destinations/dst_deep', headers: { ...auth(), 'idempotency-key': `deep-${Date.now()}`, 'content-type': 'application/json' }, payload: '['.repeat(32_000) + ']'.repeat(32_000) });
+  it('a JSON body nested 32000 deep (DELETE /v1/destinations/:id) answers 400 invalid_request, not a stack overflow', async () => {
+    await strict({ method: 'DELETE', url: '/v1/destinations/dst_deep', headers: { ...auth(), 'idempotency-key': `deep-${Date.now()}`, 'content-type': 'application/json' }, payload: '['.repeat(32_000) + ']'.repeat(32_000) }, 400, 'invalid_request');
   });
 
-  it('regression framework-4xx-keeps-its-status: GET /docs/static/%00 answers 403 with code invalid_request (mapped to 400)', async () => {
-    await strict({ method: 'GET', url: '/docs/static/%00', headers: {} });
+  it('a 4xx raised inside a plugin (GET /docs/static/%00, @fastify/static) answers with the status of its envelope code', async () => {
+    await strict({ method: 'GET', url: '/docs/static/%00', headers: {} }, 404, 'not_found');
   });
 
-  it('regression docs-missing-file-405: GET /docs/static/nope.js answers 405 method_not_allowed with Allow: GET', async () => {
-    await strict({ method: 'GET', url: '/docs/static/nope.js', headers: {} });
+  it('a missing file under /docs/ (GET /docs/static/nope.js) answers 404 not_found, not 405', async () => {
+    await strict({ method: 'GET', url: '/docs/static/nope.js', headers: {} }, 404, 'not_found');
   });
 });

@@ -31,7 +31,7 @@ describe('health and readiness', () => {
     const viaProxy = new URL(t.database.url);
     viaProxy.host = `127.0.0.1:${proxy.port}`;
     const db = await createDb(viaProxy.toString(), { maximumPoolSize: 1 });
-    const app = await buildApp({ config: testConfig(), db, temporal: { connection: t.temporal.connection, client: t.temporal.client }, dispatcher: null, logger: createLogger('silent', 'test') });
+    const app = await buildApp({ config: testConfig(), db, temporal: { client: t.temporal.client }, dispatcher: null, logger: createLogger('silent', 'test') });
     try {
       expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
       await proxy.cut();

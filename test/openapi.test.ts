@@ -194,7 +194,7 @@ describe('OpenAPI document', () => {
   it('every write declares a required Idempotency-Key header, and exactly the operations that declare it enforce it', async () => {
     for (const op of ops) {
       const header = parametersOf(op).find((p) => p.in === 'header' && String(p.name).toLowerCase() === 'idempotency-key');
-      // decisions.md: every POST/PATCH/DELETE (except the billing checkout session) needs one.
+      // docs/api-decisions.md, "Idempotency": every POST/PATCH/DELETE (except the billing checkout session) needs one.
       expect([keyOf(op), Boolean(header?.required)]).toEqual([keyOf(op), isWrite(op) && op.template !== '/v1/billing/checkout-session']);
       if (header) expect([keyOf(op), header.schema]).toEqual([keyOf(op), expect.objectContaining({ type: 'string', minLength: 1, maxLength: 128 })]);
       // Without the header (and with a body the schema accepts), does the app ask for it?

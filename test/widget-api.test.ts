@@ -1,13 +1,14 @@
 // Widget sessions (server API) and the browser endpoints of <service-widget>: tokens, origins,
-// CORS, session isolation, rate limits and error codes (spec sections 4, 5, 7; decisions.md
-// "Widget sessions", "Errors", "Idempotency", "Limits").
+// CORS, session isolation, rate limits and error codes (spec sections 4, 5, 7;
+// docs/api-decisions.md "Errors", "Idempotency", "Limits", "Widget").
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { sql } from '../db/pool.ts';
 import { apiKeysRepository } from '../db/repositories/api-keys.ts';
 import { widgetSessionsRepository } from '../db/repositories/widget-sessions.ts';
 import { sha256 } from '../security/tokens.ts';
+import { ensureWidgetBuilt } from '../widget/build.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
 import { client } from './support/http.ts';
 
@@ -21,6 +22,8 @@ describe('widget sessions and browser endpoints', () => {
   let n = 0;
 
   beforeAll(async () => {
+    // The API serves what the build wrote (npm run build / npm start build it before the API starts).
+    await ensureWidgetBuilt();
     t = await createTestApp();
     const o = await createOrgWithKey(t);
     orgId = o.org.id;
@@ -368,9 +371,19 @@ describe('widget sessions and browser endpoints', () => {
       expect(versioned.statusCode).toBe(200);
       expect(versioned.headers['cache-control']).toContain('immutable');
       expect(versioned.rawPayload.equals(res.rawPayload)).toBe(true);
-      const gz = await t.app.inject({ method: 'GET', url: '/widget/v1/service-widget.js', headers: { 'accept-encoding': 'gzip, br' } });
+      const gz = await t.app.inject({ method: 'GET', url: '/widget/v1/service-widget.js', headers: { 'accept-encoding': 'gzip' } });
       expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gz.headers['content-type']).toMatch(/^text\/javascript/);
+      expect(gz.headers.vary).toMatch(/accept-encoding/i);
       expect(gz.rawPayload.length).toBeLessThan(res.rawPayload.length / 2);
+      expect(gunzipSync(gz.rawPayload).equals(res.rawPayload)).toBe(true);
+      // Brotli where the browser takes it (every evergreen one does): smaller than gzip.
+      const br = await t.app.inject({ method: 'GET', url: '/widget/v1/service-widget.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect([br.headers['content-encoding'], br.headers['access-control-allow-origin'], br.headers['cache-control']]).toEqual(['br', '*', 'public, max-age=300']);
+      expect(br.rawPayload.length).toBeLessThan(gz.rawPayload.length);
+      expect(brotliDecompressSync(br.rawPayload).equals(res.rawPayload)).toBe(true);
+      const versionedBr = await t.app.inject({ method: 'GET', url: new URL(manifest.versioned_script).pathname, headers: { 'accept-encoding': 'br' } });
+      expect([versionedBr.headers['content-encoding'], versionedBr.headers['cache-control']]).toEqual(['br', 'public, max-age=31536000, immutable']);
       expect((await t.app.inject({ method: 'GET', url: '/widget/v1/service-widget.deadbeef0000.js' })).statusCode).toBe(404);
       expect((await t.app.inject({ method: 'GET', url: '/widget/v1/service-widget.js', headers: { 'if-none-match': String(res.headers.etag) } })).statusCode).toBe(304);
     });

@@ -11,6 +11,7 @@ import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { widgetSessionsRepository } from '../db/repositories/widget-sessions.ts';
+import { ensureWidgetBuilt } from '../widget/build.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
 import { startAcmeStack, EDGE, type AcmeStack } from './support/acme-stack.ts';
 import { client } from './support/http.ts';
@@ -38,6 +39,8 @@ describe('<service-widget> in Chromium', () => {
     acme = await startAcmeStack();
     const apiPort = await freePort();
     apiOrigin = `http://127.0.0.1:${apiPort}`;
+    // The API serves what the build wrote (npm run build / npm start build it before the API starts).
+    await ensureWidgetBuilt();
     t = await createTestApp({ config: { ...acme.configOverrides, HOSTGATE_PUBLIC_URL: apiOrigin, HOSTGATE_API_PORT: String(apiPort) } });
     await t.app.listen({ host: '127.0.0.1', port: apiPort });
     await acme.serveChallenges(t.database.db);

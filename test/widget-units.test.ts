@@ -5,7 +5,7 @@ import { describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { normalizeHostname } from '../model/hostname.ts';
 import { checkHostname } from '../widget/hostname.ts';
 import { format, langOf, reasonKey, translations } from '../widget/localize.ts';
@@ -74,11 +74,12 @@ describe('widget strings', () => {
 });
 
 describe('widget build', () => {
-  it('writes the script, a versioned copy and a manifest within the 15 KB budget', async () => {
+  it('writes the script, a versioned copy (each with brotli and gzip copies) and a manifest within the 15 KB budget', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'hg-widget-'));
     try {
       const manifest = await buildWidget({ outDir: out, apiOrigin: 'https://api.hostgate.example' });
-      expect(readdirSync(out).sort()).toEqual(['manifest.json', manifest.versioned_file, 'service-widget.js'].sort());
+      const scripts = [manifest.versioned_file, 'service-widget.js'];
+      expect(readdirSync(out).sort()).toEqual(['manifest.json', ...scripts.flatMap((f) => [f, `${f}.br`, `${f}.gz`])].sort());
       expect(manifest.versioned_file).toMatch(/^service-widget\.[0-9a-f]{12}\.js$/);
       expect(manifest.integrity).toMatch(/^sha384-[A-Za-z0-9+/]{64}$/);
       expect(manifest.gzip_bytes).toBeLessThanOrEqual(WIDGET_GZIP_BUDGET_BYTES);
@@ -87,6 +88,11 @@ describe('widget build', () => {
       const code = readFileSync(path.join(out, 'service-widget.js'));
       expect(gzipSync(code, { level: 9 }).length).toBe(manifest.gzip_bytes);
       expect(code.toString()).toContain('"https://api.hostgate.example"');
+      for (const f of scripts) {
+        expect(brotliDecompressSync(readFileSync(path.join(out, `${f}.br`))).equals(code)).toBe(true);
+        expect(gunzipSync(readFileSync(path.join(out, `${f}.gz`))).equals(code)).toBe(true);
+      }
+      expect(readFileSync(path.join(out, 'service-widget.js.br')).length).toBeLessThan(manifest.gzip_bytes);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

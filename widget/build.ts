@@ -2,16 +2,19 @@
 //   dist/widget/v1/service-widget.js           (the spec's address; short cache)
 //   dist/widget/v1/service-widget.<hash>.js    (immutable, for Subresource Integrity)
 //   dist/widget/v1/manifest.json               (file names, SRI hash, sizes, what it was built from)
-// and refuses to write anything when the module, minified and gzipped, exceeds the 15 KB budget.
+// each script beside its brotli (.br) and gzip (.gz) copies, compressed once at their best level
+// and served as they are (api/plugins/widget-assets.ts); it refuses to write anything when the
+// module, minified and gzipped, exceeds the 15 KB budget.
 //
-// `npm run build:widget` runs it; the API calls `ensureWidgetBuilt` at start, which rebuilds only
-// when the sources (or the API origin baked in) changed, so a normal start pays a hash of a few
-// small files. esbuild is a dev dependency: images build the script ahead of time.
+// It runs in `npm run build` / `npm run build:widget`, in the image (Dockerfile) and in `npm start`
+// before the API starts (`ensureWidgetBuilt`: rebuilds only when the sources or the API origin
+// baked in changed). The API never builds: it serves what was built. esbuild is a dev dependency.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { ConfigError, loadConfig } from '../config/index.ts';
 
 export const WIDGET_GZIP_BUDGET_BYTES = 15 * 1024;
 export const widgetSourceDir = fileURLToPath(new URL('./', import.meta.url));
@@ -50,7 +53,8 @@ export function widgetSourceHash(apiOrigin = ''): string {
 export function readWidgetManifest(dir = widgetDistDir): WidgetManifest | null {
   try {
     const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as WidgetManifest;
-    return existsSync(path.join(dir, manifest.file)) && existsSync(path.join(dir, manifest.versioned_file)) ? manifest : null;
+    const files = [manifest.file, manifest.versioned_file].flatMap((f) => [f, `${f}.br`, `${f}.gz`]);
+    return files.every((f) => existsSync(path.join(dir, f))) ? manifest : null;
   } catch {
     return null;
   }
@@ -61,6 +65,13 @@ function writeAtomically(file: string, data: string | Uint8Array): void {
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   writeFileSync(tmp, data);
   renameSync(tmp, file);
+}
+
+/** The script and its precompressed copies (brotli and gzip at their best levels). */
+function writeScript(file: string, code: Buffer): void {
+  writeAtomically(`${file}.br`, brotliCompressSync(code, { params: { [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT, [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: code.length } }));
+  writeAtomically(`${file}.gz`, gzipSync(code, { level: 9 }));
+  writeAtomically(file, code);
 }
 
 /** esbuild's CSS minifier over the `css` template of styles.ts (it has no interpolations). */
@@ -125,12 +136,12 @@ export async function buildWidget(options: { apiOrigin?: string; outDir?: string
     built_at: new Date().toISOString(),
   };
   mkdirSync(outDir, { recursive: true });
-  writeAtomically(path.join(outDir, manifest.versioned_file), code);
-  writeAtomically(path.join(outDir, manifest.file), code);
+  writeScript(path.join(outDir, manifest.versioned_file), code);
+  writeScript(path.join(outDir, manifest.file), code);
   writeAtomically(path.join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   // Older versioned builds of this checkout: only the current one is served.
   for (const name of readdirSync(outDir)) {
-    if (/^service-widget\.[0-9a-f]{12}\.js$/.test(name) && name !== manifest.versioned_file) rmSync(path.join(outDir, name), { force: true });
+    if (/^service-widget\.[0-9a-f]{12}\.js(\.br|\.gz)?$/.test(name) && !name.startsWith(manifest.versioned_file)) rmSync(path.join(outDir, name), { force: true });
   }
   return manifest;
 }
@@ -153,10 +164,11 @@ export async function ensureWidgetBuilt(options: { apiOrigin?: string; outDir?: 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const started = Date.now();
   try {
-    const manifest = await buildWidget({ apiOrigin: process.env.HOSTGATE_WIDGET_API_ORIGIN ?? '' });
+    const manifest = await buildWidget({ apiOrigin: loadConfig().widgetApiOrigin });
     console.log(`widget: ${path.relative(process.cwd(), path.join(widgetDistDir, manifest.versioned_file))} (${manifest.bytes} B, ${manifest.gzip_bytes} B gzipped of a ${manifest.budget_gzip_bytes} B budget) in ${Date.now() - started} ms`);
     console.log(`widget: integrity ${manifest.integrity}`);
   } catch (error) {
+    if (error instanceof ConfigError) { console.error(error.message); process.exit(78); }
     console.error(`widget: build failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }

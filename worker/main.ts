@@ -1,10 +1,10 @@
 // Worker process: hosts every workflow and activity, sweeps the workflow outbox, and fans hostname
-// events out to webhook deliveries.
+// events out to webhook deliveries. On SIGINT/SIGTERM the worker drains (Temporal finishes or
+// hands back its in-flight tasks), then the loops stop and the connections close.
 import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
-import { loadConfig, ConfigError } from '../config/index.ts';
 import { createDb } from '../db/pool.ts';
-import { createLogger } from '../logging/logger.ts';
+import { boot } from '../process/boot.ts';
 import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
 import { createWebhookFanOut } from '../workflows/webhook-delivery/fan-out.ts';
 import { taskQueue } from '../workflows/shared.ts';
@@ -13,14 +13,8 @@ import { createHostgateWorker } from './create-worker.ts';
 import { startMaintenance } from './maintenance.ts';
 import { bundleIsFresh, buildWorkflowBundle, defaultBundlePath } from './workflow-bundle.ts';
 
-let config;
-try {
-  config = loadConfig(process.env, ['database', 'temporal', 'encryption']);
-} catch (error) {
-  if (error instanceof ConfigError) { console.error(error.message); process.exit(78); }
-  throw error;
-}
-const logger = createLogger(config.logLevel, 'worker');
+const { config, logger, onShutdown } = boot('worker', ['database', 'temporal', 'encryption']);
+// Signals are ours (process/boot.ts), not the Temporal runtime's.
 Runtime.install({ shutdownSignals: [], telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) } } });
 
 const address = config.temporal.address!;
@@ -29,9 +23,10 @@ const db = await createDb(config.databaseUrl!, { maximumPoolSize: config.databas
 const adminConnection = await connectTemporal(address);
 const added = await ensureSearchAttributes(adminConnection, config.temporal.namespace);
 if (added.length) logger.info({ added }, 'registered search attributes');
+await adminConnection.close();
 const connection = await NativeConnection.connect({ address });
 
-const bundlePath = process.env.HOSTGATE_WORKFLOW_BUNDLE ?? defaultBundlePath;
+const bundlePath = config.worker.bundlePath ?? defaultBundlePath;
 if (!bundleIsFresh(bundlePath)) {
   logger.info('workflow bundle missing or older than the sources; building it');
   await buildWorkflowBundle(bundlePath);
@@ -45,21 +40,17 @@ const fanOut = createWebhookFanOut({ db, dispatcher, logger, databaseUrl: config
 await fanOut.start();
 const maintenance = startMaintenance({ db, logger });
 
-let stopping = false;
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(sig, () => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal: sig }, 'worker shutting down');
-    worker.shutdown();
-  });
-}
 logger.info({ taskQueue: queue, namespace: config.temporal.namespace }, 'worker running');
-await worker.run();
-maintenance.stop();
-await fanOut.stop();
-await dispatcher.stop();
-await db.end();
-await connection.close();
-await adminConnection.close();
-logger.info('worker stopped');
+const running = worker.run();
+onShutdown(async () => {
+  if (worker.getState() === 'RUNNING') worker.shutdown();
+  await running.catch(() => undefined);
+  maintenance.stop();
+  await fanOut.stop();
+  await dispatcher.stop();
+  await db.end();
+  await connection.close();
+  logger.info('worker stopped');
+});
+// A worker that stops by itself (a fatal Temporal error) takes the process down with it.
+await running;

@@ -1,5 +1,5 @@
 // The one error handler and the one not-found handler: every non-2xx answer is the envelope of
-// decisions.md with the request id, and a 5xx never carries a stack, SQL or a secret.
+// docs/api-decisions.md ("Errors") with the request id, and a 5xx never carries a stack, SQL or a secret.
 import fp from 'fastify-plugin';
 import FindMyWay from 'find-my-way';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

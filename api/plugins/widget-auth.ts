@@ -5,6 +5,12 @@
 //
 // Precedence: no token → 401 missing_token; unknown → invalid_widget_token; expired →
 // widget_token_expired; Origin missing or not allowed → 403 origin_forbidden; then the rate limit.
+//
+// CORS is answered here rather than by @fastify/cors (11.4, measured 2026-11-26): with a delegator
+// refusing an origin, its preflight answered `404 Route OPTIONS:/… not found` (our contract: 403
+// origin_forbidden in the envelope, still with `Vary: Origin`), and it decides in its own hook,
+// before the token is known, whereas the allowed origins are the token's session's (plus a grace
+// for recently expired sessions, so the browser can read widget_token_expired).
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { widgetSessionsRepository, type WidgetSessionRow } from '../../db/repositories/widget-sessions.ts';
@@ -14,7 +20,7 @@ import { ApiError } from '../errors.ts';
 import { TokenBuckets } from '../rate-limit.ts';
 import { bearerToken } from './api-key-auth.ts';
 
-/** decisions.md "Limits": per widget token, 5 domain creations per minute, 1 request/s of polling. */
+/** docs/api-decisions.md, "Limits": per widget token, 5 domain creations per minute, 1 request/s of polling. */
 export const WIDGET_LIMITS = {
   create: { perSecond: 5 / 60, burst: 5 },
   // Reads, verify and handover: 1/s sustained; a burst of 3 absorbs a "check now" next to a poll.

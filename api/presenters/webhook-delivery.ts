@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import type { WebhookAttemptRow, WebhookDeliveryRow } from '../../db/repositories/webhook-deliveries.ts';
 import type { WebhookAttempt, WebhookDelivery } from '../schemas/webhook-deliveries.ts';
 
-/** The delivery record of decisions.md (no organization id, nothing internal). */
+/** The delivery record, exactly the spec's fields (docs/api-decisions.md, "Webhooks"): no organization id, nothing internal. */
 export function presentWebhookDelivery(d: WebhookDeliveryRow): Static<typeof WebhookDelivery> {
   return {
     id: d.id,

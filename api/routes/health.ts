@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Client } from '@temporalio/client';
 import { Type } from 'typebox';
 import { sql } from '../../db/pool.ts';
 import { ApiError } from '../errors.ts';
@@ -16,6 +17,10 @@ async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Pr
   }
 }
 
+async function clientOf(client: Client | (() => Promise<Client>)): Promise<Client> {
+  return typeof client === 'function' ? client() : client;
+}
+
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/healthz', { schema: { hide: true, response: { 200: Health } } }, async () => ({ status: 'ok' as const }));
 
@@ -24,7 +29,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const failures: Record<string, string> = {};
     await withTimeout(db.oneFirst(sql.unsafe`select 1`), 2000, 'Postgres').catch((e: unknown) => { failures.postgres = e instanceof Error ? e.message : String(e); });
     if (!temporal) failures.temporal = 'Temporal is not configured (TEMPORAL_ADDRESS)';
-    else await withTimeout(temporal.connection.workflowService.getSystemInfo({}), 2000, 'Temporal').catch((e: unknown) => { failures.temporal = e instanceof Error ? e.message : String(e); });
+    else await withTimeout(clientOf(temporal.client).then((client) => client.workflowService.getSystemInfo({})), 2000, 'Temporal').catch((e: unknown) => { failures.temporal = e instanceof Error ? e.message : String(e); });
     if (Object.keys(failures).length) {
       // Only the names of what failed and a short reason: no connection strings.
       const details = Object.fromEntries(Object.entries(failures).map(([k, v]) => [k, v.replace(/postgres(ql)?:\/\/\S+/g, '<database>').slice(0, 200)]));

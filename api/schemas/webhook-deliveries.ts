@@ -7,7 +7,7 @@ export const DeliveryStatus = Type.Union(deliveryStatuses.map((s) => Type.Litera
   description: '`pending` (an attempt is due or running), `succeeded` (a 2xx answer), `failed` (8 attempts failed, the endpoint answered 410 Gone or is disabled)',
 });
 
-// The delivery record of decisions.md, exactly these fields.
+// The delivery record, exactly these fields (docs/api-decisions.md, "Webhooks").
 export const WebhookDelivery = Type.Object({
   id: Type.String({ description: 'Identifier (whd_…)' }),
   endpoint_id: Type.String({ description: 'The webhook endpoint (whe_…) delivered to' }),

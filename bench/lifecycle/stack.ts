@@ -97,7 +97,7 @@ export async function startStack(options: LifecycleOptions, pgInfo: BenchPostgre
   onCleanup('dispatch connection', () => dispatchClient.close());
   const dispatcher = createOutboxDispatcher({ db, client: dispatchClient.get, taskQueue, logger });
   onCleanup('outbox dispatcher', () => dispatcher.stop());
-  const app = await buildApp({ config, db, temporal: { connection, client }, dispatcher, logger });
+  const app = await buildApp({ config, db, temporal: { client }, dispatcher, logger });
   onCleanup('API server', () => app.close());
   const apiOrigin = await app.listen({ host: '127.0.0.1', port: 0 });
   progress(`API on ${apiOrigin}`);

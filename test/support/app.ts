@@ -42,7 +42,7 @@ export async function createTestApp(options: { config?: Record<string, string> }
   const config = testConfig({ TEMPORAL_TASK_QUEUE: temporal.taskQueue, ...options.config });
   const logger = createLogger('silent', 'test-api');
   const dispatcher = createOutboxDispatcher({ db: database.db, client: temporal.client, taskQueue: temporal.taskQueue, logger });
-  const app = await buildApp({ config, db: database.db, temporal: { connection: temporal.connection, client: temporal.client }, dispatcher, logger });
+  const app = await buildApp({ config, db: database.db, temporal: { client: temporal.client }, dispatcher, logger });
   await app.ready();
   return {
     app, config, database, temporal, dispatcher,

@@ -1,0 +1,76 @@
+// /widget/demo, development and test only (app.ts registers it outside production): a page where
+// a person tries <service-widget> in demo mode and live against this very API. Its server side is
+// what a vendor's server does: it creates a widget session and puts only the token into the page
+// (api/templates/widget-demo.html; every value HTML-escaped).
+import { readFileSync } from 'node:fs';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { DEMO_ORGANIZATION_NAME, widgetDemoRepository, type DemoTenant } from '../../db/repositories/widget-demo.ts';
+import { WIDGET_TOKEN_TTL_SECONDS, widgetSessionsRepository } from '../../db/repositories/widget-sessions.ts';
+
+const template = readFileSync(new URL('../templates/widget-demo.html', import.meta.url), 'utf8');
+const DemoQuery = Type.Object({ lang: Type.Optional(Type.String()) });
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The template with each `{{name}}` replaced by its value, HTML-escaped; an unknown name throws. */
+export function renderTemplate(text: string, values: Record<string, string | number>): string {
+  return text.replace(/\{\{([a-z_]+)\}\}/g, (_match, name: string) => {
+    if (!(name in values)) throw new Error(`template value ${name} is missing`);
+    return escapeHtml(String(values[name]));
+  });
+}
+
+/** Where the API is reachable from the page under another origin (see docs: same-origin GETs carry no Origin). */
+function apiBaseFor(pageOrigin: string, publicUrl: string): string {
+  const url = new URL(pageOrigin);
+  if (url.hostname === 'localhost' || url.hostname === '[::1]') { url.hostname = '127.0.0.1'; return url.origin; }
+  if (url.hostname === '127.0.0.1') { url.hostname = 'localhost'; return url.origin; }
+  return publicUrl;
+}
+
+export const widgetDemoPlugin: FastifyPluginAsyncTypebox = async (app) => {
+  const { config, db } = app.deps;
+  const sessions = widgetSessionsRepository(db);
+  const demo = widgetDemoRepository(db);
+  let tenant: Promise<DemoTenant> | null = null;
+  const demoTenant = () => (tenant ??= demo.ensureTenant().catch((error: unknown) => { tenant = null; throw error; }));
+  const cdn = (p: string) => `${config.cdnUrl}${p}`;
+
+  const pageOrigin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+  async function newDemoSession(request: FastifyRequest) {
+    const { organizationId, destinationId } = await demoTenant();
+    return sessions.create({ organizationId, externalCustomerId: 'demo-customer', allowedOrigins: [pageOrigin(request)], destinationId });
+  }
+
+  app.post('/widget/demo/session', { schema: { hide: true } }, async (request) => {
+    const { session, token } = await newDemoSession(request);
+    return { data: { token, expires_at: session.expires_at, expires_in: WIDGET_TOKEN_TTL_SECONDS } };
+  });
+
+  app.get('/widget/demo', { schema: { hide: true, querystring: DemoQuery } }, async (request, reply) => {
+    const lang = request.query.lang === 'fr' ? 'fr' : 'en';
+    const { token } = await newDemoSession(request);
+    const build = app.widgetBuild;
+    const integrity = build.manifest()?.integrity ?? '';
+    const page = renderTemplate(template, {
+      lang,
+      en_current: lang === 'en' ? 'page' : 'false',
+      fr_current: lang === 'fr' ? 'page' : 'false',
+      api_base: apiBaseFor(pageOrigin(request), config.publicUrl),
+      organization: DEMO_ORGANIZATION_NAME,
+      domains: await demo.domainCount(),
+      token_minutes: WIDGET_TOKEN_TTL_SECONDS / 60,
+      token,
+      snippet: `<script type="module" src="${cdn(build.scriptPath(false))}"></script>\n<service-widget token="wst_…" lang="${lang}"></service-widget>`,
+      pinned_script: cdn(build.scriptPath(true)),
+      integrity,
+      // The script from the CDN when one is configured, else from this origin (relative).
+      script_src: config.cdnUrl === config.publicUrl ? build.scriptPath(true) : cdn(build.scriptPath(true)),
+    });
+    return reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(page);
+  });
+};
