@@ -12,7 +12,7 @@ export class Billing extends Resource {
    * Idempotency-Key (the contract's one exception): each call opens a new session, and the
    * client never repeats it on its own.
    */
-  createCheckoutSession(params: CheckoutSessionCreateParams, options?: CheckoutOptions): Promise<WithResponse<CheckoutSession>> {
+  async createCheckoutSession(params: CheckoutSessionCreateParams, options?: CheckoutOptions): Promise<WithResponse<CheckoutSession>> {
     if (options && 'idempotencyKey' in options && options.idempotencyKey !== undefined) {
       throw new TypeError('createCheckoutSession takes no idempotencyKey: the API does not accept one on this route');
     }
@@ -20,12 +20,12 @@ export class Billing extends Resource {
   }
 
   /** POST /v1/billing/portal-session: a customer-portal `url` (invoices, tax details, payment methods, cancellation). */
-  createPortalSession(params: PortalSessionCreateParams, options: WriteOptions): Promise<WithResponse<PortalSession>> {
+  async createPortalSession(params: PortalSessionCreateParams, options: WriteOptions): Promise<WithResponse<PortalSession>> {
     return this.one({ method: 'POST', path: '/v1/billing/portal-session', body: params ?? {}, idempotencyKey: options?.idempotencyKey, options });
   }
 
   /** POST /v1/billing/plan: change the plan (e.g. `{ plan: 'scale' }`). */
-  changePlan(params: PlanChangeParams, options: WriteOptions): Promise<WithResponse<PlanChangeResult>> {
+  async changePlan(params: PlanChangeParams, options: WriteOptions): Promise<WithResponse<PlanChangeResult>> {
     return this.one({ method: 'POST', path: '/v1/billing/plan', body: params, idempotencyKey: options?.idempotencyKey, options });
   }
 }

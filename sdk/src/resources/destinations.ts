@@ -6,7 +6,7 @@ import { pathOf, Resource } from './resource.ts';
 /** Your application's HTTPS origins (`https://host[:443|8443]`) that domains point at. */
 export class Destinations extends Resource {
   /** POST /v1/destinations (scope destinations:write). */
-  create(params: DestinationCreateParams, options: WriteOptions): Promise<WithResponse<Destination>> {
+  async create(params: DestinationCreateParams, options: WriteOptions): Promise<WithResponse<Destination>> {
     return this.one({ method: 'POST', path: '/v1/destinations', body: params, idempotencyKey: options?.idempotencyKey, options });
   }
 
@@ -16,12 +16,12 @@ export class Destinations extends Resource {
   }
 
   /** GET /v1/destinations/{id}. */
-  retrieve(id: string, options?: ReadOptions): Promise<WithResponse<Destination>> {
+  async retrieve(id: string, options?: ReadOptions): Promise<WithResponse<Destination>> {
     return this.one({ method: 'GET', path: pathOf('destinations', id), options });
   }
 
   /** DELETE /v1/destinations/{id}: refused with 409 `destination_in_use` while a domain points at it. */
-  delete(id: string, options: WriteOptions): Promise<WithResponse<Destination>> {
+  async delete(id: string, options: WriteOptions): Promise<WithResponse<Destination>> {
     return this.one({ method: 'DELETE', path: pathOf('destinations', id), idempotencyKey: options?.idempotencyKey, options });
   }
 }

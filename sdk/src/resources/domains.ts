@@ -6,7 +6,7 @@ import { pathOf, Resource } from './resource.ts';
 /** Your customers' hostnames: DNS instructions, verification, certificate, status. */
 export class Domains extends Resource {
   /** POST /v1/domains (scope domains:write): `pending_dns`, with the `dns_records` to set. */
-  create(params: DomainCreateParams, options: WriteOptions): Promise<WithResponse<Domain>> {
+  async create(params: DomainCreateParams, options: WriteOptions): Promise<WithResponse<Domain>> {
     return this.one({ method: 'POST', path: '/v1/domains', body: params, idempotencyKey: options?.idempotencyKey, options });
   }
 
@@ -16,17 +16,17 @@ export class Domains extends Resource {
   }
 
   /** GET /v1/domains/{id}: status, DNS records and the last `verification`. */
-  retrieve(id: string, options?: ReadOptions): Promise<WithResponse<Domain>> {
+  async retrieve(id: string, options?: ReadOptions): Promise<WithResponse<Domain>> {
     return this.one({ method: 'GET', path: pathOf('domains', id), options });
   }
 
   /** DELETE /v1/domains/{id}: answers 202 with the domain `deleting`. */
-  delete(id: string, options: WriteOptions): Promise<WithResponse<Domain>> {
+  async delete(id: string, options: WriteOptions): Promise<WithResponse<Domain>> {
     return this.one({ method: 'DELETE', path: pathOf('domains', id), idempotencyKey: options?.idempotencyKey, options });
   }
 
   /** POST /v1/domains/{id}/verify: check DNS now instead of at the next backoff step (202). */
-  verify(id: string, options: WriteOptions): Promise<WithResponse<Domain>> {
+  async verify(id: string, options: WriteOptions): Promise<WithResponse<Domain>> {
     return this.one({ method: 'POST', path: pathOf('domains', id, '/verify'), idempotencyKey: options?.idempotencyKey, options });
   }
 }

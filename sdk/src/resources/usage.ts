@@ -5,7 +5,7 @@ import { Resource } from './resource.ts';
 /** The plan's usage in the current period (hostnames, overage estimate, bandwidth). */
 export class Usage extends Resource {
   /** GET /v1/usage. */
-  retrieve(options?: ReadOptions): Promise<WithResponse<UsageData>> {
+  async retrieve(options?: ReadOptions): Promise<WithResponse<UsageData>> {
     return this.one({ method: 'GET', path: '/v1/usage', options });
   }
 }

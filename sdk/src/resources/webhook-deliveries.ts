@@ -11,7 +11,7 @@ export class WebhookDeliveries extends Resource {
   }
 
   /** GET /v1/webhook-deliveries/{id}. */
-  retrieve(id: string, options?: ReadOptions): Promise<WithResponse<WebhookDelivery>> {
+  async retrieve(id: string, options?: ReadOptions): Promise<WithResponse<WebhookDelivery>> {
     return this.one({ method: 'GET', path: pathOf('webhook-deliveries', id), options });
   }
 
@@ -21,7 +21,7 @@ export class WebhookDeliveries extends Resource {
   }
 
   /** POST /v1/webhook-deliveries/{id}/retry (scope webhooks:write): reset to `pending`, attempted at once. */
-  retry(id: string, options: WriteOptions): Promise<WithResponse<WebhookDelivery>> {
+  async retry(id: string, options: WriteOptions): Promise<WithResponse<WebhookDelivery>> {
     return this.one({ method: 'POST', path: pathOf('webhook-deliveries', id, '/retry'), idempotencyKey: options?.idempotencyKey, options });
   }
 }

@@ -6,7 +6,7 @@ import { pathOf, Resource } from './resource.ts';
 /** Where signed event deliveries go. The signing `secret` is shown only by create and rotateSecret. */
 export class WebhookEndpoints extends Resource {
   /** POST /v1/webhook-endpoints (scope webhooks:write): the endpoint with its `secret`, shown once. */
-  create(params: WebhookEndpointCreateParams, options: WriteOptions): Promise<WithResponse<WebhookEndpointWithSecret>> {
+  async create(params: WebhookEndpointCreateParams, options: WriteOptions): Promise<WithResponse<WebhookEndpointWithSecret>> {
     return this.one({ method: 'POST', path: '/v1/webhook-endpoints', body: params, idempotencyKey: options?.idempotencyKey, options });
   }
 
@@ -16,17 +16,17 @@ export class WebhookEndpoints extends Resource {
   }
 
   /** GET /v1/webhook-endpoints/{id}. */
-  retrieve(id: string, options?: ReadOptions): Promise<WithResponse<WebhookEndpoint>> {
+  async retrieve(id: string, options?: ReadOptions): Promise<WithResponse<WebhookEndpoint>> {
     return this.one({ method: 'GET', path: pathOf('webhook-endpoints', id), options });
   }
 
   /** PATCH /v1/webhook-endpoints/{id}: `url`, `events`, `enabled`, `description` (at least one). */
-  update(id: string, params: WebhookEndpointUpdateParams, options: WriteOptions): Promise<WithResponse<WebhookEndpoint>> {
+  async update(id: string, params: WebhookEndpointUpdateParams, options: WriteOptions): Promise<WithResponse<WebhookEndpoint>> {
     return this.one({ method: 'PATCH', path: pathOf('webhook-endpoints', id), body: params, idempotencyKey: options?.idempotencyKey, options });
   }
 
   /** DELETE /v1/webhook-endpoints/{id}. */
-  delete(id: string, options: WriteOptions): Promise<WithResponse<WebhookEndpoint>> {
+  async delete(id: string, options: WriteOptions): Promise<WithResponse<WebhookEndpoint>> {
     return this.one({ method: 'DELETE', path: pathOf('webhook-endpoints', id), idempotencyKey: options?.idempotencyKey, options });
   }
 
@@ -34,7 +34,7 @@ export class WebhookEndpoints extends Resource {
    * POST /v1/webhook-endpoints/{id}/rotate-secret: a new `secret`, shown once. The old one keeps
    * signing beside it for 24 h (deliveries carry two `v1=` signatures), so receivers can switch.
    */
-  rotateSecret(id: string, options: WriteOptions): Promise<WithResponse<RotatedWebhookEndpoint>> {
+  async rotateSecret(id: string, options: WriteOptions): Promise<WithResponse<RotatedWebhookEndpoint>> {
     return this.one({ method: 'POST', path: pathOf('webhook-endpoints', id, '/rotate-secret'), idempotencyKey: options?.idempotencyKey, options });
   }
 }

@@ -8,7 +8,7 @@ export class WidgetSessions extends Resource {
    * POST /v1/widget-sessions (scope widget:write): hand only `token` to the browser (valid
    * `expires_in` = 1800 s, bound to `allowed_origins`); the API key stays on your server.
    */
-  create(params: WidgetSessionCreateParams, options: WriteOptions): Promise<WithResponse<WidgetSession>> {
+  async create(params: WidgetSessionCreateParams, options: WriteOptions): Promise<WithResponse<WidgetSession>> {
     return this.one({ method: 'POST', path: '/v1/widget-sessions', body: params, idempotencyKey: options?.idempotencyKey, options });
   }
 }
