@@ -3,6 +3,7 @@
 // announces, and the quick-start example runs against a real API (`npm run example:sdk`).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
+import net from 'node:net';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -79,7 +80,7 @@ describe('the @hostgate/sdk package', () => {
       expect(again.stdout.split('\n')[1]).toBe(stdout.split('\n')[1]);
     });
 
-    it('says what is missing without HOSTGATE_API_KEY, and reports API errors with their code', async () => {
+    it('says what is missing without HOSTGATE_API_KEY, reports API errors with their code, and a stack that is not running', async () => {
       const { HOSTGATE_API_KEY: _, ...withoutKey } = process.env;
       const missing = await run(process.execPath, [example], { env: { ...withoutKey, HOSTGATE_API_URL: url }, timeout: 30_000 }).catch((e) => e);
       expect(missing.code).toBe(2);
@@ -87,6 +88,14 @@ describe('the @hostgate/sdk package', () => {
       const wrong = await run(process.execPath, [example], { env: { ...process.env, HOSTGATE_API_URL: url, HOSTGATE_API_KEY: 'hg_live_wrong' }, timeout: 30_000 }).catch((e) => e);
       expect(wrong.code).toBe(1);
       expect(wrong.stderr).toMatch(/^Hostgate API error 401 invalid_api_key: .+\[request req_\S+\]$/m);
+      const closed = net.createServer();
+      await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
+      const downUrl = `http://127.0.0.1:${(closed.address() as net.AddressInfo).port}`;
+      await new Promise<void>((r) => closed.close(() => r()));
+      const down = await run(process.execPath, [example], { env: { ...process.env, HOSTGATE_API_URL: downUrl, HOSTGATE_API_KEY: 'hg_live_x' }, timeout: 30_000 }).catch((e) => e);
+      expect(down.code).toBe(1);
+      expect(down.stderr).toMatch(/^Hostgate API error \(no answer\) connection_error: could not reach the Hostgate API at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)$/m);
+      expect(down.stderr).toMatch(/Is the API running\?/);
     });
   });
 });

@@ -8,7 +8,7 @@
 // customer's hostname, default a fresh shop-….example.com).
 //
 // In your own code: import { Hostgate } from '@hostgate/sdk';
-import { Hostgate, HostgateError } from '../src/index.ts';
+import { Hostgate, HostgateConnectionError, HostgateError } from '../src/index.ts';
 
 const apiKey = process.env.HOSTGATE_API_KEY;
 if (!apiKey) {
@@ -47,6 +47,7 @@ try {
 } catch (error) {
   if (error instanceof HostgateError) {
     process.stderr.write(`Hostgate API error ${error.status ?? '(no answer)'} ${error.code}: ${error.message}${error.requestId ? ` [request ${error.requestId}]` : ''}\n`);
+    if (error instanceof HostgateConnectionError) process.stderr.write('Is the API running? `npm start` starts the local stack; HOSTGATE_API_URL sets where it listens.\n');
     process.exit(1);
   }
   throw error;

@@ -113,6 +113,7 @@ export class Transport {
     if (!options || typeof options.apiKey !== 'string' || options.apiKey.trim() === '') {
       throw new TypeError('new Hostgate({ apiKey }) needs the API key (hg_live_…); e.g. apiKey: process.env.HOSTGATE_API_KEY');
     }
+    if (!/^[\x21-\x7e]+$/.test(options.apiKey)) throw new TypeError('the API key has spaces or characters that cannot go in a header: check how it was copied');
     if (typeof options.baseUrl !== 'string' || !/^https?:\/\/[^/]+/i.test(options.baseUrl)) {
       throw new TypeError(`new Hostgate({ baseUrl }) needs the API origin, e.g. https://api.example.com; got ${JSON.stringify(options.baseUrl)}`);
     }
