@@ -39,6 +39,10 @@ export async function typeTests(hg: Hostgate) {
   await hg.destinations.create({ url: 'https://app.example.com' });
   // @ts-expect-error -- a write with options but no key
   await hg.domains.delete('dom_1', { timeoutMs: 1000 });
+  // @ts-expect-error -- unknown field in a webhook endpoint create
+  await hg.webhookEndpoints.create({ url: 'https://hooks.example.com/x', secret: 'whsec_mine' }, key);
+  // @ts-expect-error -- unknown field in a destination create
+  await hg.destinations.create({ url: 'https://app.example.com', port: 8443 }, key);
   // @ts-expect-error -- unknown field in an update
   await hg.webhookEndpoints.update('whe_1', { enabled: true, secret: 'whsec_x' }, key);
   // @ts-expect-error -- widget sessions need external_customer_id
