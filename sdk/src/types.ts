@@ -18,9 +18,11 @@ export type RequestBody<P extends Path, M extends keyof paths[P]> = BodyOfOp<pat
 /** The query parameters of `METHOD path`. */
 export type QueryParams<P extends Path, M extends keyof paths[P]> = QueryOfOp<paths[P][M]>;
 
+/** A route without a request body takes an empty object (never `never`, which no call could pass). */
+type BodyOrEmpty<O> = [BodyOfOp<O>] extends [never] ? Record<string, never> : BodyOfOp<O>;
 /** The served operation's type when the document has it, else `Fallback` (see the marked block). */
 type Served<P extends string, M extends string, Pick extends 'data' | 'body', Fallback> =
-  P extends Path ? M extends keyof paths[P] ? (Pick extends 'data' ? DataOfOp<paths[P][M]> : BodyOfOp<paths[P][M]>) : Fallback : Fallback;
+  P extends Path ? M extends keyof paths[P] ? (Pick extends 'data' ? DataOfOp<paths[P][M]> : BodyOrEmpty<paths[P][M]>) : Fallback : Fallback;
 
 /** One page of a list: newest first; pass `next_cursor` as `cursor` for the next one. */
 export interface PageBody<T> { data: T[]; has_more: boolean; next_cursor: string | null }
