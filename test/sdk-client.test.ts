@@ -15,6 +15,7 @@ import {
   HostgateInvalidRequestError, HostgateNotFoundError, HostgatePermissionError, HostgateRateLimitError,
   HostgateTimeoutError, HostgateUnavailableError, type ClientOptions,
 } from '../sdk/src/index.ts';
+import { parseRetryAfter } from '../sdk/src/errors.ts';
 import { createOrgWithKey, createTestApp, testConfig, type TestApp } from './support/app.ts';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.ts';
 
@@ -47,6 +48,17 @@ async function failure<E = HostgateError>(promise: Promise<unknown>): Promise<E>
 let n = 0;
 const uniq = () => `${Date.now().toString(36)}${++n}`;
 const key = (label = 'k') => ({ idempotencyKey: `sdk-test-${label}-${uniq()}` });
+
+describe('Retry-After', () => {
+  it('is read as delta-seconds or as an HTTP date; anything else is no answer', () => {
+    const now = Date.parse('2026-11-26T06:00:00Z');
+    expect(parseRetryAfter('5', now)).toBe(5);
+    expect(parseRetryAfter(' 0 ', now)).toBe(0);
+    expect(parseRetryAfter('Thu, 26 Nov 2026 06:00:30 GMT', now)).toBe(30);
+    expect(parseRetryAfter('Thu, 26 Nov 2026 05:59:00 GMT', now)).toBe(0);
+    for (const bad of [null, '', 'soon', '-3', '1.5']) expect([bad, parseRetryAfter(bad, now)]).toEqual([bad, null]);
+  });
+});
 
 describe('Hostgate client against the real API', () => {
   let t: TestApp;

@@ -91,6 +91,8 @@ export function errorClassFor(status: number): typeof HostgateError {
 export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
   if (value === null || value.trim() === '') return null;
   if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  // HTTP dates (all three RFC 9110 forms) start with a day name; Date.parse alone would take "-3" as a year.
+  if (!/^[A-Za-z]{3}/.test(value.trim())) return null;
   const at = Date.parse(value);
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
