@@ -1,0 +1,31 @@
+import type { RequestOptions, WithResponse, WriteOptions } from '../transport.ts';
+import type { CheckoutSession, CheckoutSessionCreateParams, PlanChangeParams, PlanChangeResult, PortalSession, PortalSessionCreateParams } from '../types.ts';
+import { Resource } from './resource.ts';
+
+/** Checkout options: the one write the contract does not make idempotent, so it takes no key. */
+export type CheckoutOptions = RequestOptions & { idempotencyKey?: never };
+
+/** Subscription: checkout, the customer portal, plan changes (scope billing:write). */
+export class Billing extends Resource {
+  /**
+   * POST /v1/billing/checkout-session: `{ id, url }`; send the user to `url`. Without an
+   * Idempotency-Key (the contract's one exception): each call opens a new session, and the
+   * client never repeats it on its own.
+   */
+  async createCheckoutSession(params: CheckoutSessionCreateParams, options?: CheckoutOptions): Promise<WithResponse<CheckoutSession>> {
+    if (options && 'idempotencyKey' in options && options.idempotencyKey !== undefined) {
+      throw new TypeError('createCheckoutSession takes no idempotencyKey: the API does not accept one on this route');
+    }
+    return this.one({ method: 'POST', path: '/v1/billing/checkout-session', body: params, idempotencyKey: null, options });
+  }
+
+  /** POST /v1/billing/portal-session: a customer-portal `url` (invoices, tax details, payment methods, cancellation). */
+  async createPortalSession(params: PortalSessionCreateParams, options: WriteOptions): Promise<WithResponse<PortalSession>> {
+    return this.one({ method: 'POST', path: '/v1/billing/portal-session', body: params ?? {}, idempotencyKey: options?.idempotencyKey, options });
+  }
+
+  /** POST /v1/billing/plan: change the plan (e.g. `{ plan: 'scale' }`). */
+  async changePlan(params: PlanChangeParams, options: WriteOptions): Promise<WithResponse<PlanChangeResult>> {
+    return this.one({ method: 'POST', path: '/v1/billing/plan', body: params, idempotencyKey: options?.idempotencyKey, options });
+  }
+}

@@ -1,0 +1,11 @@
+import type { ReadOptions, WithResponse } from '../transport.ts';
+import type { Usage as UsageData } from '../types.ts';
+import { Resource } from './resource.ts';
+
+/** The plan's usage in the current period (hostnames, overage estimate, bandwidth). */
+export class Usage extends Resource {
+  /** GET /v1/usage. */
+  async retrieve(options?: ReadOptions): Promise<WithResponse<UsageData>> {
+    return this.one({ method: 'GET', path: '/v1/usage', options });
+  }
+}
