@@ -114,7 +114,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       const list = problems.get(p.domain_id) ?? [];
       list.push(p);
       problems.set(p.domain_id, list);
-      logger.error({ domainId: p.domain_id, hostname: p.hostname, code: p.code, problem: p.message }, 'edge: domain row skipped');
+      logger.error({ domainId: p.domain_id, host: p.hostname, code: p.code, problem: p.message }, 'edge: domain row skipped');
     }
   }
 
@@ -129,7 +129,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
         await runtime.apply(change, before?.route != null);
       } catch (error) {
         failed++;
-        logger.error({ err: error, hostname: change.hostname }, 'edge: HAProxy refused a change; the next reconcile retries');
+        logger.error({ err: error, host: change.hostname }, 'edge: HAProxy refused a change; the next reconcile retries');
         continue;
       }
       const after: ServedHost = {

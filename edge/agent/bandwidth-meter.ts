@@ -28,7 +28,7 @@ export function createBandwidthMeter(deps: {
       const readings: CounterReading[] = [];
       for (const [hostname, c] of counters) {
         const domainId = deps.domainOf(hostname);
-        if (!domainId) { deps.logger.warn({ hostname }, 'bytes counted for a hostname of no known domain; not recorded'); continue; }
+        if (!domainId) { deps.logger.warn({ host: hostname }, 'bytes counted for a hostname of no known domain; not recorded'); continue; }
         readings.push({ hostname, domainId, bytesIn: c.bytesIn, bytesOut: c.bytesOut });
       }
       const added = await deps.repository.recordBandwidth(deps.edgeId, key, readings);
