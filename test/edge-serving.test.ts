@@ -8,7 +8,7 @@ import { sql } from '../db/pool.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
 import { startTestDnsServer, type TestDnsServer } from './support/dns-server.ts';
 import { edgeGet, insertDomain, serialOf, setDomainStatus, startEdgeProcess, storeCertificate, type EdgeProcess } from './support/haproxy-edge.ts';
-import { createTestCa, startTestOrigin, type TestCa, type TestOrigin } from './support/origin.ts';
+import { createTestCa, randomLoopback, startTestOrigin, type TestCa, type TestOrigin } from './support/origin.ts';
 import { waitFor } from './support/wait.ts';
 
 describe('edge serving', () => {
@@ -31,7 +31,7 @@ describe('edge serving', () => {
     wrongOrigin = await startTestOrigin(originCa, ['someone-else.test']);
     dns.set('app.vendor.test', [{ type: 'A', value: origin.ip }]);
     dns.set('wrong.vendor.test', [{ type: 'A', value: wrongOrigin.ip }]);
-    dns.set('down.vendor.test', [{ type: 'A', value: '127.0.0.1' }]); // nothing on 127.0.0.1:8443 in tests
+    dns.set('down.vendor.test', [{ type: 'A', value: randomLoopback() }]); // nothing listens there
     const db = database.db;
     const serve = async (hostname: string, destinationHost: string, status = 'active') => {
       const f = await insertDomain(db, { hostname, destinationHost, status, certificate: await customerCa.issue([hostname]) });

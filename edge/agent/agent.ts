@@ -241,6 +241,8 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       await ensureDefaultCertificate(paths);
       let desired: Desired | null = null;
       try {
+        // The node row first: deployments reference it.
+        await repo.heartbeat(s.edgeId, { servingHostnames: 0, problems: [], synced: false, starting: true });
         desired = buildDesired(await repo.servingAll(), deps.secretBox, cache);
         noteProblems(desired, true);
       } catch (error) {
@@ -296,7 +298,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       every(s.reconcileIntervalMs, 'reconcile', reconcile);
       every(s.heartbeatIntervalMs, 'heartbeat', () => repo.heartbeat(s.edgeId, { servingHostnames: servingCount(), problems: allProblems(), synced: false }));
       every(s.bandwidthIntervalMs, 'bandwidth reading', () => meter.readOnce());
-      await repo.heartbeat(s.edgeId, { servingHostnames: servingCount(), problems: allProblems(), synced: desired !== null, starting: true }).catch(() => undefined);
+      await repo.heartbeat(s.edgeId, { servingHostnames: servingCount(), problems: allProblems(), synced: false }).catch(() => undefined);
       return { mode, serving: servingCount() };
     },
     reconcile,
