@@ -3,6 +3,7 @@
 // renewal under load, and what the agent reports. Rows are inserted directly here; the full
 // lifecycle with Pebble is test/edge-lifecycle.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { run as cli } from '../cli/hostgate.ts';
 import { edgeRepository } from '../db/repositories/edge.ts';
 import { sql } from '../db/pool.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
@@ -142,11 +143,16 @@ describe('edge serving', () => {
 
   it('records the deployed certificates and a heartbeat', async () => {
     const repo = edgeRepository(database.db);
-    const shop = await database.db.oneFirst(sql.unsafe`select id from certificates where domain_id = ${hosts['shop.one.test']}`) as string;
+    const shop = await database.db.oneFirst(sql.unsafe`select id from certificates where domain_id = ${hosts['shop.one.test']!}`) as string;
     expect(await repo.isCertificateDeployed(shop)).toBe(true);
     const [node] = await repo.nodes(edge.edgeId);
     expect(node!.last_sync_at).not.toBeNull();
     expect(node!.serving_hostnames).toBe(6); // everything but the broken row
+    // The operator's view.
+    const lines: string[] = [];
+    await cli(['edge', 'status', edge.edgeId], (l) => lines.push(l), { DATABASE_URL: database.url, HOSTGATE_ENV: 'test' });
+    expect(lines[0]).toMatch(new RegExp(`^${edge.edgeId}\tlast seen .*\tserving 6 hostnames\t6 certificates deployed\t1 problems`));
+    expect(lines).toEqual(expect.arrayContaining([expect.stringMatching(/^  problem\tbroken\.seven\.test\tkey_mismatch\t/), expect.stringMatching(/^  serves\tshop\.one\.test\tactive\tcertificate crt_/)]));
   });
 
   it('takes a deleted hostname off within seconds', async () => {
@@ -157,7 +163,7 @@ describe('edge serving', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
     const res = await edgeGet(edge.port, 'gone.three.test', { ca: customerCa.pem });
     expect(res.authorized).toBe(false); // its certificate is gone too
-    const cert = await database.db.oneFirst(sql.unsafe`select id from certificates where domain_id = ${hosts['gone.three.test']}`) as string;
+    const cert = await database.db.oneFirst(sql.unsafe`select id from certificates where domain_id = ${hosts['gone.three.test']!}`) as string;
     await waitFor('its deployment row to go', async () => !(await edgeRepository(database.db).isCertificateDeployed(cert)), 5_000, 50);
   });
 

@@ -75,6 +75,9 @@ export function counterDelta(previous: { processKey: string; value: number } | u
 const CounterRow = row(Type.Object({ hostname: Type.String(), process_key: Type.String(), bytes_in: Type.Number(), bytes_out: Type.Number() }));
 const ChangedRow = row(Type.Object({ domain_id: Type.String() }));
 const NowRow = row(Type.Object({ now: Type.String() }));
+const DeploymentRow = row(Type.Object({
+  hostname: Type.String(), status: Type.String(), certificate_id: Type.String(), serial: Type.String(), not_after: Type.String(), deployed_at: Type.String(),
+}));
 const BandwidthRow = row(Type.Object({ bytes_in: Type.Number(), bytes_out: Type.Number() }));
 
 export function edgeRepository(db: Db) {
@@ -146,6 +149,13 @@ export function edgeRepository(db: Db) {
         select n.id, n.started_at, n.last_seen_at, n.last_sync_at, n.serving_hostnames, n.problems,
                (select count(*) from edge_deployments x where x.edge_id = n.id)::int as deployments
         from edge_nodes n ${edgeId ? sql.fragment`where n.id = ${edgeId}` : sql.fragment``} order by n.id`);
+    },
+    /** What an edge reports serving, by hostname (for `hostgate edge status`). */
+    async deployments(edgeId: string, limit: number) {
+      return db.any(sql.type(DeploymentRow)`
+        select d.hostname, d.status, x.certificate_id, c.serial, c.not_after, x.deployed_at
+        from edge_deployments x join domains d on d.id = x.domain_id join certificates c on c.id = x.certificate_id
+        where x.edge_id = ${edgeId} order by d.hostname limit ${limit}`);
     },
     /**
      * Adds HAProxy counter readings to the hourly buckets and stores them as the new baseline, in
