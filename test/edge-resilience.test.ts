@@ -152,9 +152,9 @@ describe('edge resilience', () => {
   it('records bandwidth equal to the bytes transferred, across an agent restart and a reload', async () => {
     const hostname = 'b.resilient.test';
     const domainId = domains[hostname]!;
-    const recorded = async () => database.db.one(sql.unsafe`
+    const recorded = async () => (await database.db.one(sql.unsafe`
       select coalesce(sum(bytes_in), 0)::int8 as bytes_in, coalesce(sum(bytes_out), 0)::int8 as bytes_out
-      from domain_bandwidth_hourly where domain_id = ${domainId}`) as { bytes_in: number; bytes_out: number };
+      from domain_bandwidth_hourly where domain_id = ${domainId}`)) as { bytes_in: number; bytes_out: number };
     // Earlier tests' requests were counted too: start from what is recorded once it is stable.
     let base = await recorded();
     await waitFor('the recorded total to settle', async () => {

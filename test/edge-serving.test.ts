@@ -67,6 +67,7 @@ describe('edge serving', () => {
   it('serves an active hostname: its certificate by SNI, the origin\'s answer, the documented headers', async () => {
     const res = await edgeGet(edge.port, 'shop.one.test', { path: '/hello?x=1', ca: customerCa.pem });
     expect(res.authorized).toBe(true);
+    expect(res.nameMatches).toBe(true);
     expect(res.status).toBe(200);
     const seen = JSON.parse(res.body);
     expect(seen.origin).toBe('app.vendor.test');

@@ -127,8 +127,10 @@ export interface EdgeResponse {
   body: string;
   /** Serial (lower-case hex) of the certificate the edge presented. */
   serial: string;
-  /** Whether the chain validated against `ca` for the hostname. */
+  /** Whether the chain validated against `ca`. */
   authorized: boolean;
+  /** Whether the certificate names the hostname. */
+  nameMatches: boolean;
   alpn: string | false | null;
 }
 
@@ -147,6 +149,7 @@ export function edgeGet(port: number, hostname: string, options: { path?: string
       res.on('end', () => resolve({
         status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'),
         serial: (cert.serialNumber ?? '').toLowerCase(), authorized: socket.authorized, alpn: socket.alpnProtocol,
+        nameMatches: cert.subject !== undefined && tls.checkServerIdentity(hostname, cert) === undefined,
       }));
       res.on('error', reject);
     });
