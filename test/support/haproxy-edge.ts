@@ -39,6 +39,8 @@ export async function startEdgeProcess(options: {
   resolvers: string;
   originCaFile: string;
   env?: Record<string, string>;
+  /** How long the agent may take to be ready (boot with many certificates takes longer). */
+  readyTimeoutMs?: number;
 }): Promise<EdgeProcess> {
   const port = await freePort();
   const stateDir = await mkdtemp(path.join(tmpdir(), 'hg-edge-'));
@@ -81,7 +83,7 @@ export async function startEdgeProcess(options: {
         }
       });
       c.stderr!.setEncoding('utf8').on('data', (chunk: string) => logs.push({ msg: 'stderr', text: chunk }));
-      await edge.waitForLog('edge agent ready', from, 40_000);
+      await edge.waitForLog('edge agent ready', from, options.readyTimeoutMs ?? 40_000);
     },
     async kill() {
       child?.kill('SIGKILL');
