@@ -225,6 +225,8 @@ async function main(): Promise<Record<string, unknown>> {
     if (r.status !== 200) throw new Error(`${h} not served after boot (status ${r.status})`);
   }
   const bootToServing = performance.now() - bootStart;
+  const bootPhases = Object.fromEntries(Object.entries(edge.logs.find((l) => l.msg === 'edge: serving') ?? {}).filter(([k]) => k.endsWith('_ms')));
+  progress(`  agent boot phases (ms since start): ${JSON.stringify(bootPhases)}`);
   const procs = (await master.master('show proc')).split('\n').map((l) => /^(\d+)\s+(master|worker)/.exec(l)?.[1]).filter(Boolean).map(Number);
   const rss = rssOf(procs);
   progress(`  boot to serving all ${listed} certificates: ${round(bootToServing / 1000)} s (agent ready after ${round(agentReady / 1000)} s); HAProxy RSS ${round(rss / 2 ** 20, 0)} MiB`);
@@ -243,7 +245,7 @@ async function main(): Promise<Record<string, unknown>> {
     deployment_p50_ms: round(pct(deployment, 50)), deployment_p99_ms: round(pct(deployment, 99)),
     scale_hostnames: listed,
     scale_boot_to_serving_s: round(bootToServing / 1000), scale_agent_ready_s: round(agentReady / 1000),
-    scale_haproxy_rss_mib: round(rss / 2 ** 20, 0),
+    scale_haproxy_rss_mib: round(rss / 2 ** 20, 0), scale_boot_phases_ms: bootPhases,
     scale_add_p50_ms: round(pct(runtimeAdd, 50)), scale_add_p99_ms: round(pct(runtimeAdd, 99)),
   };
 }

@@ -45,6 +45,7 @@ describe('edge serving', () => {
     await serve('down.four.test', 'down.vendor.test');
     await serve('wrong.five.test', 'wrong.vendor.test');
     await serve('deploying.six.test', 'app.vendor.test', 'pending_certificate');
+    await serve('nxdomain.eight.test', 'nowhere.vendor.test'); // no DNS record for the origin
     // Broken row: the stored key belongs to another certificate.
     const other = await customerCa.issue(['broken.seven.test']);
     const cert = await customerCa.issue(['broken.seven.test']);
@@ -132,6 +133,13 @@ describe('edge serving', () => {
     expect(wrongOrigin.requests).toHaveLength(0);
   });
 
+  it('answers 502 naming the origin when its name does not resolve', async () => {
+    const res = await edgeGet(edge.port, 'nxdomain.eight.test', { ca: customerCa.pem });
+    expect(res.status).toBe(502);
+    expect(res.headers['x-hostgate-error']).toBe('origin_dns_failed');
+    expect(res.body).toMatch(/origin server of this site \(nowhere\.vendor\.test\) could not be resolved/);
+  });
+
   it('skips a broken certificate row, reports it, and serves the others', async () => {
     const res = await edgeGet(edge.port, 'broken.seven.test', { ca: customerCa.pem });
     expect(res.status).toBe(421);
@@ -148,11 +156,11 @@ describe('edge serving', () => {
     expect(await repo.isCertificateDeployed(shop)).toBe(true);
     const [node] = await repo.nodes(edge.edgeId);
     expect(node!.last_sync_at).not.toBeNull();
-    expect(node!.serving_hostnames).toBe(6); // everything but the broken row
+    expect(node!.serving_hostnames).toBe(7); // everything but the broken row
     // The operator's view.
     const lines: string[] = [];
     await cli(['edge', 'status', edge.edgeId], (l) => lines.push(l), { DATABASE_URL: database.url, HOSTGATE_ENV: 'test' });
-    expect(lines[0]).toMatch(new RegExp(`^${edge.edgeId}\tlast seen .*\tserving 6 hostnames\t6 certificates deployed\t1 problems`));
+    expect(lines[0]).toMatch(new RegExp(`^${edge.edgeId}\tlast seen .*\tserving 7 hostnames\t7 certificates deployed\t1 problems`));
     expect(lines).toEqual(expect.arrayContaining([expect.stringMatching(/^  problem\tbroken\.seven\.test\tkey_mismatch\t/), expect.stringMatching(/^  serves\tshop\.one\.test\tactive\tcertificate crt_/)]));
   });
 

@@ -237,13 +237,19 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
     /** Boot: snapshot → files → HAProxy (or adopt the running one) → reconcile → background loops. */
     async start(): Promise<{ mode: 'started' | 'adopted'; serving: number }> {
       stopped = false;
+      const t0 = performance.now();
+      const phases: Record<string, number> = {};
+      const phase = (name: string) => { phases[name] = Math.round(performance.now() - t0); };
       await prepareStateDir(paths);
       await ensureDefaultCertificate(paths);
       let desired: Desired | null = null;
       try {
         // The node row first: deployments reference it.
         await repo.heartbeat(s.edgeId, { servingHostnames: 0, problems: [], synced: false, starting: true });
-        desired = buildDesired(await repo.servingAll(), deps.secretBox, cache);
+        const rows = await repo.servingAll();
+        phase('snapshot_read_ms');
+        desired = buildDesired(rows, deps.secretBox, cache);
+        phase('snapshot_validated_ms');
         noteProblems(desired, true);
       } catch (error) {
         // Control plane down at boot: serve what the files from the last run hold.
@@ -263,12 +269,14 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
           served = next;
           await writeLists(paths, served);
           await removeStaleCertificates(paths, served);
+          phase('files_written_ms');
         } else {
           served = await readLists(paths);
           await writeLists(paths, served);
         }
         await writeConfig();
         mode = await supervisor.start();
+        phase('haproxy_started_ms');
       } else {
         const changed = await writeConfig();
         mode = await supervisor.start();
@@ -284,8 +292,9 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       remember(served);
       if (desired) {
         await reconcile().catch((error) => logger.warn({ err: String(error) }, 'edge: first reconcile failed; retrying on schedule'));
+        phase('first_reconcile_ms');
       }
-      logger.info({ mode, serving: servingCount(), problems: allProblems().length, port: s.httpsPort }, 'edge: serving');
+      logger.info({ mode, serving: servingCount(), problems: allProblems().length, port: s.httpsPort, ...phases }, 'edge: serving');
       if (s.databaseUrl) {
         listener = listenForEdgeChanges(s.databaseUrl, {
           onDomain: schedule,
