@@ -10,7 +10,7 @@ import { certificateKeyContext as activitiesContext } from '../activities/certif
 import { counterDelta } from '../db/repositories/edge.ts';
 import { diff, parseRoute, routeValue, type ServedHost } from '../edge/agent/desired-diff.ts';
 import { ensureDefaultCertificate, prepareStateDir, renderConfig, statePaths } from '../edge/agent/haproxy-files.ts';
-import { parseShowProc } from '../edge/agent/haproxy-supervisor.ts';
+import { isOurHaproxy, parseShowProc } from '../edge/agent/haproxy-supervisor.ts';
 import { certificateKeyContext, type DesiredHost } from '../edge/agent/snapshot.ts';
 import { checkCertificate, checkDestination, checkHostname } from '../edge/agent/validate.ts';
 import { createTestCa } from './support/origin.ts';
@@ -120,6 +120,11 @@ describe('HAProxy answers and configuration', () => {
 `;
     expect(parseShowProc(text)).toEqual({ masterPid: 23888, workerPid: 31407, reloads: 2, failed: 1 });
     expect(parseShowProc('Unknown command')).toBeNull();
+  });
+
+  it('does not take a stale pid file\'s pid for its HAProxy', async () => {
+    expect(await isOurHaproxy(process.pid, '/tmp/x/haproxy.cfg')).toBe(false);
+    expect(await isOurHaproxy(2 ** 22 + 12345, '/tmp/x/haproxy.cfg')).toBe(false);
   });
 
   it('generates a configuration HAProxy accepts, with HSTS only when asked', async () => {

@@ -35,6 +35,16 @@ export function parseShowProc(text: string): Proc | null {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Whether `pid` is a HAProxy running this state directory's configuration (a pid file can be stale). */
+export async function isOurHaproxy(pid: number, configPath: string): Promise<boolean> {
+  try {
+    const cmdline = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
+    return cmdline.some((a) => a.endsWith('haproxy')) && cmdline.includes(configPath);
+  } catch {
+    return false;
+  }
+}
+
 export function createSupervisor(o: SupervisorOptions) {
   let child: ChildProcess | null = null;
   let stopping = false;
@@ -135,7 +145,7 @@ export function createSupervisor(o: SupervisorOptions) {
       if (checkTimer) clearInterval(checkTimer);
       let pid = child?.pid ?? null;
       if (!pid && existsSync(o.paths.pidFile)) pid = Number((await readFile(o.paths.pidFile, 'utf8')).trim()) || null;
-      if (!pid) return;
+      if (!pid || !(await isOurHaproxy(pid, o.paths.config))) return;
       const exited = child ? new Promise<void>((r) => child!.once('exit', () => r())) : null;
       try { process.kill(pid, 'SIGUSR1'); } catch { return; }
       const deadline = Date.now() + timeoutMs;

@@ -12,6 +12,7 @@ import { newId } from '../../db/ids.ts';
 import { sql, type Db } from '../../db/pool.ts';
 import { destinationsRepository } from '../../db/repositories/destinations.ts';
 import { organizationsRepository } from '../../db/repositories/organizations.ts';
+import { isOurHaproxy } from '../../edge/agent/haproxy-supervisor.ts';
 import { certificateKeyContext } from '../../edge/agent/snapshot.ts';
 import { SecretBox } from '../../security/secret-box.ts';
 import { testConfig, testEncryptionKeys } from './app.ts';
@@ -99,11 +100,11 @@ export async function startEdgeProcess(options: {
       child = null;
     },
     async cleanup() {
-      // A HAProxy left by a killed agent: stop it through its pid file.
+      // A HAProxy left by a killed agent: stop it through its pid file (if that pid is still it).
       try {
         const { readFileSync } = await import('node:fs');
         const pid = Number(readFileSync(path.join(stateDir, 'haproxy.pid'), 'utf8').trim());
-        if (pid) process.kill(pid, 'SIGTERM');
+        if (pid && await isOurHaproxy(pid, path.join(stateDir, 'haproxy.cfg'))) process.kill(pid, 'SIGTERM');
       } catch { /* not running */ }
       await rm(stateDir, { recursive: true, force: true });
     },
