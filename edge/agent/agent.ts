@@ -4,8 +4,9 @@
 // repaired by the next pass. Changes arrive by LISTEN/NOTIFY, a poll catches what was missed,
 // and a periodic full reconcile compares HAProxy's own view (`show map`, `show ssl crt-list`)
 // with Postgres. With Postgres gone, HAProxy keeps serving what it has.
-import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Config } from '../../config/index.ts';
 import type { Db } from '../../db/pool.ts';
 import { edgeRepository, type Deployment } from '../../db/repositories/edge.ts';
@@ -22,7 +23,6 @@ import {
 import { createHaproxyRuntime } from './haproxy-runtime.ts';
 import { createSupervisor } from './haproxy-supervisor.ts';
 import { buildDesired, CertificateCache, type Desired, type DomainProblem } from './snapshot.ts';
-import path from 'node:path';
 
 export interface AgentSettings extends TemplateValues {
   edgeId: string;
@@ -165,14 +165,13 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       served = await runtime.readServed();
       remember(served);
       const changes = diff(desired.hosts, served, () => true);
-      const { deployed, removed, failed } = await applyChanges(changes);
+      const { removed, failed } = await applyChanges(changes);
       if (changes.length > 0) logger.info({ changes: changes.length, failed }, 'edge: reconcile repaired drift');
       await removeStaleCertificates(paths, served);
       const all = [...desired.hosts.values()].filter((h) => h.certificate && served.get(h.hostname)?.inCrtList)
         .map((h) => ({ domainId: h.domainId, certificateId: h.certificate!.id }));
       await repo.recordDeployments(s.edgeId, all, removed);
       await repo.pruneDeployments(s.edgeId, all.map((d) => d.domainId));
-      void deployed;
       lastSyncAt = new Date();
       await repo.heartbeat(s.edgeId, { servingHostnames: servingCount(), problems: allProblems(), synced: failed === 0 });
       return { changes: changes.length, serving: servingCount() };
