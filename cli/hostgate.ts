@@ -8,6 +8,7 @@ import { migrate } from '../db/migrate.ts';
 import { createDb, type Db } from '../db/pool.ts';
 import { apiKeysRepository, isScope, scopes, type Scope } from '../db/repositories/api-keys.ts';
 import { domainsRepository } from '../db/repositories/domains.ts';
+import { edgeRepository } from '../db/repositories/edge.ts';
 import { domainWorkflowId, type DomainSignalPayload } from '../workflows/domain/config.ts';
 import { organizationsRepository } from '../db/repositories/organizations.ts';
 import { workflowOutboxRepository } from '../db/repositories/workflow-outbox.ts';
@@ -23,6 +24,7 @@ Commands:
   keys revoke <key_id>                                       revoke an API key at once
   domains suspend <domain_id> [--reason <text>]              stop serving a domain (reversible)
   domains resume <domain_id>                                 resume a suspended domain
+  edge status [<edge_id>]                                    what each edge serves, its last heartbeat and sync, its problems
   migrate                                                    apply pending database migrations
 
 Scopes: ${scopes.join(', ')} (or "all").
@@ -56,7 +58,7 @@ export async function run(argv: string[], out: (line: string) => void, env: Node
     return;
   }
   const command = `${group} ${action ?? ''}`.trim();
-  const known = ['orgs create', 'orgs list', 'keys create', 'keys list', 'keys revoke', 'domains suspend', 'domains resume'];
+  const known = ['orgs create', 'orgs list', 'keys create', 'keys list', 'keys revoke', 'domains suspend', 'domains resume', 'edge status'];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
 
   const { values, positionals } = (() => {
@@ -118,6 +120,18 @@ export async function run(argv: string[], out: (line: string) => void, env: Node
         // workflow makes (and records) the move.
         await db.transaction((tx) => workflowOutboxRepository(db).enqueue(tx, 'signal_domain', domainWorkflowId(id), signal));
         out(`${action} requested for ${domain.hostname} (${id}, now ${domain.status}); the worker applies it within seconds`);
+        return;
+      }
+      case 'edge status': {
+        const edges = edgeRepository(db);
+        const nodes = await edges.nodes(positionals[0]);
+        if (nodes.length === 0) out(positionals[0] ? `edge ${positionals[0]} has never reported` : 'no edge has reported yet');
+        for (const n of nodes) {
+          out(`${n.id}\tlast seen ${n.last_seen_at}\tlast sync ${n.last_sync_at ?? 'never'}\tserving ${n.serving_hostnames} hostnames\t${n.deployments} certificates deployed\t${n.problems.length} problems`);
+          for (const p of n.problems as { hostname: string; code: string; message: string }[]) out(`  problem\t${p.hostname}\t${p.code}\t${p.message}`);
+          for (const d of await edges.deployments(n.id, 50)) out(`  serves\t${d.hostname}\t${d.status}\tcertificate ${d.certificate_id} (serial ${d.serial}, expires ${d.not_after})\tdeployed ${d.deployed_at}`);
+          if (n.deployments > 50) out(`  … and ${n.deployments - 50} more`);
+        }
         return;
       }
       case 'keys revoke': {

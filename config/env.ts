@@ -44,6 +44,23 @@ const variables = {
   HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS: { schema: Type.Integer({ minimum: 0, maximum: 1000000 }), default: undefined, describe: "an integer: workflows one worker keeps in memory between tasks (unset: 2 per MiB of heap above 512 MiB, about 7,500 on Node's default heap); below the number of open workflows, each task replays its workflow's run" },
   HOSTGATE_WORKFLOW_BUNDLE: { schema: Type.String({ minLength: 1 }), default: undefined, describe: 'path of the prebuilt workflow bundle the worker loads (unset: dist/workflow-bundle.js, rebuilt when older than the sources)' },
   HOSTGATE_WIDGET_API_ORIGIN: { schema: Type.String({ pattern: '^$|^https?://[^/]+$' }), default: undefined, describe: 'the API origin baked into the widget script when it is served from another origin (no path; unset: HOSTGATE_PUBLIC_URL when HOSTGATE_CDN_URL differs from it, else none: the script calls the origin it came from)' },
+  // --- HTTPS edge agent (edge/agent-main.ts, docs/edge.md) ---
+  HOSTGATE_EDGE_ID: { schema: Type.String({ pattern: '^[a-z0-9][a-z0-9._-]{0,62}$' }), default: 'edge-local', describe: 'a stable id of this edge node (lower-case letters, digits, ".", "_", "-")' },
+  HOSTGATE_EDGE_HTTPS_PORT: { schema: Port, default: '8443', describe: 'a TCP port (1-65535) HAProxy serves HTTPS on (443 in production)' },
+  HOSTGATE_EDGE_BIND_ADDRESS: { schema: Type.String({ pattern: '^[0-9a-fA-F.:]+$' }), default: '127.0.0.1', describe: 'the address HAProxy binds HTTPS on (0.0.0.0 in production)' },
+  HOSTGATE_EDGE_STATE_DIR: { schema: Type.String({ minLength: 1 }), default: undefined, describe: "a directory for HAProxy's generated files (default: <HOSTGATE_DATA_DIR>/edge)" },
+  HOSTGATE_EDGE_HAPROXY_BIN: { schema: Type.String({ minLength: 1 }), default: '/usr/sbin/haproxy', describe: 'path to the haproxy binary (Debian: apt-get install haproxy)' },
+  HOSTGATE_EDGE_ORIGIN_CA_FILE: { schema: Type.String({ minLength: 1 }), default: '@system-ca', describe: "a PEM file of CAs trusted for origin certificates (@system-ca: the system's)" },
+  HOSTGATE_EDGE_RESOLVERS: { schema: Type.String({ pattern: '^$|^[0-9a-fA-F.:\\[\\],]+$' }), default: '', describe: 'comma-separated ip:port DNS servers HAProxy resolves origins with (empty: /etc/resolv.conf)' },
+  HOSTGATE_EDGE_HSTS_MAX_AGE: { schema: Type.Integer({ minimum: 0, maximum: 63072000 }), default: '0', describe: 'seconds of Strict-Transport-Security sent on every response (0: no HSTS header)' },
+  HOSTGATE_EDGE_THREADS: { schema: Type.Integer({ minimum: 0, maximum: 64 }), default: '0', describe: "HAProxy worker threads (0: HAProxy's default, one per CPU)" },
+  HOSTGATE_EDGE_BANDWIDTH_INTERVAL_MS: { schema: Type.Integer({ minimum: 100, maximum: 3600000 }), default: '60000', describe: 'milliseconds between two readings of the per-host byte counters' },
+  HOSTGATE_EDGE_POLL_INTERVAL_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '5000', describe: 'milliseconds between two polls for changed domains (the fallback of LISTEN/NOTIFY)' },
+  HOSTGATE_EDGE_RECONCILE_INTERVAL_MS: { schema: Type.Integer({ minimum: 1000, maximum: 3600000 }), default: '60000', describe: 'milliseconds between two full comparisons of HAProxy with Postgres' },
+  HOSTGATE_EDGE_HEARTBEAT_INTERVAL_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '10000', describe: "milliseconds between two heartbeats of this edge in edge_nodes" },
+  HOSTGATE_EDGE_SOCKET_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '5000', describe: "milliseconds one HAProxy runtime-API command may take" },
+  HOSTGATE_EDGE_START_TIMEOUT_MS: { schema: Type.Integer({ minimum: 1000, maximum: 3600000 }), default: '300000', describe: 'milliseconds HAProxy may take to start or reload (grows with the number of certificates)' },
+  // --- end of HTTPS edge agent ---
   LOG_LEVEL: { schema: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))), default: 'info', describe: 'one of fatal, error, warn, info, debug, trace, silent' },
 } as const satisfies Record<string, { schema: TSchema; default: string | undefined; describe: string }>;
 

@@ -1,0 +1,207 @@
+// What the HTTPS edge reads and reports: the hostnames it should serve (with their current
+// certificate, still sealed), the changes since a moment, its heartbeat, the certificates it has
+// deployed, and the bytes it carried per domain (migration 008).
+import { Type, type Static } from 'typebox';
+import { row, sql, type Db } from '../pool.ts';
+
+/** Domain statuses the edge has something to do for (see docs/edge.md, "What is served"). */
+export const edgeStatuses = ['active', 'pending_certificate', 'suspended'] as const;
+
+const Bytes = Type.Refine(Type.Unsafe<Buffer>({}), (v) => Buffer.isBuffer(v), () => 'must be bytea');
+
+export const ServingRow = Type.Object({
+  domain_id: Type.String(),
+  hostname: Type.String(),
+  status: Type.String(),
+  destination_host: Type.String(),
+  destination_port: Type.Number(),
+  certificate_id: Type.Union([Type.String(), Type.Null()]),
+  serial: Type.Union([Type.String(), Type.Null()]),
+  chain_pem: Type.Union([Type.String(), Type.Null()]),
+  private_key_enc: Type.Union([Bytes, Type.Null()]),
+  key_id: Type.Union([Type.String(), Type.Null()]),
+});
+export type ServingRow = Static<typeof ServingRow>;
+const Serving = row(ServingRow);
+
+// The newest stored certificate that still has its key; the domain row only when the edge has
+// something to do for it (any other status, or a domain that is gone, means "not served").
+const servingSelect = sql.fragment`
+  select d.id as domain_id, d.hostname, d.status, dest.host as destination_host, dest.port as destination_port,
+         c.id as certificate_id, c.serial, c.chain_pem, c.private_key_enc, c.key_id
+  from domains d
+  join destinations dest on dest.id = d.destination_id
+  left join lateral (
+    select id, serial, chain_pem, private_key_enc, key_id from certificates
+    where domain_id = d.id and deleted_at is null and private_key_enc is not null
+    order by created_at desc, id desc limit 1
+  ) c on true
+  where d.status = any(${sql.array([...edgeStatuses], 'text')})`;
+
+export interface EdgeNodeStatus {
+  id: string;
+  started_at: string;
+  last_seen_at: string;
+  last_sync_at: string | null;
+  serving_hostnames: number;
+  problems: unknown[];
+  deployments: number;
+}
+const EdgeNodeRow = row(Type.Object({
+  id: Type.String(),
+  started_at: Type.String(),
+  last_seen_at: Type.String(),
+  last_sync_at: Type.Union([Type.String(), Type.Null()]),
+  serving_hostnames: Type.Number(),
+  problems: Type.Array(Type.Unknown()),
+  deployments: Type.Number(),
+}));
+
+export interface EdgeProblem { domain_id: string; hostname: string; code: string; message: string }
+export interface Deployment { domainId: string; certificateId: string }
+
+/** One host's byte counters as read from HAProxy. */
+export interface CounterReading { hostname: string; domainId: string; bytesIn: number; bytesOut: number }
+
+/**
+ * Bytes a counter carried since the last reading. A counter below its last value, or read from
+ * another HAProxy worker, was reset (reload, restart): everything it holds is new.
+ */
+export function counterDelta(previous: { processKey: string; value: number } | undefined, processKey: string, value: number): number {
+  if (!previous || previous.processKey !== processKey || value < previous.value) return value;
+  return value - previous.value;
+}
+
+const CounterRow = row(Type.Object({ hostname: Type.String(), process_key: Type.String(), bytes_in: Type.Number(), bytes_out: Type.Number() }));
+const ChangedRow = row(Type.Object({ domain_id: Type.String() }));
+const NowRow = row(Type.Object({ now: Type.String() }));
+const DeploymentRow = row(Type.Object({
+  hostname: Type.String(), status: Type.String(), certificate_id: Type.String(), serial: Type.String(), not_after: Type.String(), deployed_at: Type.String(),
+}));
+const BandwidthRow = row(Type.Object({ bytes_in: Type.Number(), bytes_out: Type.Number() }));
+
+export function edgeRepository(db: Db) {
+  return {
+    /** Every domain the edge may serve (the boot snapshot and the periodic reconcile). */
+    async servingAll(): Promise<readonly ServingRow[]> {
+      return db.any(sql.type(Serving)`${servingSelect} order by d.hostname`);
+    },
+    /** The same rows for some domains; a domain missing from the answer is not to be served. */
+    async servingFor(domainIds: readonly string[]): Promise<readonly ServingRow[]> {
+      if (domainIds.length === 0) return [];
+      return db.any(sql.type(Serving)`${servingSelect} and d.id = any(${sql.array([...domainIds], 'text')})`);
+    },
+    /** The database's clock, the mark the next `changedSince` starts from. */
+    async now(): Promise<string> {
+      return db.oneFirst(sql.type(NowRow)`select hg_now() as now`);
+    },
+    /** Domains changed (status, destination, certificate) at or after `since` (polling fallback). */
+    async changedSince(since: string): Promise<string[]> {
+      const rows = await db.any(sql.type(ChangedRow)`
+        select id as domain_id from domains where updated_at >= ${since}
+        union select domain_id from certificates where created_at >= ${since}`);
+      return rows.map((r) => r.domain_id);
+    },
+    /** Heartbeat; `synced` also moves last_sync_at (a full reconcile finished). */
+    async heartbeat(edgeId: string, report: { servingHostnames: number; problems: EdgeProblem[]; synced: boolean; starting?: boolean }): Promise<void> {
+      const problems = sql.jsonb(report.problems as never);
+      await db.query(sql.unsafe`
+        insert into edge_nodes (id, last_seen_at, last_sync_at, serving_hostnames, problems)
+        values (${edgeId}, hg_now(), ${report.synced ? sql.fragment`hg_now()` : null}, ${report.servingHostnames}, ${problems})
+        on conflict (id) do update set last_seen_at = hg_now(),
+          last_sync_at = case when ${report.synced} then hg_now() else edge_nodes.last_sync_at end,
+          started_at = case when ${report.starting ?? false} then hg_now() else edge_nodes.started_at end,
+          serving_hostnames = excluded.serving_hostnames, problems = excluded.problems`);
+    },
+    /**
+     * Records what this edge now serves: `deployed` certificates (upserted; `deployed_at` moves
+     * only when the certificate changes) and domains it no longer serves (`removed`).
+     */
+    async recordDeployments(edgeId: string, deployed: readonly Deployment[], removed: readonly string[] = []): Promise<void> {
+      if (deployed.length === 0 && removed.length === 0) return;
+      await db.transaction(async (tx) => {
+        if (deployed.length > 0) {
+          await tx.query(sql.unsafe`
+            insert into edge_deployments (edge_id, domain_id, certificate_id)
+            select ${edgeId}, d, c from unnest(${sql.array(deployed.map((x) => x.domainId), 'text')}, ${sql.array(deployed.map((x) => x.certificateId), 'text')}) as t (d, c)
+            where exists (select 1 from certificates where id = c)
+            on conflict (edge_id, domain_id) do update set certificate_id = excluded.certificate_id, deployed_at = hg_now()
+            where edge_deployments.certificate_id <> excluded.certificate_id`);
+        }
+        if (removed.length > 0) {
+          await tx.query(sql.unsafe`delete from edge_deployments where edge_id = ${edgeId} and domain_id = any(${sql.array([...removed], 'text')})`);
+        }
+      });
+    },
+    /** Forgets deployments of domains this edge does not serve (after a full reconcile). */
+    async pruneDeployments(edgeId: string, servedDomainIds: readonly string[]): Promise<void> {
+      await db.query(sql.unsafe`delete from edge_deployments where edge_id = ${edgeId} and not (domain_id = any(${sql.array([...servedDomainIds], 'text')}))`);
+    },
+    /** Whether a live edge (heartbeat within `liveWithinSeconds`) serves this certificate. */
+    async isCertificateDeployed(certificateId: string, liveWithinSeconds = 60): Promise<boolean> {
+      return db.exists(sql.unsafe`
+        select 1 from edge_deployments x join edge_nodes n on n.id = x.edge_id
+        where x.certificate_id = ${certificateId} and n.last_seen_at > hg_now() - make_interval(secs => ${liveWithinSeconds})`);
+    },
+    /** Edge nodes with their last heartbeat and sync (all, or one). */
+    async nodes(edgeId?: string): Promise<readonly EdgeNodeStatus[]> {
+      return db.any(sql.type(EdgeNodeRow)`
+        select n.id, n.started_at, n.last_seen_at, n.last_sync_at, n.serving_hostnames, n.problems,
+               (select count(*) from edge_deployments x where x.edge_id = n.id)::int as deployments
+        from edge_nodes n ${edgeId ? sql.fragment`where n.id = ${edgeId}` : sql.fragment``} order by n.id`);
+    },
+    /** What an edge reports serving, by hostname (for `hostgate edge status`). */
+    async deployments(edgeId: string, limit: number) {
+      return db.any(sql.type(DeploymentRow)`
+        select d.hostname, d.status, x.certificate_id, c.serial, c.not_after, x.deployed_at
+        from edge_deployments x join domains d on d.id = x.domain_id join certificates c on c.id = x.certificate_id
+        where x.edge_id = ${edgeId} order by d.hostname limit ${limit}`);
+    },
+    /**
+     * Adds HAProxy counter readings to the hourly buckets and stores them as the new baseline, in
+     * one transaction: a crash before commit re-reads the same counters against the old baseline.
+     * Returns the bytes added.
+     */
+    async recordBandwidth(edgeId: string, processKey: string, readings: readonly CounterReading[], at: Date = new Date()): Promise<{ bytesIn: number; bytesOut: number }> {
+      if (readings.length === 0) return { bytesIn: 0, bytesOut: 0 };
+      const hour = new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000).toISOString();
+      return db.transaction(async (tx) => {
+        const previous = new Map((await tx.any(sql.type(CounterRow)`
+          select hostname, process_key, bytes_in, bytes_out from edge_bandwidth_counters
+          where edge_id = ${edgeId} for update`)).map((r) => [r.hostname, r]));
+        const domains: string[] = [];
+        const ins: number[] = [];
+        const outs: number[] = [];
+        for (const r of readings) {
+          const p = previous.get(r.hostname);
+          const dIn = counterDelta(p && { processKey: p.process_key, value: p.bytes_in }, processKey, r.bytesIn);
+          const dOut = counterDelta(p && { processKey: p.process_key, value: p.bytes_out }, processKey, r.bytesOut);
+          if (dIn === 0 && dOut === 0) continue;
+          domains.push(r.domainId); ins.push(dIn); outs.push(dOut);
+        }
+        if (domains.length > 0) {
+          await tx.query(sql.unsafe`
+            insert into domain_bandwidth_hourly (domain_id, hour, bytes_in, bytes_out)
+            select d, ${hour}, sum(i), sum(o) from unnest(${sql.array(domains, 'text')}, ${sql.array(ins, 'int8')}, ${sql.array(outs, 'int8')}) as t (d, i, o)
+            where exists (select 1 from domains where id = d)
+            group by d
+            on conflict (domain_id, hour) do update set bytes_in = domain_bandwidth_hourly.bytes_in + excluded.bytes_in,
+              bytes_out = domain_bandwidth_hourly.bytes_out + excluded.bytes_out`);
+        }
+        await tx.query(sql.unsafe`
+          insert into edge_bandwidth_counters (edge_id, hostname, process_key, bytes_in, bytes_out)
+          select ${edgeId}, h, ${processKey}, i, o from unnest(${sql.array(readings.map((r) => r.hostname), 'text')}, ${sql.array(readings.map((r) => r.bytesIn), 'int8')}, ${sql.array(readings.map((r) => r.bytesOut), 'int8')}) as t (h, i, o)
+          on conflict (edge_id, hostname) do update set process_key = excluded.process_key, bytes_in = excluded.bytes_in,
+            bytes_out = excluded.bytes_out, updated_at = hg_now()`);
+        return { bytesIn: ins.reduce((a, b) => a + b, 0), bytesOut: outs.reduce((a, b) => a + b, 0) };
+      });
+    },
+    /** A domain's bytes in [from, to) summed over edges (hour buckets starting in the range). */
+    async domainBandwidth(domainId: string, from: Date, to: Date): Promise<{ bytes_in: number; bytes_out: number }> {
+      return db.one(sql.type(BandwidthRow)`
+        select coalesce(sum(bytes_in), 0)::int8 as bytes_in, coalesce(sum(bytes_out), 0)::int8 as bytes_out
+        from domain_bandwidth_hourly where domain_id = ${domainId} and hour >= ${from.toISOString()} and hour < ${to.toISOString()}`);
+    },
+  };
+}
+export type EdgeRepository = ReturnType<typeof edgeRepository>;

@@ -1,0 +1,339 @@
+// The edge agent: a small reconciler beside one HAProxy. Snapshot (Postgres) → desired state →
+// diff against what HAProxy serves → apply through the runtime API → write the same to the files
+// → report (deployments, heartbeat, problems). Every step is idempotent: a crash anywhere is
+// repaired by the next pass. Changes arrive by LISTEN/NOTIFY, a poll catches what was missed,
+// and a periodic full reconcile compares HAProxy's own view (`show map`, `show ssl crt-list`)
+// with Postgres. With Postgres gone, HAProxy keeps serving what it has.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from '../../config/index.ts';
+import type { Db } from '../../db/pool.ts';
+import { edgeRepository, type Deployment } from '../../db/repositories/edge.ts';
+import { listenForEdgeChanges, type EdgeListener } from '../../db/repositories/edge-listener.ts';
+import type { Logger } from '../../logging/logger.ts';
+import type { SecretBox } from '../../security/secret-box.ts';
+import { createAdminSocket } from './admin-socket.ts';
+import { createBandwidthMeter } from './bandwidth-meter.ts';
+import { diff, parseRoute, routeValue, type HostChange, type ServedHost } from './desired-diff.ts';
+import {
+  ensureDefaultCertificate, prepareStateDir, readLists, removeCertificate, removeStaleCertificates, renderConfig, statePaths,
+  writeAtomic, writeCertificate, writeLists, type TemplateValues,
+} from './haproxy-files.ts';
+import { createHaproxyRuntime } from './haproxy-runtime.ts';
+import { createSupervisor } from './haproxy-supervisor.ts';
+import { buildDesired, CertificateCache, type Desired, type DomainProblem } from './snapshot.ts';
+
+export interface AgentSettings extends TemplateValues {
+  edgeId: string;
+  stateDir: string;
+  haproxyBin: string;
+  databaseUrl: string | undefined;
+  bandwidthIntervalMs: number;
+  pollIntervalMs: number;
+  reconcileIntervalMs: number;
+  heartbeatIntervalMs: number;
+  socketTimeoutMs: number;
+  startTimeoutMs: number;
+}
+
+export function agentSettings(config: Config): AgentSettings {
+  const r = config.raw;
+  return {
+    edgeId: r.HOSTGATE_EDGE_ID,
+    stateDir: r.HOSTGATE_EDGE_STATE_DIR ?? path.join(config.dataDir, 'edge'),
+    haproxyBin: r.HOSTGATE_EDGE_HAPROXY_BIN,
+    databaseUrl: config.databaseUrl,
+    bindAddress: r.HOSTGATE_EDGE_BIND_ADDRESS,
+    httpsPort: r.HOSTGATE_EDGE_HTTPS_PORT,
+    originCaFile: r.HOSTGATE_EDGE_ORIGIN_CA_FILE,
+    resolvers: r.HOSTGATE_EDGE_RESOLVERS.split(',').map((s) => s.trim()).filter(Boolean),
+    hstsMaxAge: r.HOSTGATE_EDGE_HSTS_MAX_AGE,
+    threads: r.HOSTGATE_EDGE_THREADS,
+    bandwidthIntervalMs: r.HOSTGATE_EDGE_BANDWIDTH_INTERVAL_MS,
+    pollIntervalMs: r.HOSTGATE_EDGE_POLL_INTERVAL_MS,
+    reconcileIntervalMs: r.HOSTGATE_EDGE_RECONCILE_INTERVAL_MS,
+    heartbeatIntervalMs: r.HOSTGATE_EDGE_HEARTBEAT_INTERVAL_MS,
+    socketTimeoutMs: r.HOSTGATE_EDGE_SOCKET_TIMEOUT_MS,
+    startTimeoutMs: r.HOSTGATE_EDGE_START_TIMEOUT_MS,
+  };
+}
+
+// Notified domains are applied together after this pause (a burst of commits → one pass).
+const NOTIFY_BATCH_MS = 10;
+// Polling looks back this far before its last mark: commits land with an earlier hg_now().
+const POLL_OVERLAP_MS = 5_000;
+
+export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: AgentSettings; logger: Logger }) {
+  const { settings: s, logger } = deps;
+  const repo = edgeRepository(deps.db);
+  const paths = statePaths(s.stateDir);
+  const admin = createAdminSocket(paths.masterSocket, s.socketTimeoutMs);
+  const runtime = createHaproxyRuntime(admin, paths);
+  const cache = new CertificateCache();
+  /** What HAProxy serves, as the agent last read or changed it. */
+  let served = new Map<string, ServedHost>();
+  /** Every hostname → domain seen by this process (bandwidth of hosts removed since still counts). */
+  const domainByHost = new Map<string, string>();
+  const problems = new Map<string, DomainProblem[]>();
+  const timers: NodeJS.Timeout[] = [];
+  let listener: EdgeListener | null = null;
+  let pollMark: string | null = null;
+  let stopped = false;
+  let chain: Promise<unknown> = Promise.resolve();
+  const pending = new Set<string>();
+  let flushTimer: NodeJS.Timeout | null = null;
+  let lastSyncAt: Date | null = null;
+
+  const supervisor = createSupervisor({
+    binary: s.haproxyBin, paths, admin, logger, startTimeoutMs: s.startTimeoutMs,
+    onRestarted: () => { void reconcile().catch((error) => logger.warn({ err: error }, 'reconcile after the haproxy restart failed; the next one retries')); },
+  });
+  const meter = createBandwidthMeter({
+    edgeId: s.edgeId, runtime, repository: repo, logger,
+    domainOf: (h) => domainByHost.get(h) ?? (served.get(h)?.route ? parseRoute(served.get(h)!.route!)?.domainId ?? null : null),
+  });
+
+  /** Runs `fn` after every earlier change: HAProxy and its files see one change at a time. */
+  function exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const next = chain.then(fn, fn);
+    chain = next.catch(() => undefined);
+    return next;
+  }
+
+  const remember = (served: Map<string, ServedHost>) => {
+    for (const [h, v] of served) { const d = v.route && parseRoute(v.route)?.domainId; if (d) domainByHost.set(h, d); }
+  };
+  const allProblems = () => [...problems.values()].flat();
+  const servingCount = () => [...served.values()].filter((v) => v.route !== null).length;
+
+  function noteProblems(desired: Desired, full: boolean) {
+    if (full) problems.clear();
+    else for (const id of desired.domainIds) problems.delete(id);
+    for (const p of desired.problems) {
+      const list = problems.get(p.domain_id) ?? [];
+      list.push(p);
+      problems.set(p.domain_id, list);
+      logger.error({ domainId: p.domain_id, host: p.hostname, code: p.code, problem: p.message }, 'edge: domain row skipped');
+    }
+  }
+
+  /** Applies changes host by host; one host's failure is logged and does not stop the others. */
+  async function applyChanges(changes: HostChange[]): Promise<{ deployed: Deployment[]; removed: string[]; failed: number }> {
+    const deployed: Deployment[] = [];
+    const removed: string[] = [];
+    let failed = 0;
+    for (const change of changes) {
+      const before = served.get(change.hostname);
+      try {
+        await runtime.apply(change, before?.route != null);
+      } catch (error) {
+        failed++;
+        logger.error({ err: error, host: change.hostname }, 'edge: HAProxy refused a change; the next reconcile retries');
+        continue;
+      }
+      const after: ServedHost = {
+        route: change.route !== undefined ? change.route : before?.route ?? null,
+        inCrtList: change.putCertificate ? true : change.dropCertificate ? false : before?.inCrtList ?? false,
+      };
+      if (after.route === null && !after.inCrtList) served.delete(change.hostname);
+      else served.set(change.hostname, after);
+      if (change.putCertificate) await writeCertificate(paths, change.hostname, change.putCertificate.pem);
+      if (change.dropCertificate) await removeCertificate(paths, change.hostname);
+      if (change.domainId) domainByHost.set(change.hostname, change.domainId);
+      if (change.certificateId && change.domainId) deployed.push({ domainId: change.domainId, certificateId: change.certificateId });
+      else if (change.route === null && change.domainId) removed.push(change.domainId);
+    }
+    if (changes.length > 0) await writeLists(paths, served);
+    return { deployed, removed, failed };
+  }
+
+  async function report(deployed: Deployment[], removed: string[]) {
+    try {
+      await repo.recordDeployments(s.edgeId, deployed, removed);
+    } catch (error) {
+      logger.warn({ err: error }, 'edge: could not record deployments; the next reconcile records them');
+    }
+  }
+
+  /** Full pass: Postgres against HAProxy's own view. */
+  function reconcile(): Promise<{ changes: number; serving: number }> {
+    return exclusive(async () => {
+      const desired = buildDesired(await repo.servingAll(), deps.secretBox, cache);
+      cache.retain(new Set([...desired.hosts.values()].flatMap((h) => (h.certificate ? [h.certificate.id] : []))));
+      noteProblems(desired, true);
+      served = await runtime.readServed();
+      remember(served);
+      const changes = diff(desired.hosts, served, () => true);
+      const { removed, failed } = await applyChanges(changes);
+      if (changes.length > 0) logger.info({ changes: changes.length, failed }, 'edge: reconcile repaired drift');
+      await removeStaleCertificates(paths, served);
+      const all = [...desired.hosts.values()].filter((h) => h.certificate && served.get(h.hostname)?.inCrtList)
+        .map((h) => ({ domainId: h.domainId, certificateId: h.certificate!.id }));
+      await repo.recordDeployments(s.edgeId, all, removed);
+      await repo.pruneDeployments(s.edgeId, all.map((d) => d.domainId));
+      lastSyncAt = new Date();
+      await repo.heartbeat(s.edgeId, { servingHostnames: servingCount(), problems: allProblems(), synced: failed === 0 });
+      return { changes: changes.length, serving: servingCount() };
+    });
+  }
+
+  /** Targeted pass for notified or polled domains. */
+  function applyDomains(domainIds: string[]): Promise<number> {
+    return exclusive(async () => {
+      const ids = new Set(domainIds);
+      const desired = buildDesired(await repo.servingFor(domainIds), deps.secretBox, cache, domainIds);
+      noteProblems(desired, false);
+      const changes = diff(desired.hosts, served, (h, route) => ids.has((route && parseRoute(route)?.domainId) || domainByHost.get(h) || ''));
+      const { deployed, removed } = await applyChanges(changes);
+      if (changes.length > 0) logger.info({ domains: domainIds.length, changes: changes.length }, 'edge: applied domain changes');
+      await report(deployed, removed);
+      return changes.length;
+    });
+  }
+
+  function schedule(domainId: string) {
+    pending.add(domainId);
+    if (flushTimer) return;
+    flushTimer = setTimeout(() => {
+      flushTimer = null;
+      const ids = [...pending];
+      pending.clear();
+      applyDomains(ids).catch((error) => logger.warn({ err: error, domains: ids.length }, 'edge: applying notified changes failed; polling retries'));
+    }, NOTIFY_BATCH_MS);
+  }
+
+  async function poll() {
+    const mark = await repo.now();
+    if (pollMark === null) { pollMark = mark; return; }
+    const since = new Date(new Date(pollMark).getTime() - POLL_OVERLAP_MS).toISOString();
+    const ids = await repo.changedSince(since);
+    pollMark = mark;
+    if (ids.length > 0) await applyDomains(ids);
+  }
+
+  function every(ms: number, what: string, fn: () => Promise<unknown>) {
+    let running = false;
+    const t = setInterval(() => {
+      if (running || stopped) return;
+      running = true;
+      fn().catch((error) => logger.warn({ err: String(error) }, `edge: ${what} failed; retrying in ${ms} ms`)).finally(() => { running = false; });
+    }, ms);
+    timers.push(t);
+  }
+
+  async function writeConfig(): Promise<boolean> {
+    const config = await renderConfig(paths, s);
+    const old = existsSync(paths.config) ? await readFile(paths.config, 'utf8') : null;
+    if (old === config) return false;
+    await writeAtomic(paths.config, config);
+    return true;
+  }
+
+  return {
+    paths,
+    supervisor,
+    /** Boot: snapshot → files → HAProxy (or adopt the running one) → reconcile → background loops. */
+    async start(): Promise<{ mode: 'started' | 'adopted'; serving: number }> {
+      stopped = false;
+      const t0 = performance.now();
+      const phases: Record<string, number> = {};
+      const phase = (name: string) => { phases[name] = Math.round(performance.now() - t0); };
+      await prepareStateDir(paths);
+      await ensureDefaultCertificate(paths);
+      let desired: Desired | null = null;
+      try {
+        // The node row first: deployments reference it.
+        await repo.heartbeat(s.edgeId, { servingHostnames: 0, problems: [], synced: false, starting: true });
+        const rows = await repo.servingAll();
+        phase('snapshot_read_ms');
+        desired = buildDesired(rows, deps.secretBox, cache);
+        phase('snapshot_validated_ms');
+        noteProblems(desired, true);
+      } catch (error) {
+        // Control plane down at boot: serve what the files from the last run hold.
+        logger.error({ err: String(error) }, 'edge: cannot read the snapshot from Postgres; serving the files of the last run');
+      }
+      const running = (await supervisor.workerPid()) !== null;
+      let mode: 'started' | 'adopted';
+      if (!running) {
+        if (desired) {
+          // Fresh start: the files are the whole desired state; HAProxy loads them at once
+          // (far faster than thousands of runtime additions).
+          const next = new Map<string, ServedHost>();
+          for (const h of desired.hosts.values()) {
+            if (h.certificate) await writeCertificate(paths, h.hostname, h.certificate.pem);
+            next.set(h.hostname, { route: routeValue(h), inCrtList: h.certificate !== null });
+          }
+          served = next;
+          await writeLists(paths, served);
+          await removeStaleCertificates(paths, served);
+          phase('files_written_ms');
+        } else {
+          served = await readLists(paths);
+          await writeLists(paths, served);
+        }
+        await writeConfig();
+        mode = await supervisor.start();
+        phase('haproxy_started_ms');
+      } else {
+        const changed = await writeConfig();
+        mode = await supervisor.start();
+        served = await runtime.readServed();
+        if (changed) {
+          // The template or settings changed since that HAProxy started: reload, after the
+          // files match what it serves and its counters are recorded (a reload resets them).
+          await writeLists(paths, served);
+          await meter.readOnce().catch((error) => logger.warn({ err: String(error) }, 'edge: bandwidth reading before reload failed'));
+          await supervisor.reload();
+        }
+      }
+      remember(served);
+      if (desired) {
+        await reconcile().catch((error) => logger.warn({ err: String(error) }, 'edge: first reconcile failed; retrying on schedule'));
+        phase('first_reconcile_ms');
+      }
+      logger.info({ mode, serving: servingCount(), problems: allProblems().length, port: s.httpsPort, ...phases }, 'edge: serving');
+      if (s.databaseUrl) {
+        listener = listenForEdgeChanges(s.databaseUrl, {
+          onDomain: schedule,
+          onReconnected: () => { void poll().catch(() => undefined); },
+          onLost: (error) => logger.warn({ err: String(error) }, 'edge: change listener lost; polling until it is back'),
+        });
+      }
+      void poll().catch(() => undefined);
+      every(s.pollIntervalMs, 'poll for changes', poll);
+      every(s.reconcileIntervalMs, 'reconcile', reconcile);
+      every(s.heartbeatIntervalMs, 'heartbeat', () => repo.heartbeat(s.edgeId, { servingHostnames: servingCount(), problems: allProblems(), synced: false }));
+      every(s.bandwidthIntervalMs, 'bandwidth reading', () => meter.readOnce());
+      await repo.heartbeat(s.edgeId, { servingHostnames: servingCount(), problems: allProblems(), synced: false }).catch(() => undefined);
+      return { mode, serving: servingCount() };
+    },
+    reconcile,
+    applyDomains,
+    readBandwidth: () => meter.readOnce(),
+    /** Reloads HAProxy from its files (counters recorded first). */
+    async reload(): Promise<void> {
+      await exclusive(async () => {
+        await meter.readOnce().catch((error) => logger.warn({ err: String(error) }, 'edge: bandwidth reading before reload failed'));
+        await writeConfig();
+        await writeLists(paths, served);
+        await supervisor.reload();
+      });
+    },
+    status: () => ({ serving: servingCount(), problems: allProblems(), lastSyncAt }),
+    /** Stops the loops; `keepHaproxy` leaves it serving (as an agent crash would). */
+    async stop(options: { keepHaproxy?: boolean } = {}): Promise<void> {
+      stopped = true;
+      for (const t of timers) clearInterval(t);
+      timers.length = 0;
+      if (flushTimer) clearTimeout(flushTimer);
+      await listener?.close();
+      await chain.catch(() => undefined);
+      await meter.readOnce().catch((error) => logger.warn({ err: String(error) }, 'edge: last bandwidth reading failed'));
+      if (options.keepHaproxy) supervisor.detach();
+      else await supervisor.stop();
+    },
+  };
+}
+export type EdgeAgent = ReturnType<typeof createEdgeAgent>;

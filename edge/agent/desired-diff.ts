@@ -1,0 +1,73 @@
+// Desired-state diff: what HAProxy serves (read back from `show map` / `show ssl crt-list`, or
+// tracked after each change) against what it should serve, as per-host changes. Pure functions.
+import type { DesiredHost } from './snapshot.ts';
+
+/**
+ * A host's route as stored in the HAProxy map: `dsthost|dstport|domain id|mode|certificate id`.
+ * The certificate id is there so that reading the map back tells which certificate a host
+ * serves (its crt-list entry only names a file), e.g. when an agent restarts beside a running
+ * HAProxy. The route is written after the certificate: a crash in between leaves the old id,
+ * and the next pass sends the certificate again.
+ */
+export function routeValue(h: DesiredHost): string {
+  return [h.destinationHost, h.destinationPort, h.domainId, h.mode, h.certificate?.id ?? '-'].join('|');
+}
+
+export interface ServedHost {
+  /** The map value, null when the host has no route. */
+  route: string | null;
+  /** Whether the host's certificate is in the crt-list. */
+  inCrtList: boolean;
+}
+
+export function parseRoute(value: string): { domainId: string; mode: string; certificateId: string | null } | null {
+  const parts = value.split('|');
+  if (parts.length !== 5) return null;
+  return { domainId: parts[2]!, mode: parts[3]!, certificateId: parts[4] === '-' ? null : parts[4]! };
+}
+
+export interface HostChange {
+  hostname: string;
+  /** Send this certificate (new, or replacing the one served), then make sure it is listed. */
+  putCertificate?: { id: string; pem: string; listed: boolean };
+  /** Take the certificate off (crt-list entry and stored certificate). */
+  dropCertificate?: boolean;
+  /** Set the route to this value; null removes it. Undefined: leave it. */
+  route?: string | null;
+  /** For reporting: the domain and certificate this host serves after the change (null: none). */
+  domainId: string;
+  certificateId: string | null;
+}
+
+/**
+ * Changes that turn `served` into `desired` for the hosts in scope: every desired host, and every
+ * served host `inScope` says is ours to judge (all of them for a full reconcile, the hosts of the
+ * notified domains for a targeted one).
+ */
+export function diff(desired: Map<string, DesiredHost>, served: Map<string, ServedHost>, inScope: (hostname: string, route: string | null) => boolean): HostChange[] {
+  const changes: HostChange[] = [];
+  for (const want of desired.values()) {
+    const have = served.get(want.hostname);
+    const value = routeValue(want);
+    const haveCert = have?.route ? parseRoute(have.route)?.certificateId ?? null : null;
+    const change: HostChange = { hostname: want.hostname, domainId: want.domainId, certificateId: want.certificate?.id ?? null };
+    if (want.certificate) {
+      if (!have?.inCrtList || haveCert !== want.certificate.id) change.putCertificate = { id: want.certificate.id, pem: want.certificate.pem, listed: have?.inCrtList ?? false };
+    } else if (have?.inCrtList) {
+      change.dropCertificate = true;
+    }
+    if (have?.route !== value) change.route = value;
+    if (change.putCertificate || change.dropCertificate || change.route !== undefined) changes.push(change);
+  }
+  for (const [hostname, have] of served) {
+    if (desired.has(hostname) || !inScope(hostname, have.route)) continue;
+    changes.push({
+      hostname,
+      domainId: (have.route && parseRoute(have.route)?.domainId) || '',
+      certificateId: null,
+      ...(have.route !== null ? { route: null } : {}),
+      ...(have.inCrtList ? { dropCertificate: true } : {}),
+    });
+  }
+  return changes;
+}

@@ -1,0 +1,88 @@
+// Snapshot reader: database rows → what this edge should serve. Keys are opened with the
+// SecretBox in memory only (they reach disk only as HAProxy's 0600 key files); every row is
+// validated, and a broken one becomes a reported problem instead of an entry.
+import type { ServingRow } from '../../db/repositories/edge.ts';
+import type { SecretBox } from '../../security/secret-box.ts';
+import { checkCertificate, checkDestination, checkHostname, type Problem } from './validate.ts';
+
+/** What one hostname should look like at the edge. */
+export interface DesiredHost {
+  hostname: string;
+  domainId: string;
+  /** `suspended`: a 503 page (its certificate still served so the page arrives over TLS). */
+  mode: 'serve' | 'suspended';
+  destinationHost: string;
+  destinationPort: number;
+  certificate: { id: string; pem: string; serial: string } | null;
+}
+
+export interface DomainProblem extends Problem { domain_id: string; hostname: string }
+
+export interface Desired {
+  hosts: Map<string, DesiredHost>;
+  problems: DomainProblem[];
+  /** Domains the rows were about (a targeted read): hosts of these not in `hosts` are removed. */
+  domainIds: Set<string>;
+}
+
+/** AAD the certificate activities sealed each key with (activities/certificates.ts). */
+export function certificateKeyContext(certificateId: string): string {
+  return `certificate:${certificateId}:private_key`;
+}
+
+/**
+ * Validated certificates by id. A certificate row never changes once stored, so its check (key
+ * decryption, X.509 parse, key match: ~1 ms each) is done once per process, not on every
+ * reconcile of 10,000 hostnames.
+ */
+export class CertificateCache {
+  readonly #byId = new Map<string, { hostname: string; result: ReturnType<typeof checkCertificate> }>();
+  get(id: string, hostname: string, compute: () => ReturnType<typeof checkCertificate>) {
+    const hit = this.#byId.get(id);
+    if (hit && hit.hostname === hostname && (!hit.result.ok || hit.result.value.notAfter.getTime() > Date.now())) return hit.result;
+    const result = compute();
+    this.#byId.set(id, { hostname, result });
+    return result;
+  }
+  /** Drops entries of certificates no longer referenced. */
+  retain(ids: Set<string>): void {
+    for (const id of this.#byId.keys()) if (!ids.has(id)) this.#byId.delete(id);
+  }
+}
+
+export function buildDesired(rows: readonly ServingRow[], secretBox: SecretBox, cache: CertificateCache, domainIds: Iterable<string> = []): Desired {
+  const desired: Desired = { hosts: new Map(), problems: [], domainIds: new Set(domainIds) };
+  for (const r of rows) {
+    desired.domainIds.add(r.domain_id);
+    const report = (p: Problem) => desired.problems.push({ domain_id: r.domain_id, hostname: r.hostname.slice(0, 253), ...p });
+    const badName = checkHostname(r.hostname) ?? checkDestination(r.destination_host, r.destination_port);
+    if (badName) { report(badName); continue; }
+    let certificate: DesiredHost['certificate'] = null;
+    if (r.certificate_id && r.chain_pem && r.private_key_enc && r.key_id) {
+      const id = r.certificate_id;
+      const result = cache.get(id, r.hostname, () => {
+        let keyPem: string;
+        try {
+          keyPem = secretBox.open({ keyId: r.key_id!, ciphertext: r.private_key_enc! }, certificateKeyContext(id)).toString('utf8');
+        } catch (error) {
+          return { ok: false, problem: { code: 'key_undecryptable', message: `the key of certificate ${id} cannot be opened: ${(error as Error).message}` } };
+        }
+        return checkCertificate(r.hostname, r.chain_pem!, keyPem);
+      });
+      if (result.ok) certificate = { id, pem: result.value.pem, serial: result.value.serial };
+      else report(result.problem);
+    }
+    if (r.status === 'suspended') {
+      desired.hosts.set(r.hostname, { hostname: r.hostname, domainId: r.domain_id, mode: 'suspended', destinationHost: r.destination_host.toLowerCase(), destinationPort: r.destination_port, certificate });
+      continue;
+    }
+    // active, or pending_certificate with its certificate stored (deploying): served only with a
+    // valid certificate. An active domain without one is a problem worth showing.
+    if (!certificate) {
+      if (r.status === 'active' && !r.certificate_id) report({ code: 'certificate_missing', message: `${r.hostname} is active but has no stored certificate with its key` });
+      continue;
+    }
+    desired.hosts.set(r.hostname, { hostname: r.hostname, domainId: r.domain_id, mode: 'serve', destinationHost: r.destination_host.toLowerCase(), destinationPort: r.destination_port, certificate });
+  }
+  return desired;
+}

@@ -1,0 +1,118 @@
+// End to end with the real lifecycle: the API creates a domain, the workflow verifies DNS and gets
+// a certificate from Pebble, and the edge (real agent, real HAProxy) serves it over a chain that
+// validates against Pebble's root, to a real HTTPS origin — HTTP/1.1, HTTP/2 and WebSocket.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import http2 from 'node:http2';
+import WebSocket from 'ws';
+import { edgeRepository } from '../db/repositories/edge.ts';
+import { sql } from '../db/pool.ts';
+import { startAcmeStack, EDGE, type AcmeStack } from './support/acme-stack.ts';
+import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
+import { edgeGet, startEdgeProcess, type EdgeProcess } from './support/haproxy-edge.ts';
+import { client } from './support/http.ts';
+import { createTestCa, startTestOrigin, type TestCa, type TestOrigin } from './support/origin.ts';
+import { startTestWorker, type RunningWorker } from './support/temporal.ts';
+import { waitFor } from './support/wait.ts';
+
+describe('edge with the real domain lifecycle', () => {
+  let acme: AcmeStack;
+  let t: TestApp;
+  let worker: RunningWorker;
+  let api: ReturnType<typeof client>;
+  let originCa: TestCa;
+  let origin: TestOrigin;
+  let edge: EdgeProcess;
+  let pebbleRoot: string;
+  const hostname = 'www.customer-edge.test';
+  let domainId: string;
+
+  beforeAll(async () => {
+    acme = await startAcmeStack();
+    originCa = await createTestCa('Origin test CA');
+    origin = await startTestOrigin(originCa, ['app.vendor.test']);
+    acme.dns.set('app.vendor.test', [{ type: 'A', value: origin.ip }]);
+    t = await createTestApp({ config: acme.configOverrides });
+    await acme.serveChallenges(t.database.db);
+    worker = await startTestWorker(t.temporal, t.database.db, t.config);
+    api = client(t.app, (await createOrgWithKey(t)).auth);
+    edge = await startEdgeProcess({ databaseUrl: t.database.url, resolvers: acme.dns.server, originCaFile: originCa.certPath });
+    pebbleRoot = await acme.pebble.rootPem();
+  }, 90_000);
+
+  afterAll(async () => {
+    await edge?.stop();
+    await edge?.cleanup();
+    await worker?.stop();
+    await t?.close();
+    await acme?.close();
+    await origin?.close();
+    await originCa?.close();
+  });
+
+  it('serves a domain once it is active, over a chain that validates against Pebble\'s root', async () => {
+    const destination = (await api.post('/v1/destinations', { url: 'https://app.vendor.test:8443' })).json().data;
+    acme.dns.set(hostname, [{ type: 'CNAME', value: EDGE }]);
+    const created = await api.post('/v1/domains', { hostname, destination_id: destination.id });
+    expect(created.statusCode).toBe(201);
+    domainId = created.json().data.id;
+    await api.post(`/v1/domains/${domainId}/verify`);
+    await waitFor(`${hostname} to be active`, async () => (await api.get(`/v1/domains/${domainId}`)).json().data.status === 'active', 60_000, 200);
+
+    const res = await waitFor('the edge to serve it', async () => {
+      const r = await edgeGet(edge.port, hostname, { path: '/first', ca: pebbleRoot });
+      return r.status === 200 ? r : null;
+    }, 10_000, 100);
+    expect(res.authorized).toBe(true);
+    expect(res.nameMatches).toBe(true);
+    const seen = JSON.parse(res.body);
+    expect(seen).toMatchObject({ origin: 'app.vendor.test', url: '/first' });
+    expect(seen.headers).toMatchObject({ host: hostname, 'x-forwarded-proto': 'https', 'x-forwarded-host': hostname, 'x-forwarded-for': '127.0.0.1', 'x-hostgate-domain-id': domainId });
+
+    const certificateId = await t.database.db.oneFirst(sql.unsafe`select id from certificates where domain_id = ${domainId}`) as string;
+    await waitFor('the deployment to be recorded', () => edgeRepository(t.database.db).isCertificateDeployed(certificateId), 5_000, 100);
+  });
+
+  it('speaks HTTP/2 to clients that offer it', async () => {
+    const session = http2.connect(`https://127.0.0.1:${edge.port}`, { servername: hostname, ca: pebbleRoot, checkServerIdentity: () => undefined });
+    try {
+      const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = session.request({ ':path': '/over-h2', ':authority': hostname });
+        let status = 0;
+        let body = '';
+        req.on('response', (h) => { status = Number(h[':status']); });
+        req.setEncoding('utf8');
+        req.on('data', (c: string) => { body += c; });
+        req.on('end', () => resolve({ status, body }));
+        req.on('error', reject);
+        req.end();
+      });
+      expect(status).toBe(200);
+      expect(JSON.parse(body)).toMatchObject({ url: '/over-h2', headers: { host: hostname } });
+      expect(session.alpnProtocol).toBe('h2');
+    } finally {
+      session.close();
+    }
+  });
+
+  it('passes WebSocket upgrades through (echo)', async () => {
+    const ws = new WebSocket(`wss://127.0.0.1:${edge.port}/socket`, { servername: hostname, ca: pebbleRoot, headers: { host: hostname }, checkServerIdentity: () => undefined } as unknown as WebSocket.ClientOptions);
+    try {
+      await new Promise<void>((resolve, reject) => { ws.once('open', () => resolve()); ws.once('error', reject); });
+      const echoed = await new Promise<string>((resolve, reject) => {
+        ws.once('message', (data) => resolve(data.toString()));
+        ws.once('error', reject);
+        ws.send('hello through the edge');
+      });
+      expect(echoed).toBe('hello through the edge');
+      const upgrade = origin.requests.find((r) => r.url === '/socket');
+      expect(upgrade?.headers).toMatchObject({ host: hostname, upgrade: 'websocket', 'x-forwarded-host': hostname });
+    } finally {
+      ws.close();
+    }
+  });
+
+  it('takes the hostname off when the domain is deleted through the API', async () => {
+    expect((await api.delete(`/v1/domains/${domainId}`)).statusCode).toBeLessThan(300);
+    await waitFor('the hostname to be gone from the edge', async () => (await edgeGet(edge.port, hostname)).status === 421, 15_000, 100);
+  });
+});

@@ -1,0 +1,154 @@
+// The edge agent's pure parts: certificate and hostname checks, the desired-state diff, counter
+// deltas, HAProxy answer parsing and the generated configuration (checked by haproxy -c itself).
+import { describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { certificateKeyContext as activitiesContext } from '../activities/certificates.ts';
+import { counterDelta } from '../db/repositories/edge.ts';
+import { diff, parseRoute, routeValue, type ServedHost } from '../edge/agent/desired-diff.ts';
+import { ensureDefaultCertificate, prepareStateDir, renderConfig, statePaths } from '../edge/agent/haproxy-files.ts';
+import { isOurHaproxy, parseShowProc } from '../edge/agent/haproxy-supervisor.ts';
+import { certificateKeyContext, type DesiredHost } from '../edge/agent/snapshot.ts';
+import { checkCertificate, checkDestination, checkHostname } from '../edge/agent/validate.ts';
+import { createTestCa } from './support/origin.ts';
+
+const run = promisify(execFile);
+
+describe('certificate and hostname checks', () => {
+  it('accepts a matching certificate and key, and returns a PEM without blank lines', async () => {
+    const ca = await createTestCa();
+    try {
+      const { certPem, keyPem } = await ca.issue(['shop.example.test']);
+      const result = checkCertificate('shop.example.test', `${certPem}\n\n${ca.pem}`, `\n${keyPem}\n`);
+      expect(result.ok).toBe(true);
+      if (!result.ok) return;
+      expect(result.value.pem).not.toMatch(/\n\s*\n/);
+      expect(result.value.pem.match(/BEGIN CERTIFICATE/g)).toHaveLength(2);
+      expect(result.value.pem).toMatch(/PRIVATE KEY-----\n$/);
+
+      const other = await ca.issue(['other.example.test']);
+      expect(checkCertificate('shop.example.test', certPem, other.keyPem)).toMatchObject({ ok: false, problem: { code: 'key_mismatch' } });
+      expect(checkCertificate('other.example.test', certPem, keyPem)).toMatchObject({ ok: false, problem: { code: 'certificate_name_mismatch' } });
+      expect(checkCertificate('shop.example.test', 'garbage', keyPem)).toMatchObject({ ok: false, problem: { code: 'certificate_unreadable' } });
+      expect(checkCertificate('shop.example.test', certPem, 'garbage')).toMatchObject({ ok: false, problem: { code: 'key_unreadable' } });
+      expect(checkCertificate('shop.example.test', certPem, keyPem, new Date(Date.now() + 10 * 86_400_000))).toMatchObject({ ok: false, problem: { code: 'certificate_expired' } });
+    } finally {
+      await ca.close();
+    }
+  });
+
+  it('refuses names that cannot go into HAProxy files as they are', () => {
+    expect(checkHostname('shop.example.com')).toBeNull();
+    for (const bad of ['Shop.example.com', 'shop example.com', 'shop.example.com\nx', 'a/../b.com', 'nodot', '-a.com', 'a'.repeat(64) + '.com', 'x|y.com']) {
+      expect(checkHostname(bad)).toMatchObject({ code: 'invalid_hostname' });
+    }
+    expect(checkDestination('app.vendor.com', 443)).toBeNull();
+    expect(checkDestination('app vendor', 443)).toMatchObject({ code: 'invalid_destination' });
+    expect(checkDestination('app.vendor.com', 0)).toMatchObject({ code: 'invalid_destination' });
+  });
+
+  it('opens keys with the context the certificate activities sealed them with', () => {
+    expect(certificateKeyContext('crt_x')).toBe(activitiesContext('crt_x'));
+  });
+});
+
+describe('desired-state diff', () => {
+  const host = (hostname: string, certId: string | null, mode: DesiredHost['mode'] = 'serve'): DesiredHost => ({
+    hostname, domainId: `dom_${hostname}`, mode, destinationHost: 'app.vendor.test', destinationPort: 443,
+    certificate: certId ? { id: certId, pem: `pem-${certId}`, serial: '01' } : null,
+  });
+  const served = (entries: [string, ServedHost][]) => new Map(entries);
+
+  it('adds, renews, suspends and removes, leaving what is right alone', () => {
+    const desired = new Map([
+      ['new.test', host('new.test', 'crt_1')],
+      ['same.test', host('same.test', 'crt_2')],
+      ['renewed.test', host('renewed.test', 'crt_4')],
+      ['paused.test', host('paused.test', 'crt_5', 'suspended')],
+    ]);
+    const have = served([
+      ['same.test', { route: routeValue(host('same.test', 'crt_2')), inCrtList: true }],
+      ['renewed.test', { route: routeValue(host('renewed.test', 'crt_3')), inCrtList: true }],
+      ['paused.test', { route: routeValue(host('paused.test', 'crt_5')), inCrtList: true }],
+      ['gone.test', { route: routeValue(host('gone.test', 'crt_6')), inCrtList: true }],
+    ]);
+    const changes = diff(desired, have, () => true);
+    const by = Object.fromEntries(changes.map((c) => [c.hostname, c]));
+    expect(Object.keys(by).sort()).toEqual(['gone.test', 'new.test', 'paused.test', 'renewed.test']);
+    expect(by['new.test']).toMatchObject({ putCertificate: { id: 'crt_1', listed: false }, route: routeValue(host('new.test', 'crt_1')) });
+    expect(by['renewed.test']).toMatchObject({ putCertificate: { id: 'crt_4', listed: true } });
+    expect(by['paused.test']!.putCertificate).toBeUndefined();
+    expect(parseRoute(by['paused.test']!.route!)).toMatchObject({ mode: 'suspended', certificateId: 'crt_5' });
+    expect(by['gone.test']).toMatchObject({ route: null, dropCertificate: true, domainId: 'dom_gone.test' });
+  });
+
+  it('re-sends a certificate whose route still names the old one (crash between the two)', () => {
+    const want = host('a.test', 'crt_new');
+    const changes = diff(new Map([['a.test', want]]), served([['a.test', { route: routeValue(host('a.test', 'crt_old')), inCrtList: true }]]), () => true);
+    expect(changes[0]).toMatchObject({ putCertificate: { id: 'crt_new' }, route: routeValue(want) });
+  });
+
+  it('removes only hosts in scope on a targeted pass', () => {
+    const have = served([['x.test', { route: routeValue(host('x.test', 'crt_x')), inCrtList: true }], ['y.test', { route: routeValue(host('y.test', 'crt_y')), inCrtList: true }]]);
+    const changes = diff(new Map(), have, (_h, route) => parseRoute(route!)!.domainId === 'dom_x.test');
+    expect(changes.map((c) => c.hostname)).toEqual(['x.test']);
+  });
+});
+
+describe('bandwidth counters', () => {
+  it('turns absolute counters into deltas; a reset or another worker counts from zero', () => {
+    expect(counterDelta(undefined, 'w1', 500)).toBe(500);
+    expect(counterDelta({ processKey: 'w1', value: 500 }, 'w1', 800)).toBe(300);
+    expect(counterDelta({ processKey: 'w1', value: 500 }, 'w1', 500)).toBe(0);
+    expect(counterDelta({ processKey: 'w1', value: 500 }, 'w1', 120)).toBe(120);
+    expect(counterDelta({ processKey: 'w1', value: 500 }, 'w2', 900)).toBe(900);
+  });
+});
+
+describe('HAProxy answers and configuration', () => {
+  it('parses show proc of the master CLI', () => {
+    const text = `#<PID>          <type>          <reloads>       <uptime>        <version>
+23888           master          2 [failed: 1]   0d00h10m36s     2.6.12-1+deb12u4
+# workers
+31407           worker          0               0d00h10m08s     2.6.12-1+deb12u4
+# old workers
+31000           worker          1               0d00h11m08s     2.6.12-1+deb12u4
+# programs
+`;
+    expect(parseShowProc(text)).toEqual({ masterPid: 23888, workerPid: 31407, reloads: 2, failed: 1 });
+    expect(parseShowProc('Unknown command')).toBeNull();
+  });
+
+  it('does not take a stale pid file\'s pid for its HAProxy', async () => {
+    expect(await isOurHaproxy(process.pid, '/tmp/x/haproxy.cfg')).toBe(false);
+    expect(await isOurHaproxy(2 ** 22 + 12345, '/tmp/x/haproxy.cfg')).toBe(false);
+  });
+
+  it('generates a configuration HAProxy accepts, with HSTS only when asked', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'hg-edge-cfg-'));
+    try {
+      const paths = statePaths(dir);
+      await prepareStateDir(paths);
+      await ensureDefaultCertificate(paths);
+      await writeFile(paths.crtList, '');
+      await writeFile(paths.hostMap, '');
+      const values = { bindAddress: '127.0.0.1', httpsPort: 18443, originCaFile: '@system-ca', resolvers: ['127.0.0.1:5353'], hstsMaxAge: 0, threads: 1 };
+      const off = await renderConfig(paths, values);
+      expect(off).not.toMatch(/Strict-Transport-Security "/);
+      expect(off).toMatch(/nameserver ns1 127\.0\.0\.1:5353/);
+      const on = await renderConfig(paths, { ...values, hstsMaxAge: 31536000, resolvers: [] });
+      expect(on).toMatch(/set-header Strict-Transport-Security "max-age=31536000"/);
+      expect(on).toMatch(/parse-resolv-conf/);
+      for (const config of [off, on]) {
+        await writeFile(paths.config, config);
+        const { stdout, stderr } = await run('/usr/sbin/haproxy', ['-c', '-f', paths.config]);
+        expect(`${stdout}${stderr}`).toMatch(/Configuration file is valid/);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
