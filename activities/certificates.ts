@@ -55,7 +55,7 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
     accounts: acmeAccountsRepository(db), secretBox, logger, observe: deps.observeCaResponse, ca: calls.ca,
   });
   const ctx: IssuanceContext = {
-    ...calls, directoryUrl, client: clients.get, secretBox, logger, waiting: createWaiting(deps),
+    ...calls, directoryUrl, client: clients.get, secretBox, logger, waiting: createWaiting(deps), activateOnIssue: config.edgeDeployment === 'skip',
     orders: acmeOrdersRepository(db), certificates: certificatesRepository(db), domains: domainsRepository(db),
   };
   const order = createOrderPhase(ctx);

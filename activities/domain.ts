@@ -2,27 +2,36 @@
 // row's sequence number as a guard. Dependencies are injected; activities throw on failure and
 // the workflow's retry policy decides what happens next.
 import { ApplicationFailure } from '@temporalio/common';
+import type { Config } from '../config/index.ts';
 import type { Db } from '../db/pool.ts';
 import { certificatesRepository } from '../db/repositories/certificates.ts';
 import { domainVerificationRepository } from '../db/repositories/domain-verification.ts';
 import { domainsRepository, type DomainRow } from '../db/repositories/domains.ts';
+import { edgeRepository } from '../db/repositories/edge.ts';
 import type { DomainStatus } from '../model/domain-status.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { DomainState } from '../workflows/domain/config.ts';
 
-export interface DomainActivityDeps { db: Db; logger: Logger }
+export interface DomainActivityDeps { db: Db; logger: Logger; config: Pick<Config, 'edgeDeployment' | 'edgeDeployOverdueSeconds'> }
 
 // The workflow's contract owns DomainState; re-exported for the activity modules that use it.
 export type { DomainState };
 export interface Problem { code: string; message: string }
 
+/** What a domain waiting too long for an edge shows (docs/edge.md, "Active means served"). */
+export const EDGE_NOT_DEPLOYED: Problem = {
+  code: 'edge_not_deployed',
+  message: 'The certificate is issued but no edge serves it yet. Check that the edge agent runs (`hostgate edge status`) and its log for this hostname.',
+};
+
 const missing = (domainId: string) => ApplicationFailure.nonRetryable(`domain ${domainId} does not exist`, 'DomainNotFound');
 const state = (d: DomainRow): DomainState => ({ status: d.status, seq: d.status_seq });
 
-export function createDomainActivities({ db, logger }: DomainActivityDeps) {
+export function createDomainActivities({ db, logger, config }: DomainActivityDeps) {
   const domains = domainsRepository(db);
   const verifications = domainVerificationRepository(db);
   const certificates = certificatesRepository(db);
+  const edge = edgeRepository(db);
   return {
     /** Marks the row as having its workflow; returns where the domain stands. */
     async attachWorkflow({ domainId }: { domainId: string }): Promise<DomainState> {
@@ -63,6 +72,29 @@ export function createDomainActivities({ db, logger }: DomainActivityDeps) {
     async latestCertificate({ domainId }: { domainId: string }): Promise<{ id: string; notBefore: number; notAfter: number } | null> {
       const cert = await certificates.latestLive(domainId);
       return cert ? { id: cert.id, notBefore: Date.parse(cert.not_before), notAfter: Date.parse(cert.not_after) } : null;
+    },
+
+    /**
+     * A domain whose certificate is stored but not yet served: moves it to `active` (clearing the
+     * problem) once a live edge serves its newest certificate — or at once where no edge has to
+     * (HOSTGATE_EDGE_DEPLOYMENT=skip). Guarded by the sequence number like every move. A
+     * certificate stored longer ago than HOSTGATE_EDGE_DEPLOY_OVERDUE_SECONDS and still not
+     * served is shown as the problem `edge_not_deployed`.
+     */
+    async activateIfDeployed({ domainId, expectedSeq }: { domainId: string; expectedSeq: number }): Promise<{ state: DomainState; deployed: boolean; overdue: boolean }> {
+      const cert = await certificates.latestLive(domainId);
+      const deployed = config.edgeDeployment === 'skip' || (cert !== null && await edge.isCertificateDeployed(cert.id));
+      if (deployed) {
+        const reason = config.edgeDeployment === 'skip' ? 'certificate issued' : 'certificate deployed at the edge';
+        const result = await domains.transition(domainId, 'active', reason, { expectedSeq, problem: null });
+        if (!result.domain) throw missing(domainId);
+        return { state: state(result.domain), deployed, overdue: false };
+      }
+      const domain = await domains.getById(domainId);
+      if (!domain) throw missing(domainId);
+      const overdue = cert !== null && cert.stored_seconds_ago >= config.edgeDeployOverdueSeconds;
+      if (overdue && (domain.verification?.problem as Problem | null | undefined)?.code !== EDGE_NOT_DEPLOYED.code) await domains.setProblem(domainId, EDGE_NOT_DEPLOYED);
+      return { state: state(domain), deployed, overdue };
     },
 
     /** Removes challenge tokens and certificate material, then marks the domain deleted. */

@@ -31,6 +31,10 @@ export interface Config {
   httpPort: number;
   dns: { servers: string[] };
   acme: { directoryUrl: string; caBundlePath: string | undefined; email: string | undefined; caaIdentities: string[] };
+  /** `required`: a domain is active only once an edge serves its certificate; `skip`: on issuance. */
+  edgeDeployment: 'required' | 'skip';
+  /** Seconds after which an issued certificate no edge serves is shown as a problem. */
+  edgeDeployOverdueSeconds: number;
   logLevel: RawConfig['LOG_LEVEL'];
 }
 
@@ -86,6 +90,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
     worker: { workflowTaskSlots: raw.HOSTGATE_WORKER_WORKFLOW_TASK_SLOTS, activitySlots: raw.HOSTGATE_WORKER_ACTIVITY_SLOTS, localActivitySlots: raw.HOSTGATE_WORKER_LOCAL_ACTIVITY_SLOTS, maxCachedWorkflows: raw.HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS, bundlePath: raw.HOSTGATE_WORKFLOW_BUNDLE },
     httpPort: raw.HOSTGATE_HTTP_PORT,
     dns: { servers: list(raw.HOSTGATE_DNS_SERVERS) },
+    edgeDeployment: raw.HOSTGATE_EDGE_DEPLOYMENT,
+    edgeDeployOverdueSeconds: raw.HOSTGATE_EDGE_DEPLOY_OVERDUE_SECONDS,
     acme: { directoryUrl: raw.HOSTGATE_ACME_DIRECTORY_URL, caBundlePath: raw.HOSTGATE_ACME_CA_BUNDLE, email: raw.HOSTGATE_ACME_EMAIL, caaIdentities: list(raw.HOSTGATE_ACME_CAA_IDENTITIES) },
     logLevel: raw.LOG_LEVEL,
   };

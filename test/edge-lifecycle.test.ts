@@ -31,7 +31,8 @@ describe('edge with the real domain lifecycle', () => {
     originCa = await createTestCa('Origin test CA');
     origin = await startTestOrigin(originCa, ['app.vendor.test']);
     acme.dns.set('app.vendor.test', [{ type: 'A', value: origin.ip }]);
-    t = await createTestApp({ config: acme.configOverrides });
+    // "Active means served": the domain is active only once the edge reports the certificate deployed.
+    t = await createTestApp({ config: { ...acme.configOverrides, HOSTGATE_EDGE_DEPLOYMENT: 'required', HOSTGATE_EDGE_DEPLOY_OVERDUE_SECONDS: '2' } });
     await acme.serveChallenges(t.database.db);
     worker = await startTestWorker(t.temporal, t.database.db, t.config);
     api = client(t.app, (await createOrgWithKey(t)).auth);
@@ -58,10 +59,9 @@ describe('edge with the real domain lifecycle', () => {
     await api.post(`/v1/domains/${domainId}/verify`);
     await waitFor(`${hostname} to be active`, async () => (await api.get(`/v1/domains/${domainId}`)).json().data.status === 'active', 60_000, 200);
 
-    const res = await waitFor('the edge to serve it', async () => {
-      const r = await edgeGet(edge.port, hostname, { path: '/first', ca: pebbleRoot });
-      return r.status === 200 ? r : null;
-    }, 10_000, 100);
+    // Served from the first request after it is active: no wait for the edge.
+    const res = await edgeGet(edge.port, hostname, { path: '/first', ca: pebbleRoot });
+    expect(res.status).toBe(200);
     expect(res.authorized).toBe(true);
     expect(res.nameMatches).toBe(true);
     const seen = JSON.parse(res.body);
@@ -69,7 +69,37 @@ describe('edge with the real domain lifecycle', () => {
     expect(seen.headers).toMatchObject({ host: hostname, 'x-forwarded-proto': 'https', 'x-forwarded-host': hostname, 'x-forwarded-for': '127.0.0.1', 'x-hostgate-domain-id': domainId });
 
     const certificateId = await t.database.db.oneFirst(sql.unsafe`select id from certificates where domain_id = ${domainId}`) as string;
-    await waitFor('the deployment to be recorded', () => edgeRepository(t.database.db).isCertificateDeployed(certificateId), 5_000, 100);
+    expect(await edgeRepository(t.database.db).isCertificateDeployed(certificateId)).toBe(true);
+    const moves = await t.database.db.any(sql.unsafe`select to_status, reason from domain_status_history where domain_id = ${domainId} order by seq`) as readonly { to_status: string; reason: string }[];
+    expect(moves.map((m) => m.to_status)).toEqual(['pending_dns', 'pending_certificate', 'active']);
+    expect(moves[2]!.reason).toBe('certificate deployed at the edge');
+  });
+
+  it('keeps a domain in pending_certificate while no edge serves it, shows edge_not_deployed, activates when an edge returns', async () => {
+    const other = 'late.customer-edge.test';
+    let id = '';
+    await edge.stop();
+    try {
+      const destination = (await api.post('/v1/destinations', { url: 'https://app.vendor.test:8443' })).json().data;
+      acme.dns.set(other, [{ type: 'CNAME', value: EDGE }]);
+      id = (await api.post('/v1/domains', { hostname: other, destination_id: destination.id })).json().data.id as string;
+      await api.post(`/v1/domains/${id}/verify`);
+      const waiting = await waitFor('edge_not_deployed on the domain', async () => {
+        const d = (await api.get(`/v1/domains/${id}`)).json().data;
+        return d.verification.problem?.code === 'edge_not_deployed' ? d : null;
+      }, 60_000, 200);
+      expect(waiting.status).toBe('pending_certificate');
+      expect(waiting.verification.problem.message).toMatch(/hostgate edge status/);
+      expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from certificates where domain_id = ${id}`)).toBe(1);
+    } finally {
+      await edge.start();
+    }
+    const active = await waitFor('active once the edge serves it', async () => {
+      const d = (await api.get(`/v1/domains/${id}`)).json().data;
+      return d.status === 'active' ? d : null;
+    }, 30_000, 200);
+    expect(active.verification.problem).toBeNull();
+    expect((await edgeGet(edge.port, other, { path: '/late', ca: pebbleRoot })).status).toBe(200);
   });
 
   it('speaks HTTP/2 to clients that offer it', async () => {

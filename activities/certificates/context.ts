@@ -18,4 +18,6 @@ export interface IssuanceContext extends CaCalls {
   secretBox: SecretBox;
   logger: Logger;
   waiting: Waiting;
+  /** A new certificate activates its domain at once (no edge has to serve it first). */
+  activateOnIssue: boolean;
 }

@@ -30,9 +30,13 @@ export function createFinalizePhase(ctx: IssuanceContext, orderPhase: OrderPhase
     return { certificateId: cert.id, serial: cert.serial, notBefore: cert.not_before, notAfter: cert.not_after };
   }
 
-  /** What a stored certificate means for its domain: `active` (first one) or the problem cleared. */
+  /**
+   * What a stored certificate means for its domain: `active` (first one) or the problem cleared.
+   * Where an edge must serve it first (HOSTGATE_EDGE_DEPLOYMENT=required), the domain stays in
+   * pending_certificate and the workflow waits for the deployment (phases/await-deployment.ts).
+   */
   async function afterIssuance(domainId: string, then: NonNullable<FinalizeInput['then']>): Promise<DomainState | undefined> {
-    if (then.activateFromSeq === undefined) {
+    if (then.activateFromSeq === undefined || !ctx.activateOnIssue) {
       await domains.setProblem(domainId, null);
       return undefined;
     }

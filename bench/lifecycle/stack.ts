@@ -80,6 +80,9 @@ export async function startStack(options: LifecycleOptions, pgInfo: BenchPostgre
     HOSTGATE_SERVICE_DOMAIN: 'hostgate.test',
     HOSTGATE_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
     ...acme.configOverrides,
+    // No edge runs here: a certificate activates its domain at once, so "verify → active" is the
+    // lifecycle's own time (DNS, ACME, Postgres, Temporal). bench:edge measures stored → served.
+    HOSTGATE_EDGE_DEPLOYMENT: 'skip',
   };
   const config = loadConfig({
     ...sharedEnv,

@@ -5,7 +5,7 @@ import { NoRows, row, sql, type Db } from '../pool.ts';
 import type { SealedKey } from './acme-accounts.ts';
 
 const CertificateRow = row(Type.Object({ id: Type.String(), serial: Type.String(), not_before: Type.String(), not_after: Type.String() }));
-const DatesRow = row(Type.Object({ id: Type.String(), not_before: Type.String(), not_after: Type.String() }));
+const DatesRow = row(Type.Object({ id: Type.String(), not_before: Type.String(), not_after: Type.String(), stored_seconds_ago: Type.Number() }));
 const IdRow = row(Type.Object({ id: Type.String() }));
 
 export interface NewCertificate {
@@ -22,7 +22,8 @@ export function certificatesRepository(db: Db) {
     /** The newest certificate of the domain that is not deleted. */
     latestLive(domainId: string) {
       return db.maybeOne(sql.type(DatesRow)`
-        select id, not_before, not_after from certificates where domain_id = ${domainId} and deleted_at is null order by not_after desc limit 1`);
+        select id, not_before, not_after, extract(epoch from hg_now() - created_at)::float8 as stored_seconds_ago
+        from certificates where domain_id = ${domainId} and deleted_at is null order by not_after desc limit 1`);
     },
 
     /**

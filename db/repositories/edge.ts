@@ -2,7 +2,9 @@
 // certificate, still sealed), the changes since a moment, its heartbeat, the certificates it has
 // deployed, and the bytes it carried per domain (migration 008).
 import { Type, type Static } from 'typebox';
+import { domainWorkflowId } from '../../workflows/domain/config.ts';
 import { row, sql, type Db } from '../pool.ts';
+import { workflowOutboxRepository } from './workflow-outbox.ts';
 
 /** Domain statuses the edge has something to do for (see docs/edge.md, "What is served"). */
 export const edgeStatuses = ['active', 'pending_certificate', 'suspended'] as const;
@@ -80,7 +82,10 @@ const DeploymentRow = row(Type.Object({
 }));
 const BandwidthRow = row(Type.Object({ bytes_in: Type.Number(), bytes_out: Type.Number() }));
 
+const DomainIdRow = row(Type.Object({ id: Type.String() }));
+
 export function edgeRepository(db: Db) {
+  const outbox = workflowOutboxRepository(db);
   return {
     /** Every domain the edge may serve (the boot snapshot and the periodic reconcile). */
     async servingAll(): Promise<readonly ServingRow[]> {
@@ -115,12 +120,17 @@ export function edgeRepository(db: Db) {
     },
     /**
      * Records what this edge now serves: `deployed` certificates (upserted; `deployed_at` moves
-     * only when the certificate changes) and domains it no longer serves (`removed`).
+     * only when the certificate changes) and domains it no longer serves (`removed`). A domain
+     * still waiting in pending_certificate for its first deployment gets a `verify` signal in the
+     * same transaction: its workflow checks at once and moves it to `active` (phases/await-deployment.ts).
      */
     async recordDeployments(edgeId: string, deployed: readonly Deployment[], removed: readonly string[] = []): Promise<void> {
       if (deployed.length === 0 && removed.length === 0) return;
       await db.transaction(async (tx) => {
         if (deployed.length > 0) {
+          const waiting = await tx.any(sql.type(DomainIdRow)`
+            select id from domains where status = 'pending_certificate' and id = any(${sql.array(deployed.map((x) => x.domainId), 'text')})`);
+          for (const { id } of waiting) await outbox.enqueue(tx, 'signal_domain', domainWorkflowId(id), { signal: 'verify' });
           await tx.query(sql.unsafe`
             insert into edge_deployments (edge_id, domain_id, certificate_id)
             select ${edgeId}, d, c from unnest(${sql.array(deployed.map((x) => x.domainId), 'text')}, ${sql.array(deployed.map((x) => x.certificateId), 'text')}) as t (d, c)

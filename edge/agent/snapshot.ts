@@ -4,6 +4,7 @@
 import type { ServingRow } from '../../db/repositories/edge.ts';
 import type { SecretBox } from '../../security/secret-box.ts';
 import { checkCertificate, checkDestination, checkHostname, type Problem } from './validate.ts';
+import { certificateKeyContext } from '../../acme/keys.ts';
 
 /** What one hostname should look like at the edge. */
 export interface DesiredHost {
@@ -25,10 +26,8 @@ export interface Desired {
   domainIds: Set<string>;
 }
 
-/** AAD the certificate activities sealed each key with (activities/certificates.ts). */
-export function certificateKeyContext(certificateId: string): string {
-  return `certificate:${certificateId}:private_key`;
-}
+/** AAD the certificate activities sealed each key with (one owner: acme/keys.ts). */
+export { certificateKeyContext };
 
 /**
  * Validated certificates by id. A certificate row never changes once stored, so its check (key

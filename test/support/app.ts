@@ -23,6 +23,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     // Tests never query the public internet: unless a test runs its own DNS server, lookups go
     // to a closed loopback port and fail at once (the domain simply stays pending_dns).
     HOSTGATE_DNS_SERVERS: '127.0.0.1:1',
+    // Tests of the lifecycle alone run no edge: a certificate activates its domain at once. The
+    // edge tests set `required` and run the real agent and HAProxy (test/edge-lifecycle.test.ts).
+    HOSTGATE_EDGE_DEPLOYMENT: 'skip',
     ...overrides,
   });
 }

@@ -4,13 +4,18 @@ import { CancellationScope } from '@temporalio/workflow';
 import { dnsLocal, dnsLocalOptions, store } from '../activity-proxies.ts';
 import { backoff, CERT_BACKOFF_CAP, CERT_BACKOFF_FIRST, CERT_MAX_FAILURES } from '../backoff.ts';
 import type { DomainContext } from '../context.ts';
+import { awaitDeployment } from './await-deployment.ts';
 import { issue } from './issue.ts';
 
 /** How long a successful DNS check stands in for the check before issuance. */
 const JUST_VERIFIED_MS = 60_000;
+/** A stored certificate with less left than this is not deployed: a new one is issued instead. */
+const STILL_USABLE_MS = 24 * 60 * 60_000;
 
 export async function obtainCertificate(ctx: DomainContext): Promise<void> {
   const { carry, pending, domainId, hostname } = ctx;
+  // Issued but not yet served (an edge must deploy it before the domain is active).
+  if (carry.certificate && carry.certificate.notAfter - Date.now() > STILL_USABLE_MS) return awaitDeployment(ctx);
   for (;;) {
     if (carry.certFailures > 0) {
       const delay = backoff(carry.certFailures, CERT_BACKOFF_FIRST, CERT_BACKOFF_CAP);
