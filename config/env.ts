@@ -44,6 +44,13 @@ const variables = {
   HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS: { schema: Type.Integer({ minimum: 0, maximum: 1000000 }), default: undefined, describe: "an integer: workflows one worker keeps in memory between tasks (unset: 2 per MiB of heap above 512 MiB, about 7,500 on Node's default heap); below the number of open workflows, each task replays its workflow's run" },
   HOSTGATE_WORKFLOW_BUNDLE: { schema: Type.String({ minLength: 1 }), default: undefined, describe: 'path of the prebuilt workflow bundle the worker loads (unset: dist/workflow-bundle.js, rebuilt when older than the sources)' },
   HOSTGATE_WIDGET_API_ORIGIN: { schema: Type.String({ pattern: '^$|^https?://[^/]+$' }), default: undefined, describe: 'the API origin baked into the widget script when it is served from another origin (no path; unset: HOSTGATE_PUBLIC_URL when HOSTGATE_CDN_URL differs from it, else none: the script calls the origin it came from)' },
+  // Client-side bounds of the API (docs/api-decisions.md, "Bounded waits"): past them a request
+  // answers 503 with Retry-After instead of waiting for a Postgres that does not answer.
+  HOSTGATE_DB_STATEMENT_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '3000', describe: 'an integer from 100 to 600000: milliseconds one API statement may run (statement_timeout; the client gives up 1 s later when Postgres does not answer at all)' },
+  HOSTGATE_DB_CONNECT_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '2000', describe: 'an integer from 100 to 600000: milliseconds to open a new API connection to Postgres (TCP, startup, authentication)' },
+  HOSTGATE_DB_ACQUIRE_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '2000', describe: 'an integer from 100 to 600000: milliseconds an API request waits for a free pooled connection' },
+  HOSTGATE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 3600000 }), default: '10000', describe: 'an integer from 100 to 3600000: milliseconds Postgres keeps an API session that sits idle inside a transaction (idle_in_transaction_session_timeout)' },
+  HOSTGATE_REQUEST_TIMEOUT_MS: { schema: Type.Integer({ minimum: 1000, maximum: 600000 }), default: '10000', describe: 'an integer from 1000 to 600000: milliseconds a client has to send a whole request, headers and body (slower senders get 408)' },
   LOG_LEVEL: { schema: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))), default: 'info', describe: 'one of fatal, error, warn, info, debug, trace, silent' },
 } as const satisfies Record<string, { schema: TSchema; default: string | undefined; describe: string }>;
 

@@ -32,6 +32,8 @@ export interface Config {
   dns: { servers: string[] };
   acme: { directoryUrl: string; caBundlePath: string | undefined; email: string | undefined; caaIdentities: string[] };
   logLevel: RawConfig['LOG_LEVEL'];
+  /** Client-side bounds on the API's Postgres calls and on receiving a request (docs/api-decisions.md, "Bounded waits"). */
+  limits: { dbStatementTimeoutMs: number; dbConnectTimeoutMs: number; dbAcquireTimeoutMs: number; dbIdleInTransactionTimeoutMs: number; requestTimeoutMs: number };
 }
 
 function list(value: string): string[] {
@@ -88,5 +90,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
     dns: { servers: list(raw.HOSTGATE_DNS_SERVERS) },
     acme: { directoryUrl: raw.HOSTGATE_ACME_DIRECTORY_URL, caBundlePath: raw.HOSTGATE_ACME_CA_BUNDLE, email: raw.HOSTGATE_ACME_EMAIL, caaIdentities: list(raw.HOSTGATE_ACME_CAA_IDENTITIES) },
     logLevel: raw.LOG_LEVEL,
+    limits: { dbStatementTimeoutMs: raw.HOSTGATE_DB_STATEMENT_TIMEOUT_MS, dbConnectTimeoutMs: raw.HOSTGATE_DB_CONNECT_TIMEOUT_MS, dbAcquireTimeoutMs: raw.HOSTGATE_DB_ACQUIRE_TIMEOUT_MS, dbIdleInTransactionTimeoutMs: raw.HOSTGATE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS, requestTimeoutMs: raw.HOSTGATE_REQUEST_TIMEOUT_MS },
   };
 }

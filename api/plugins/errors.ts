@@ -3,17 +3,22 @@
 import fp from 'fastify-plugin';
 import FindMyWay from 'find-my-way';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BackendTerminatedError, BackendTerminatedUnexpectedlyError, ConnectionError } from 'slonik';
+import { BackendTerminatedError, BackendTerminatedUnexpectedlyError, ConnectionError, IdleTransactionTimeoutError, StatementTimeoutError } from 'slonik';
+import { DatabaseTimeoutError } from '../../db/pool.ts';
 import { InvalidCursorError } from '../../db/pagination.ts';
 import { ApiError, errorBody } from '../errors.ts';
 import { describeValidationError, paramOf } from '../validation.ts';
 
 function isUnavailable(error: unknown): boolean {
   if (error instanceof ConnectionError || error instanceof BackendTerminatedUnexpectedlyError || error instanceof BackendTerminatedError) return true;
+  // Our client-side bounds (db/pool.ts) and the server-side ones: Postgres too slow or gone.
+  if (error instanceof DatabaseTimeoutError || error instanceof StatementTimeoutError || error instanceof IdleTransactionTimeoutError) return true;
   const code = (error as { code?: string }).code;
-  if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001'].includes(code)) return true;
+  if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '57014', '25P03', '08006', '08001', '08003', '53300'].includes(code)) return true;
   const message = error instanceof Error ? error.message : '';
-  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Failed to connect/i.test(message);
+  // "Client is pending destroy": a statement that came after its connection timed out (a
+  // transaction's ROLLBACK) — the same outage.
+  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|timeout expired|Failed to connect|Client is pending destroy|Client is destroyed|Connection pool (has ended|is being terminated)/i.test(message);
 }
 
 function postgresCode(error: unknown): string | undefined {
