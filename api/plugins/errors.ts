@@ -5,6 +5,7 @@ import FindMyWay from 'find-my-way';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BackendTerminatedError, BackendTerminatedUnexpectedlyError, ConnectionError, IdleTransactionTimeoutError, StatementTimeoutError } from 'slonik';
 import { DatabaseTimeoutError } from '../../db/pool.ts';
+import { IdempotencyClaimLostError } from '../../db/repositories/idempotency-keys.ts';
 import { InvalidCursorError } from '../../db/pagination.ts';
 import { ApiError, errorBody } from '../errors.ts';
 import { describeValidationError, paramOf } from '../validation.ts';
@@ -32,6 +33,7 @@ function postgresCode(error: unknown): string | undefined {
 export function toApiError(error: unknown, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof InvalidCursorError) return new ApiError('invalid_request', error.message, { param: 'cursor' });
+  if (error instanceof IdempotencyClaimLostError) return new ApiError('idempotency_key_in_use', 'another request with this Idempotency-Key took over after this one stalled; retry to get its answer', { headers: { 'retry-after': '1' } });
   const fe = error as FastifyError & { validation?: unknown[]; validationContext?: string };
   if (fe.validation) {
     const first = fe.validation[0] as Parameters<typeof paramOf>[0];

@@ -5,6 +5,7 @@ import { DomainConflictError, domainsRepository } from '../../db/repositories/do
 import { normalizeHostname } from '../../model/hostname.ts';
 import { ApiError } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
+import { recordAnswerWithin } from '../plugins/idempotency.ts';
 import { presentDomain } from '../presenters/domain.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
 import { CreateDomainBody, Domain, DomainIdParams, DomainStatus } from '../schemas/domains.ts';
@@ -36,14 +37,16 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
       created = await db.transaction(async (tx) => {
         const destination = await destinations.lockLive(tx, organizationId, request.body.destination_id);
         if (!destination) throw new ApiError('destination_not_found', `destination ${request.body.destination_id} does not exist`, { param: 'destination_id' });
-        return domains.create({ organizationId, destinationId: destination.id, hostname: normalized.hostname, isApex: normalized.isApex, externalCustomerId: request.body.external_customer_id ?? null }, tx);
+        const result = await domains.create({ organizationId, destinationId: destination.id, hostname: normalized.hostname, isApex: normalized.isApex, externalCustomerId: request.body.external_customer_id ?? null }, tx);
+        // The 201 commits with the domain: a retry after a lost answer replays it (issue 14).
+        return { ...result, answer: await recordAnswerWithin(request, reply, tx, 201, { data: present(result.domain) }) };
       });
     } catch (error) {
       if (error instanceof DomainConflictError) throw new ApiError('domain_conflict', `${normalized.hostname} is already connected (here or in another organization); delete it there first`, { param: 'hostname' });
       throw error;
     }
     kick([created.outboxId]);
-    return reply.code(201).send({ data: present(created.domain) });
+    return reply.code(201).type('application/json; charset=utf-8').send(created.answer);
   });
 
   app.get('/domains', {
