@@ -4,12 +4,15 @@
 // API talks to Postgres through a loopback proxy that lets COMMIT through and drops its answer.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { buildApp, type App } from '../api/app.ts';
-import { createDb, sql, type Db } from '../db/pool.ts';
+import { Type } from 'typebox';
+import { createDb, row, sql, type Db } from '../db/pool.ts';
 import { IdempotencyClaimLostError, idempotencyRepository } from '../db/repositories/idempotency-keys.ts';
 import { createLogger } from '../logging/logger.ts';
 import { SecretBox } from '../security/secret-box.ts';
 import { createOrgWithKey, createTestApp, testConfig, type TestApp } from './support/app.ts';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.ts';
+
+const IdRow = row(Type.Object({ id: Type.String() }));
 
 describe('idempotent creates across a lost COMMIT acknowledgement', () => {
   let t: TestApp;
@@ -47,17 +50,17 @@ describe('idempotent creates across a lost COMMIT acknowledgement', () => {
     expect(first.statusCode).toBe(503);
     expect(first.headers['retry-after']).toBe('5');
     // …but the domain committed, with the key's answer in the same transaction.
-    const committed = await t.database.db.any(sql.unsafe`select id from domains where hostname = 'lost-commit.idem.example'`);
+    const committed = await t.database.db.anyFirst(sql.type(IdRow)`select id from domains where hostname = 'lost-commit.idem.example'`);
     expect(committed).toHaveLength(1);
     const retry = await create('lost-commit-1', 'lost-commit.idem.example');
     expect(retry.statusCode).toBe(201);
     expect(retry.headers['idempotent-replayed']).toBe('true');
-    expect(retry.json().data.id).toBe(committed[0]!.id);
+    expect(retry.json().data.id).toBe(committed[0]);
     expect(retry.json().data.hostname).toBe('lost-commit.idem.example');
     // And it stays so (the 201 is the key's answer, not a conflict).
     const again = await create('lost-commit-1', 'lost-commit.idem.example');
-    expect([again.statusCode, again.json().data.id]).toEqual([201, committed[0]!.id]);
-    const read = await app.inject({ method: 'GET', url: `/v1/domains/${committed[0]!.id}`, headers: auth });
+    expect([again.statusCode, again.json().data.id]).toEqual([201, committed[0]]);
+    const read = await app.inject({ method: 'GET', url: `/v1/domains/${committed[0]}`, headers: auth });
     expect(read.statusCode).toBe(200);
   });
 

@@ -44,19 +44,18 @@ function pathOf(request: FastifyRequest): string {
 
 /**
  * Sets the status and stores the answer `payload` as this request's idempotent answer inside `tx`
- * (call it last in the transaction that makes the write). Returns the payload as the route's
- * response serializer renders it, which is what a replay returns byte for byte. If the claim is
+ * (call it last in the transaction that makes the write), rendered by the route's response
+ * serializer exactly as the answer itself will be. If the claim is
  * gone (released after this request was already answered 503, or taken over as abandoned) the
  * transaction fails, so no write commits for a request nobody waits for any more.
  */
-export async function recordAnswerWithin(request: FastifyRequest, reply: FastifyReply, tx: DatabaseTransactionConnection, status: number, payload: unknown): Promise<string> {
+export async function recordAnswerWithin(request: FastifyRequest, reply: FastifyReply, tx: DatabaseTransactionConnection, status: number, payload: unknown): Promise<void> {
+  const claim = request.idempotencyClaim;
+  if (!claim) return;
   reply.code(status);
   const text = reply.serialize(payload) as string;
-  const claim = request.idempotencyClaim;
-  if (!claim) return text;
   await idempotencyRepository(request.server.deps.db, request.server.secretBox).completeWithin(tx, claim.scope, claim.key, claim.claimedAt, status, JSON.parse(text));
   claim.recordedStatus = status;
-  return text;
 }
 
 export const idempotencyPlugin = fp(async function idempotency(app: FastifyInstance) {

@@ -39,14 +39,16 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (!destination) throw new ApiError('destination_not_found', `destination ${request.body.destination_id} does not exist`, { param: 'destination_id' });
         const result = await domains.create({ organizationId, destinationId: destination.id, hostname: normalized.hostname, isApex: normalized.isApex, externalCustomerId: request.body.external_customer_id ?? null }, tx);
         // The 201 commits with the domain: a retry after a lost answer replays it (issue 14).
-        return { ...result, answer: await recordAnswerWithin(request, reply, tx, 201, { data: present(result.domain) }) };
+        const answer = { data: present(result.domain) };
+        await recordAnswerWithin(request, reply, tx, 201, answer);
+        return { ...result, answer };
       });
     } catch (error) {
       if (error instanceof DomainConflictError) throw new ApiError('domain_conflict', `${normalized.hostname} is already connected (here or in another organization); delete it there first`, { param: 'hostname' });
       throw error;
     }
     kick([created.outboxId]);
-    return reply.code(201).type('application/json; charset=utf-8').send(created.answer);
+    return reply.code(201).send(created.answer);
   });
 
   app.get('/domains', {
