@@ -64,6 +64,26 @@ describe('idempotent creates across a lost COMMIT acknowledgement', () => {
     expect(read.statusCode).toBe(200);
   });
 
+  it('the same holds for the other creates (destinations, webhook endpoints, widget sessions): no duplicate, the original 201', async () => {
+    const cases = [
+      { url: '/v1/destinations', payload: { url: 'https://lost-dest.example.com' }, table: 'destinations' },
+      { url: '/v1/webhook-endpoints', payload: { url: 'https://hooks.lost.example.com/in' }, table: 'webhook_endpoints' },
+      { url: '/v1/widget-sessions', payload: { external_customer_id: 'lost-cust', allowed_origins: ['https://vendor.example'] }, table: 'widget_sessions' },
+    ];
+    for (const c of cases) {
+      const before = await t.database.db.oneFirst(sql.unsafe`select count(*)::int from ${sql.identifier([c.table])}`);
+      const lost = proxy.loseAnswerTo('COMMIT');
+      const first = await app.inject({ method: 'POST', url: c.url, headers: { ...auth, 'idempotency-key': `lost-${c.table}` }, payload: c.payload });
+      await lost;
+      expect(first.statusCode).toBe(503);
+      const retry = await app.inject({ method: 'POST', url: c.url, headers: { ...auth, 'idempotency-key': `lost-${c.table}` }, payload: c.payload });
+      expect([c.table, retry.statusCode, retry.headers['idempotent-replayed']]).toEqual([c.table, 201, 'true']);
+      const ids = await t.database.db.anyFirst(sql.type(IdRow)`select id from ${sql.identifier([c.table])} order by created_at desc limit 1`);
+      expect(retry.json().data.id).toBe(ids[0]);
+      expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from ${sql.identifier([c.table])}`)).toBe(before + 1);
+    }
+  });
+
   it('a create whose transaction did not commit leaves the key free for the retry', async () => {
     // The answer to the domain insert is lost: the transaction never commits.
     const lost = proxy.loseAnswerTo('insert into domains');
