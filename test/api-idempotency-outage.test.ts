@@ -71,7 +71,7 @@ describe('idempotent creates across a lost COMMIT acknowledgement', () => {
       { url: '/v1/widget-sessions', payload: { external_customer_id: 'lost-cust', allowed_origins: ['https://vendor.example'] }, table: 'widget_sessions' },
     ];
     for (const c of cases) {
-      const before = await t.database.db.oneFirst(sql.unsafe`select count(*)::int from ${sql.identifier([c.table])}`);
+      const before = Number(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from ${sql.identifier([c.table])}`));
       const lost = proxy.loseAnswerTo('COMMIT');
       const first = await app.inject({ method: 'POST', url: c.url, headers: { ...auth, 'idempotency-key': `lost-${c.table}` }, payload: c.payload });
       await lost;
