@@ -9,6 +9,7 @@ import type { Config } from '../config/index.ts';
 import type { Db } from '../db/pool.ts';
 import { loggerOptions, type Logger } from '../logging/logger.ts';
 import type { OutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
+import { refuseCredentialsInUrl } from './plugins/api-key-auth.ts';
 import { errorsPlugin, sendError, toApiError } from './plugins/errors.ts';
 import { requestIdFrom } from './request-id.ts';
 import { openapiPlugin } from './plugins/openapi.ts';
@@ -68,6 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  app.addHook('onRequest', refuseCredentialsInUrl);
 
   await app.register(errorsPlugin);
   await app.register(openapiPlugin);

@@ -2,6 +2,7 @@
 // branch on `code`; the codes never change meaning.
 export const errorStatus = {
   invalid_request: 400,
+  api_key_in_query: 400,
   idempotency_key_missing: 400,
   idempotency_key_invalid: 400,
   missing_api_key: 401,
