@@ -20,6 +20,7 @@ export const errorStatus = {
   widget_domain_not_found: 404,
   method_not_allowed: 405,
   domain_conflict: 409,
+  domain_deleted: 409,
   destination_in_use: 409,
   idempotency_key_in_use: 409,
   request_timeout: 408,

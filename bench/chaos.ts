@@ -13,7 +13,7 @@
 //   npm run chaos -- --duration 60        # seconds of load (default 180; setup and checks add ~1 min)
 //   npm run chaos -- --clients 4 --freeze 5 --bound-ms 10000
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -106,6 +106,8 @@ interface Created { key: string; hostname: string; id: string }
 
 async function main(): Promise<Headline> {
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'hg-chaos-'));
+  // As root, Postgres runs as the `postgres` user, which must reach its data dir below this one.
+  await chmod(tmp, 0o755);
   onCleanup(`remove ${tmp}`, () => rm(tmp, { recursive: true, force: true }));
 
   // 1. Postgres of its own (embedded, so it can be frozen and restarted).

@@ -85,14 +85,7 @@ export const errorsPlugin = fp(async function errors(app: FastifyInstance) {
     }
   });
 
-  app.setErrorHandler((error, request, reply) => {
-    const apiError = toApiError(error, request);
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.info({ code: apiError.code }, 'request rejected');
-    return sendError(reply, apiError);
-  });
-
-  app.setNotFoundHandler((request, reply) => {
+  const notFound = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? '/';
     const allow = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'].filter((m) => shadow.find(m as 'GET', path));
     // When the method itself is allowed, the route exists and only the resource is missing.
@@ -100,5 +93,17 @@ export const errorsPlugin = fp(async function errors(app: FastifyInstance) {
       return sendError(reply, new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allow.join(', ')}`, { headers: { allow: allow.join(', ') } }));
     }
     return sendError(reply, new ApiError('not_found', `no route ${request.method} ${path}; see /v1/openapi.json for the API`));
+  };
+
+  app.setErrorHandler((error, request, reply) => {
+    // A request for no route whose body Fastify refused first (QUERY without Content-Type, a
+    // body too large on an unknown path): the route is the answer (404/405), not the body.
+    if (request.is404 && /^FST_ERR_CTP_/.test((error as FastifyError).code ?? '')) return notFound(request, reply);
+    const apiError = toApiError(error, request);
+    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ code: apiError.code }, 'request rejected');
+    return sendError(reply, apiError);
   });
+
+  app.setNotFoundHandler(notFound);
 });

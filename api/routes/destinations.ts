@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { requireCursorOf } from '../../db/pagination.ts';
 import { destinationsRepository } from '../../db/repositories/destinations.ts';
 import { parseDestinationUrl } from '../../security/outbound-url.ts';
 import { ApiError } from '../errors.ts';
@@ -42,6 +43,7 @@ export const destinationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: PageOf(Destination), ...errorResponses('invalid_request', 'missing_api_key', 'invalid_api_key', 'rate_limited', 'service_unavailable') },
     },
   }, async (request) => {
+    requireCursorOf(request.query.cursor, 'destination');
     return destinations.list(principalOf(request).organizationId, { limit: request.query.limit ?? 20, cursor: request.query.cursor }, presentDestination);
   });
 

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { requireCursorOf } from '../../db/pagination.ts';
 import { destinationsRepository } from '../../db/repositories/destinations.ts';
 import { DomainConflictError, domainsRepository } from '../../db/repositories/domains.ts';
 import { normalizeHostname } from '../../model/hostname.ts';
@@ -65,6 +66,7 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request) => {
     const q = request.query;
+    requireCursorOf(q.cursor, 'domain');
     let hostname: string | undefined;
     if (q.hostname) {
       const n = normalizeHostname(q.hostname, { serviceDomain: config.serviceDomain });
@@ -106,11 +108,16 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['domains'], summary: 'Check DNS now instead of waiting for the next scheduled check',
       params: DomainIdParams,
-      response: { 202: DataOf(Domain), ...errorResponses('invalid_request', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'domain_not_found', 'idempotency_key_in_use', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
+      response: { 202: DataOf(Domain), ...errorResponses('invalid_request', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'domain_not_found', 'domain_deleted', 'idempotency_key_in_use', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
     },
   }, async (request, reply) => {
-    const domain = await domains.requestVerify(principalOf(request).organizationId, request.params.id);
-    if (!domain) throw notFound(request.params.id);
+    const { organizationId } = principalOf(request);
+    const domain = await domains.requestVerify(organizationId, request.params.id);
+    if (!domain) {
+      const existing = await domains.get(organizationId, request.params.id);
+      if (!existing) throw notFound(request.params.id);
+      throw new ApiError('domain_deleted', `domain ${request.params.id} is ${existing.status}: there is nothing to verify; connect the hostname again with POST /v1/domains`, { param: 'id', details: { status: existing.status } });
+    }
     kick();
     return reply.code(202).send({ data: present(domain) });
   });

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { requireCursorOf } from '../../db/pagination.ts';
 import { webhookDeliveriesRepository } from '../../db/repositories/webhook-deliveries.ts';
 import { ApiError, type ErrorCode } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
@@ -24,6 +25,7 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request) => {
     const q = request.query;
+    requireCursorOf(q.cursor, 'webhookDelivery');
     return deliveries.list(principalOf(request).organizationId, { endpointId: q.endpoint_id, status: q.status }, { limit: q.limit ?? 20, cursor: q.cursor }, presentWebhookDelivery);
   });
 

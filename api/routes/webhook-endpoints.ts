@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { requireCursorOf } from '../../db/pagination.ts';
 import { webhookEndpointsRepository } from '../../db/repositories/webhook-endpoints.ts';
 import { eventKinds } from '../../model/domain-status.ts';
 import { parseWebhookUrl, resolvesToPrivate } from '../../security/outbound-url.ts';
@@ -73,6 +74,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: PageOf(WebhookEndpoint), ...errorResponses('invalid_request', 'missing_api_key', 'invalid_api_key', 'rate_limited', 'service_unavailable') },
     },
   }, async (request) => {
+    requireCursorOf(request.query.cursor, 'webhookEndpoint');
     return endpoints.list(principalOf(request).organizationId, { limit: request.query.limit ?? 20, cursor: request.query.cursor }, presentWebhookEndpoint);
   });
 

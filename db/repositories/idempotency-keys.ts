@@ -29,8 +29,15 @@ export class IdempotencyClaimLostError extends Error {
 
 /** Kept at least 24 h (decisions.md); purged after that. */
 export const RETENTION_HOURS = 24;
-/** An in-flight claim older than this belongs to a request that died; the key may be retried. */
-export const ABANDONED_AFTER_SECONDS = 60;
+/**
+ * An in-flight claim older than this belongs to a request that died (or whose release failed
+ * because Postgres was away); the key may be retried. A request's every Postgres call is bounded
+ * (db/pool.ts), so none runs this long; and if one ever did, the claim's creation time makes its
+ * late completion fail (`completeWithin`) instead of overwriting the new claim. 60 s kept every
+ * retry of a request caught by a Postgres freeze at 409 idempotency_key_in_use for a minute
+ * (npm run chaos).
+ */
+export const ABANDONED_AFTER_SECONDS = 15;
 
 const context = (scope: string, key: string) => `idempotency:${scope}:${key}`;
 
