@@ -27,12 +27,17 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['domains'], summary: 'Connect a customer hostname; returns the DNS records to set',
       body: CreateDomainBody,
-      response: { 201: DataOf(Domain), ...errorResponses('invalid_request', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'destination_not_found', 'domain_conflict', 'idempotency_key_in_use', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
+      response: { 201: DataOf(Domain), ...errorResponses('invalid_request', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'destination_not_found', 'domain_conflict', 'apex_domains_unavailable', 'idempotency_key_in_use', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
     },
   }, async (request, reply) => {
     const { organizationId } = principalOf(request);
     const normalized = normalizeHostname(request.body.hostname, { serviceDomain: config.serviceDomain });
     if (!normalized.ok) throw new ApiError('invalid_request', normalized.message, { param: 'hostname', details: { reason: normalized.reason } });
+    // An apex needs A/AAAA records to the edge; with no edge address configured the 201 would
+    // carry `dns_records: []` — instructions nobody can follow (issue 14).
+    if (normalized.isApex && config.edgeIpv4.length === 0 && config.edgeIpv6.length === 0) {
+      throw new ApiError('apex_domains_unavailable', `${normalized.hostname} is an apex domain, which needs A/AAAA records to this service's edge, and no edge address is configured (HOSTGATE_EDGE_IPV4/HOSTGATE_EDGE_IPV6); connect a subdomain such as www.${normalized.hostname} instead`, { param: 'hostname' });
+    }
     let created;
     try {
       created = await db.transaction(async (tx) => {
