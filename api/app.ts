@@ -13,6 +13,7 @@ import { refuseCredentialsInUrl } from './plugins/api-key-auth.ts';
 import { clientErrorHandler, connectionsCheckingInterval, SHUTDOWN_RETRY_AFTER_SECONDS } from './plugins/connection-errors.ts';
 import { ApiError } from './errors.ts';
 import { errorsPlugin, sendError, toApiError } from './plugins/errors.ts';
+import { strictUtf8Plugin } from './plugins/strict-utf8.ts';
 import { requestIdFrom } from './request-id.ts';
 import { openapiPlugin } from './plugins/openapi.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -94,6 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onRequest', refuseCredentialsInUrl);
 
   await app.register(errorsPlugin);
+  await app.register(strictUtf8Plugin);
   await app.register(openapiPlugin);
   await app.register(healthRoutes);
   await app.register(v1Routes, { prefix: '/v1' });

@@ -4,7 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import net from 'node:net';
 import { buildApp, type App } from '../api/app.ts';
-import { createLogger } from '../logging/logger.ts';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { loggerOptions } from '../logging/logger.ts';
 import { createOrgWithKey, testConfig } from './support/app.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
 
@@ -53,9 +55,11 @@ describe('connection-level limits and answers', () => {
   let port: number;
   let release: () => void = () => undefined;
   let authorization = '';
+  const logLines: string[] = [];
   beforeAll(async () => {
     t = await createTestDatabase();
-    app = await buildApp({ config: testConfig({ HOSTGATE_REQUEST_TIMEOUT_MS: '1500' }), db: t.db, temporal: null, dispatcher: null, logger: createLogger('silent', 'test') });
+    const sink = new Writable({ write(chunk, _enc, done) { logLines.push(chunk.toString()); done(); } });
+    app = await buildApp({ config: testConfig({ HOSTGATE_REQUEST_TIMEOUT_MS: '1500' }), db: t.db, temporal: null, dispatcher: null, logger: pino(loggerOptions('info', 'api'), sink) });
     // A route that holds its request until the test lets it go: keeps the server draining.
     app.get('/test-hold', async () => { await new Promise<void>((r) => { release = r; }); return { ok: true }; });
     await app.listen({ host: '127.0.0.1', port: 0 });
@@ -90,6 +94,19 @@ describe('connection-level limits and answers', () => {
     expectEnvelope(big, 431, 'headers_too_large');
     const garbage = await rawRequest(port, ['NOT HTTP AT ALL\r\n\r\n']);
     expectEnvelope(garbage, 400, 'invalid_request');
+  });
+
+  it('a client that hangs up mid-body is logged at info as "client closed", not as an error 503', async () => {
+    logLines.length = 0;
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    socket.write(`POST /v1/destinations HTTP/1.1\r\nHost: x\r\nAuthorization: ${authorization}\r\nIdempotency-Key: hangup-1\r\nX-Request-Id: hangup-1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"url":`);
+    await new Promise((r) => setTimeout(r, 200));
+    socket.destroy();
+    await new Promise((r) => setTimeout(r, 300));
+    const mine = logLines.map((l) => JSON.parse(l)).filter((l) => l.reqId === 'hangup-1');
+    expect(mine.some((l) => l.msg === 'client closed the connection' && l.level === 30)).toBe(true);
+    expect(mine.filter((l) => l.level >= 50)).toEqual([]);
   });
 
   it('a request that arrives while the server drains gets 503 with Retry-After and the envelope', async () => {

@@ -66,6 +66,11 @@ export function toApiError(error: unknown, request: FastifyRequest): ApiError {
   return new ApiError('internal_error', 'an internal error occurred; retry later, and quote the request id if it persists');
 }
 
+function clientClosed(request: FastifyRequest): boolean {
+  const raw = request.raw;
+  return raw.readableAborted || (raw.destroyed && !raw.complete) || raw.socket?.destroyed === true;
+}
+
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
   // Also here, not only in onRequest: framework errors are answered before any hook runs.
@@ -100,6 +105,12 @@ export const errorsPlugin = fp(async function errors(app: FastifyInstance) {
     // body too large on an unknown path): the route is the answer (404/405), not the body.
     if (request.is404 && /^FST_ERR_CTP_/.test((error as FastifyError).code ?? '')) return notFound(request, reply);
     const apiError = toApiError(error, request);
+    // The client went away mid-request (closed the socket while its body was arriving): nothing
+    // failed on our side and nobody reads the answer — not an error-level 503 (issue 14).
+    if (clientClosed(request)) {
+      request.log.info({ reason: (error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error)) }, 'client closed the connection');
+      return sendError(reply, apiError);
+    }
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: apiError.code }, 'request rejected');
     return sendError(reply, apiError);
