@@ -103,7 +103,7 @@ export const errorsPlugin = fp(async function errors(app: FastifyInstance) {
   app.setErrorHandler((error, request, reply) => {
     // A request for no route whose body Fastify refused first (QUERY without Content-Type, a
     // body too large on an unknown path): the route is the answer (404/405), not the body.
-    if (request.is404 && /^FST_ERR_CTP_/.test((error as FastifyError).code ?? '')) return notFound(request, reply);
+    if (request.is404 && /^FST_ERR_(CTP_|ROUTE_MISSING_CONTENT_TYPE)/.test((error as FastifyError).code ?? '')) return notFound(request, reply);
     const apiError = toApiError(error, request);
     // The client went away mid-request (closed the socket while its body was arriving): nothing
     // failed on our side and nobody reads the answer — not an error-level 503 (issue 14).
