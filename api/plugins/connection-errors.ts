@@ -7,8 +7,8 @@
 // What cannot be done (documented in docs/api-decisions.md, "Bounded waits"): at the parser
 // level there is no request yet, so no X-Request-Id sent by the client can be echoed (its headers
 // were never parsed; a fresh id is minted and logged), and the connection is always closed
-// afterwards (the stream is in an unknown state). A socket that never sends a byte is not a
-// request at all: Node closes it silently after the headers timeout.
+// afterwards (the stream is in an unknown state). A socket that never sends a byte gets the same
+// 408 once the timeout passes (Node treats it as a request whose headers never came).
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { errorBody, ApiError } from '../errors.ts';
