@@ -9,7 +9,11 @@ import type { Config } from '../config/index.ts';
 import type { Db } from '../db/pool.ts';
 import { loggerOptions, type Logger } from '../logging/logger.ts';
 import type { OutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
+import { refuseCredentialsInUrl } from './plugins/api-key-auth.ts';
+import { clientErrorHandler, connectionsCheckingInterval, SHUTDOWN_RETRY_AFTER_SECONDS } from './plugins/connection-errors.ts';
+import { ApiError } from './errors.ts';
 import { errorsPlugin, sendError, toApiError } from './plugins/errors.ts';
+import { strictUtf8Plugin } from './plugins/strict-utf8.ts';
 import { requestIdFrom } from './request-id.ts';
 import { openapiPlugin } from './plugins/openapi.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -53,7 +57,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : {}),
     bodyLimit: BODY_LIMIT,
     genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
-    return503OnClosing: true,
+    // A client must send the whole request (headers and body) within this: one byte every few
+    // seconds no longer holds a connection for minutes (issue 14). Node checks it every
+    // `connectionsCheckingInterval`, so the cut comes at most that much later.
+    requestTimeout: deps.config.limits.requestTimeoutMs,
+    http: { connectionsCheckingInterval: connectionsCheckingInterval(deps.config.limits.requestTimeoutMs), headersTimeout: deps.config.limits.requestTimeoutMs },
+    clientErrorHandler,
+    // Requests arriving while the server drains get our envelope (the hook below) instead of
+    // Fastify's own 503 body.
+    return503OnClosing: false,
     // Errors Fastify raises before routing (bad percent-encoding, over-long params) get the
     // envelope and request id like every other answer.
     frameworkErrors: (error, request, reply) => sendError(reply, toApiError(error, request)),
@@ -68,8 +80,22 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  let draining = false;
+  app.addHook('preClose', async () => { draining = true; });
+  // Answers finished while draining close their connection, so a keep-alive client does not
+  // hold the server open (close() waits for every connection).
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (draining) reply.header('connection', 'close');
+    return payload;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!draining) return;
+    throw new ApiError('service_unavailable', 'the server is shutting down; retry, another instance will answer', { headers: { 'retry-after': String(SHUTDOWN_RETRY_AFTER_SECONDS) } });
+  });
+  app.addHook('onRequest', refuseCredentialsInUrl);
 
   await app.register(errorsPlugin);
+  await app.register(strictUtf8Plugin);
   await app.register(openapiPlugin);
   await app.register(healthRoutes);
   await app.register(v1Routes, { prefix: '/v1' });

@@ -10,7 +10,14 @@ import { nativeClientProvider } from '../workflows/temporal-connection.ts';
 import { buildApp } from './app.ts';
 
 const { config, logger, onShutdown } = boot('api', ['database', 'temporal', 'encryption']);
-const db = await createDb(config.databaseUrl!, { maximumPoolSize: config.databasePoolSize });
+// Every Postgres call of a request is bounded (docs/api-decisions.md, "Bounded waits").
+const db = await createDb(config.databaseUrl!, {
+  maximumPoolSize: config.databasePoolSize,
+  statementTimeoutMs: config.limits.dbStatementTimeoutMs,
+  connectTimeoutMs: config.limits.dbConnectTimeoutMs,
+  acquireTimeoutMs: config.limits.dbAcquireTimeoutMs,
+  idleInTransactionTimeoutMs: config.limits.dbIdleInTransactionTimeoutMs,
+});
 // One Temporal connection (the Rust core's): starts and signals of the dispatcher, and readiness.
 const temporal = nativeClientProvider(config.temporal.address!, config.temporal.namespace);
 const dispatcher = createOutboxDispatcher({ db, client: temporal.get, taskQueue: taskQueue(config.temporal.taskQueue), logger });

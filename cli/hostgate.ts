@@ -11,6 +11,7 @@ import { domainsRepository } from '../db/repositories/domains.ts';
 import { edgeRepository } from '../db/repositories/edge.ts';
 import { domainWorkflowId, type DomainSignalPayload } from '../workflows/domain/config.ts';
 import { organizationsRepository } from '../db/repositories/organizations.ts';
+import { runningEmbeddedPostgres } from '../local-stack/embedded-postgres.ts';
 import { workflowOutboxRepository } from '../db/repositories/workflow-outbox.ts';
 
 const usage = `Usage: hostgate <command> [options]
@@ -28,13 +29,23 @@ Commands:
   migrate                                                    apply pending database migrations
 
 Scopes: ${scopes.join(', ')} (or "all").
-Environment: DATABASE_URL (default: the embedded Postgres that \`npm start\` runs).`;
+Environment: DATABASE_URL (default: the embedded Postgres that \`npm start\` is running under
+HOSTGATE_DATA_DIR, on the port its postmaster.pid records).`;
 
 export class UsageError extends Error {}
 
+/**
+ * DATABASE_URL, else the embedded Postgres `npm start` is running under HOSTGATE_DATA_DIR, on the
+ * port its postmaster.pid records — not an assumed HOSTGATE_POSTGRES_PORT, which silently missed
+ * a stack started on another port (issue 14).
+ */
 function databaseUrl(config: Config): string {
   if (config.databaseUrl) return config.databaseUrl;
-  if (existsSync(path.resolve(config.dataDir, 'postgres'))) return `postgres://postgres:postgres@127.0.0.1:${config.raw.HOSTGATE_POSTGRES_PORT}/hostgate`;
+  const running = runningEmbeddedPostgres(config.dataDir);
+  if (running) return running.url;
+  if (existsSync(path.resolve(config.dataDir, 'postgres'))) {
+    throw new UsageError(`the embedded Postgres under ${path.resolve(config.dataDir, 'postgres')} is not running: start the stack with \`npm start\`, or set DATABASE_URL`);
+  }
   throw new UsageError('DATABASE_URL is not set and there is no embedded Postgres under HOSTGATE_DATA_DIR: set DATABASE_URL, or run `npm start` first');
 }
 

@@ -63,6 +63,13 @@ const variables = {
   HOSTGATE_EDGE_SOCKET_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '5000', describe: "milliseconds one HAProxy runtime-API command may take" },
   HOSTGATE_EDGE_START_TIMEOUT_MS: { schema: Type.Integer({ minimum: 1000, maximum: 3600000 }), default: '300000', describe: 'milliseconds HAProxy may take to start or reload (grows with the number of certificates)' },
   // --- end of HTTPS edge agent ---
+  // Client-side bounds of the API (docs/api-decisions.md, "Bounded waits"): past them a request
+  // answers 503 with Retry-After instead of waiting for a Postgres that does not answer.
+  HOSTGATE_DB_STATEMENT_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '3000', describe: 'an integer from 100 to 600000: milliseconds one API statement may run (statement_timeout; the client gives up 1 s later when Postgres does not answer at all)' },
+  HOSTGATE_DB_CONNECT_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '2000', describe: 'an integer from 100 to 600000: milliseconds to open a new API connection to Postgres (TCP, startup, authentication)' },
+  HOSTGATE_DB_ACQUIRE_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '2000', describe: 'an integer from 100 to 600000: milliseconds an API request waits for a free pooled connection' },
+  HOSTGATE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 3600000 }), default: '10000', describe: 'an integer from 100 to 3600000: milliseconds Postgres keeps an API session that sits idle inside a transaction (idle_in_transaction_session_timeout)' },
+  HOSTGATE_REQUEST_TIMEOUT_MS: { schema: Type.Integer({ minimum: 1000, maximum: 600000 }), default: '10000', describe: 'an integer from 1000 to 600000: milliseconds a client has to send a whole request, headers and body (slower senders get 408)' },
   LOG_LEVEL: { schema: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))), default: 'info', describe: 'one of fatal, error, warn, info, debug, trace, silent' },
 } as const satisfies Record<string, { schema: TSchema; default: string | undefined; describe: string }>;
 

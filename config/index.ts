@@ -36,6 +36,8 @@ export interface Config {
   /** Seconds after which an issued certificate no edge serves is shown as a problem. */
   edgeDeployOverdueSeconds: number;
   logLevel: RawConfig['LOG_LEVEL'];
+  /** Client-side bounds on the API's Postgres calls and on receiving a request (docs/api-decisions.md, "Bounded waits"). */
+  limits: { dbStatementTimeoutMs: number; dbConnectTimeoutMs: number; dbAcquireTimeoutMs: number; dbIdleInTransactionTimeoutMs: number; requestTimeoutMs: number };
 }
 
 function list(value: string): string[] {
@@ -94,5 +96,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
     edgeDeployOverdueSeconds: raw.HOSTGATE_EDGE_DEPLOY_OVERDUE_SECONDS,
     acme: { directoryUrl: raw.HOSTGATE_ACME_DIRECTORY_URL, caBundlePath: raw.HOSTGATE_ACME_CA_BUNDLE, email: raw.HOSTGATE_ACME_EMAIL, caaIdentities: list(raw.HOSTGATE_ACME_CAA_IDENTITIES) },
     logLevel: raw.LOG_LEVEL,
+    limits: { dbStatementTimeoutMs: raw.HOSTGATE_DB_STATEMENT_TIMEOUT_MS, dbConnectTimeoutMs: raw.HOSTGATE_DB_CONNECT_TIMEOUT_MS, dbAcquireTimeoutMs: raw.HOSTGATE_DB_ACQUIRE_TIMEOUT_MS, dbIdleInTransactionTimeoutMs: raw.HOSTGATE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS, requestTimeoutMs: raw.HOSTGATE_REQUEST_TIMEOUT_MS },
   };
 }

@@ -1,13 +1,14 @@
 // Keyset pagination on (created_at, id), newest first. A page costs one index range scan at any
 // depth: the cursor is the last row's (created_at, id), never an offset.
+import { idPrefixes, type IdKind } from './ids.ts';
 import { sql } from './pool.ts';
 
 export interface PageRequest { limit: number; cursor?: string | undefined }
 export interface Page<T> { data: T[]; has_more: boolean; next_cursor: string | null }
 
 export class InvalidCursorError extends Error {
-  constructor() {
-    super('cursor is not valid: pass the next_cursor value of a previous page unchanged');
+  constructor(message = 'cursor is not valid: pass the next_cursor value of a previous page unchanged') {
+    super(message);
   }
 }
 
@@ -25,6 +26,16 @@ export function decodeCursor(cursor: string): { createdAt: string; id: string } 
     }
   } catch { /* fall through */ }
   throw new InvalidCursorError();
+}
+
+/**
+ * Refuses a cursor made by another collection: its position is an id of that collection, and
+ * applied here it would silently start the page at an unrelated place (issue 14). A cursor
+ * carries the id of the last row of its page, so the id's type prefix says where it came from.
+ */
+export function requireCursorOf(cursor: string | undefined, kind: IdKind): void {
+  if (cursor === undefined) return;
+  if (!decodeCursor(cursor).id.startsWith(`${idPrefixes[kind]}_`)) throw new InvalidCursorError('this cursor belongs to another list: pass the next_cursor of a page of this same list');
 }
 
 /** The WHERE fragment that starts a page after the cursor (true when there is none). */

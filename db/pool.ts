@@ -5,6 +5,8 @@ import { createPool, SchemaValidationError, sql as slonikSql, type DatabasePool,
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { Type, type Static, type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
+import type { DriverFactory } from '@slonik/driver';
+import { createPgDriverFactory } from '@slonik/pg-driver';
 
 export type Db = DatabasePool;
 export const sql = slonikSql;
@@ -89,13 +91,134 @@ function guardTransactions<T extends { transaction: (...args: never[]) => unknow
   return target;
 }
 
-export async function createDb(databaseUrl: string, options: { maximumPoolSize?: number } = {}): Promise<Db> {
+/**
+ * A Postgres call that ran out of its client-side time: the pool had no free connection within
+ * `acquireTimeoutMs`, or a statement got no answer within `queryTimeoutMs` (Postgres frozen,
+ * the network path black-holed). Callers answer "unavailable, retry" (the API: 503 + Retry-After).
+ */
+export class DatabaseTimeoutError extends Error {
+  readonly phase: 'acquire' | 'query';
+  constructor(phase: 'acquire' | 'query', ms: number) {
+    super(phase === 'acquire' ? `no database connection became free within ${ms} ms` : `the database did not answer within ${ms} ms`);
+    this.name = 'DatabaseTimeoutError';
+    this.phase = phase;
+  }
+}
+
+export interface DbLimits {
+  maximumPoolSize?: number;
+  /** Server-side statement_timeout; the client gives up QUERY_GRACE_MS later (see boundedDriver). */
+  statementTimeoutMs?: number;
+  /** TCP connect + startup + authentication of a new connection. */
+  connectTimeoutMs?: number;
+  /** Postgres ends a session that sits idle inside a transaction this long (a stuck caller). */
+  idleInTransactionTimeoutMs?: number;
+  /** How long a call may wait for a free pool connection; unset: unbounded (slonik's queue). */
+  acquireTimeoutMs?: number;
+}
+
+/**
+ * Past the server's statement_timeout, the client waits this much longer before it decides the
+ * server itself is gone. A live server cancels the statement first (a clean error, connection
+ * kept); only a frozen or unreachable one lets the client-side timer fire.
+ */
+export const QUERY_GRACE_MS = 1000;
+
+function withTimer<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(onTimeout()), ms); });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * slonik's pg driver with a client-side deadline on every statement. statement_timeout is
+ * enforced by the server, so a server that is frozen (SIGSTOP, a paused VM) or a black-holed
+ * path never answers it: the client gives up on its own and discards the connection (slonik then
+ * opens a fresh one for the next caller). Destroying does not wait for the stuck socket to close
+ * — it may stay half-open until the server wakes — so the caller gets its error at once.
+ */
+function boundedDriver(queryTimeoutMs: number): DriverFactory {
+  const base = createPgDriverFactory();
+  return async (args) => {
+    const driver = await base(args);
+    return {
+      ...driver,
+      async createClient() {
+        const client = await driver.createClient();
+        let timedOut = false;
+        const destroy = client.destroy;
+        return {
+          ...client,
+          query: (text, values, options) => withTimer(client.query(text, values, options), queryTimeoutMs, () => {
+            timedOut = true;
+            destroy().catch(ignore);
+            return new DatabaseTimeoutError('query', queryTimeoutMs);
+          }),
+          destroy: () => (timedOut ? Promise.resolve() : destroy()),
+        };
+      },
+    };
+  };
+}
+
+/**
+ * A bounded wait for a pool slot in front of slonik (whose own queue waits forever). The
+ * semaphore has as many permits as the pool has connections, so slonik never queues: a call
+ * either gets a permit within the limit and runs, or fails before anything was sent to Postgres
+ * (no write can happen after its caller was told it failed).
+ */
+function boundedAcquisition(pool: DatabasePool, permits: number, timeoutMs: number): DatabasePool {
+  let free = permits;
+  const waiting: Array<(granted: boolean) => void> = [];
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next(true); else free++;
+  };
+  const acquire = (): Promise<void> => {
+    if (free > 0) { free--; return Promise.resolve(); }
+    return new Promise<void>((resolve, reject) => {
+      const grant = (granted: boolean) => { clearTimeout(timer); if (granted) resolve(); };
+      const timer = setTimeout(() => {
+        const i = waiting.indexOf(grant);
+        if (i >= 0) waiting.splice(i, 1);
+        reject(new DatabaseTimeoutError('acquire', timeoutMs));
+      }, timeoutMs);
+      waiting.push(grant);
+    });
+  };
+  const gated = new Set(['any', 'anyFirst', 'exists', 'many', 'manyFirst', 'maybeOne', 'maybeOneFirst', 'one', 'oneFirst', 'query', 'transaction', 'connect']);
+  return new Proxy(pool, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof property !== 'string' || !gated.has(property) || typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        await acquire();
+        try {
+          return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        } finally {
+          release();
+        }
+      };
+    },
+  });
+}
+
+/** Defaults for processes that pass no limits (worker, edge, CLI): generous, but never unbounded. */
+const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_IDLE_IN_TRANSACTION_MS = 60_000;
+
+export async function createDb(databaseUrl: string, options: DbLimits = {}): Promise<Db> {
+  const statementTimeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  const maximumPoolSize = options.maximumPoolSize ?? 10;
   const pool = await createPool(databaseUrl, {
+    driverFactory: boundedDriver(statementTimeout + QUERY_GRACE_MS),
     interceptors: [preparedStatements, resultParser],
     typeParsers,
-    maximumPoolSize: options.maximumPoolSize ?? 10,
-    statementTimeout: 30_000,
-    connectionTimeout: 10_000,
+    maximumPoolSize,
+    statementTimeout,
+    connectionTimeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    idleInTransactionSessionTimeout: options.idleInTransactionTimeoutMs ?? DEFAULT_IDLE_IN_TRANSACTION_MS,
     // slonik's default runs DISCARD ALL whenever a connection goes back to the pool: a second
     // round trip for every query. Nothing here leaves session state behind (no SET, no temporary
     // tables, no session advisory locks outside migrate's own connection, LISTEN on its own
@@ -106,5 +229,6 @@ export async function createDb(databaseUrl: string, options: { maximumPoolSize?:
     // a worker between bursts does not reconnect for every one.
     idleTimeout: 60_000,
   });
-  return guardTransactions(quiet(pool));
+  const guarded = guardTransactions(quiet(pool));
+  return options.acquireTimeoutMs ? boundedAcquisition(guarded, maximumPoolSize, options.acquireTimeoutMs) : guarded;
 }

@@ -5,11 +5,12 @@
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 import { parse as parseDomain } from 'tldts';
+import { isMixedScript, isWholeScriptConfusable } from './hostname-scripts.ts';
 
 export type HostnameRejection =
   | 'empty' | 'too_long' | 'not_a_hostname' | 'ip_literal' | 'wildcard' | 'invalid_characters'
   | 'invalid_idn' | 'empty_label' | 'label_too_long' | 'invalid_hyphen' | 'numeric_tld'
-  | 'single_label' | 'service_domain' | 'public_suffix';
+  | 'single_label' | 'service_domain' | 'public_suffix' | 'mixed_script' | 'confusable';
 
 export type HostnameResult =
   | { ok: true; hostname: string; isApex: boolean; registrableDomain: string }
@@ -91,6 +92,18 @@ export function normalizeHostname(input: string, opts: { serviceDomain: string }
     // malformed "xn--" label would only fail later, at certificate time.
     if (label.slice(2, 4) === '--' && (!label.startsWith('xn--') || !isValidALabel(label))) {
       return fail('invalid_idn', `"${label}" is not a valid internationalised domain label; check the hostname for typos.`);
+    }
+  }
+  // Spoofing: a label browsers would show only as punycode (see hostname-scripts.ts).
+  const tld = labels[labels.length - 1]!;
+  for (const label of labels) {
+    if (!label.startsWith('xn--')) continue;
+    const unicode = decodePunycode(label.slice(4)) ?? '';
+    if (isMixedScript(unicode)) {
+      return fail('mixed_script', `"${unicode}" mixes letters of different alphabets (for example a Cyrillic "а" among Latin letters), which browsers treat as a spoofing attempt; type the hostname again using one alphabet.`);
+    }
+    if (isWholeScriptConfusable(unicode, tld)) {
+      return fail('confusable', `"${unicode}" is written in Cyrillic letters that look like Latin ones, which browsers treat as a spoofing attempt; type the hostname again using Latin letters.`);
     }
   }
   if (labels.length < 2) {

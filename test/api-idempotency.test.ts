@@ -93,7 +93,7 @@ describe('idempotency', () => {
     expect(res.statusCode).toBe(409);
     expect(res.json().error.code).toBe('idempotency_key_in_use');
     expect(res.headers['retry-after']).toBe('1');
-    // A claim abandoned for over a minute (its process died) is taken over.
+    // A claim abandoned past ABANDONED_AFTER_SECONDS (its process died) is taken over.
     await t.database.db.query(sql.unsafe`update idempotency_keys set created_at = now() - interval '2 minutes' where key = 'in-flight'`);
     expect((await post('/v1/destinations', 'in-flight', payload)).statusCode).toBe(201);
   });

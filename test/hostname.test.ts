@@ -115,3 +115,24 @@ describe('normalizeHostname: refused', () => {
     }
   });
 });
+
+describe('spoofing: mixed scripts and whole-script confusables (issue 14)', () => {
+  const opts = { serviceDomain: 'hostgate.test' };
+  it.each([
+    ['pаypal.com', 'mixed_script'], // Cyrillic а among Latin letters
+    ['xn--pypal-4ve.com', 'mixed_script'], // the same, already in punycode
+    ['παypal.com', 'mixed_script'], // Greek and Latin
+    ['shop.gооgle.com', 'mixed_script'], // Cyrillic о twice, in a subdomain's parent label
+    ['аррӏе.com', 'confusable'], // all Cyrillic, every letter a Latin look-alike
+  ])('refuses %s (%s)', (input, reason) => {
+    const r = normalizeHostname(input, opts);
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.reason).toBe(reason);
+      expect(r.message).toMatch(/spoofing/);
+    }
+  });
+  it.each(['münchen.de', '日本語.jp', 'ドメイン名例.jp', 'abc中文.com', '한국어.kr', 'ελληνικά.gr', 'пример.рф', 'аррӏе.ru', 'shop-1.example.com'])('accepts %s (one script, or a CJK combination, or Cyrillic under a Cyrillic TLD)', (input) => {
+    expect(normalizeHostname(input, opts).ok).toBe(true);
+  });
+});

@@ -40,3 +40,42 @@ describe('logging', () => {
     expect(all).not.toMatch(/authorization/i);
   });
 });
+
+describe('credentials in URLs (issue 14, item 6)', () => {
+  let t: TestDatabase;
+  let app: App;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    const sink = new Writable({ write(chunk, _enc, done) { lines.push(chunk.toString()); done(); } });
+    app = await buildApp({ config: testConfig(), db: t.db, temporal: null, dispatcher: null, logger: pino(loggerOptions('info', 'api'), sink) });
+  });
+  afterAll(async () => {
+    await app.close();
+    await t.drop();
+  });
+
+  it('refuses a key in the query string with 400 api_key_in_query and never logs it', async () => {
+    const { key } = await createOrgWithKey({ database: t });
+    for (const url of [`/v1/domains?api_key=${key}`, `/v1/domains?limit=5&Api-Key=${encodeURIComponent(key)}`, `/v1/domains?access_token=abc123secret`, `/v1/nope?x=${key}`]) {
+      const res = await app.inject({ method: 'GET', url, headers: { 'x-request-id': 'q-key' } });
+      expect([url, res.statusCode, res.json().error.code, res.json().error.request_id]).toEqual([url, 400, 'api_key_in_query', 'q-key']);
+      expect(res.body).not.toContain(key);
+    }
+    // Even with a valid Authorization header: the key in the URL is already exposed.
+    const both = await app.inject({ method: 'GET', url: `/v1/domains?token=${key}`, headers: { authorization: `Bearer ${key}` } });
+    expect([both.statusCode, both.json().error.param]).toEqual([400, 'token']);
+    const all = lines.join('');
+    expect(all).toContain('api_key=[redacted]');
+    expect(all).toContain('"url":"/v1/domains?limit=5&Api-Key=[redacted]"');
+    expect(all).not.toContain(key.slice(8));
+    expect(all).not.toContain('abc123secret');
+  });
+
+  it('leaves ordinary query parameters alone', async () => {
+    const { auth } = await createOrgWithKey({ database: t });
+    const res = await app.inject({ method: 'GET', url: '/v1/domains?limit=5&hostname=token.example.com', headers: auth });
+    expect(res.statusCode).toBe(200);
+    expect(lines.join('')).toContain('/v1/domains?limit=5&hostname=token.example.com');
+  });
+});

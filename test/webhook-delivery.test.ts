@@ -201,10 +201,11 @@ describe('webhook deliveries', () => {
     const firstRun = (await handle.describe()).runId;
     expect(receiver.received('/gone')).toHaveLength(1);
 
-    // A retry while the endpoint is still disabled fails at once without sending.
+    // A retry while the endpoint is still disabled is refused (issue 14: it used to answer 200 and
+    // then fail): nothing is sent and the delivery stays as it was.
     const blocked = await o.api.post(`/v1/webhook-deliveries/${failed.id}/retry`);
-    expect(blocked.statusCode).toBe(200);
-    await until(o.api, failed.id, 'failed again', (x) => x.status === 'failed' && /disabled/.test(x.last_error ?? ''));
+    expect([blocked.statusCode, blocked.json().error.code, blocked.json().error.details]).toEqual([409, 'webhook_endpoint_disabled', { endpoint_id: e.id, disabled_reason: 'gone' }]);
+    expect((await o.api.get(`/v1/webhook-deliveries/${failed.id}`)).json().data).toMatchObject({ status: 'failed', attempt_count: 1 });
     expect(receiver.received('/gone')).toHaveLength(1);
 
     expect((await o.api.patch(`/v1/webhook-endpoints/${e.id}`, { enabled: true })).statusCode).toBe(200);

@@ -4,6 +4,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiKeysRepository, type Scope } from '../../db/repositories/api-keys.ts';
+import { credentialParamsIn } from '../../logging/url-redaction.ts';
 import { API_KEY_PREFIX } from '../../security/tokens.ts';
 import { ApiError } from '../errors.ts';
 import { TokenBuckets } from '../rate-limit.ts';
@@ -27,6 +28,19 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match ? match[1]! : '';
 }
 
+/**
+ * onRequest for every route, known or not (registered at the root in app.ts): a credential in a
+ * URL ends up in proxy logs, browser history and Referer headers. Refused (the parameter named,
+ * never its value) so the caller fixes it rather than it silently working; our own log lines
+ * redact it (logging/url-redaction.ts).
+ */
+export async function refuseCredentialsInUrl(request: FastifyRequest): Promise<void> {
+  const names = credentialParamsIn(request.url);
+  if (names.length) {
+    throw new ApiError('api_key_in_query', `credentials are not accepted in the URL (query parameter ${JSON.stringify(names[0])}): send the API key as \`Authorization: Bearer hg_live_…\`, and rotate a key that was sent in a URL`, { param: names[0]! });
+  }
+}
+
 export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new ApiError('missing_api_key', 'this route needs an API key');
   return request.principal;
@@ -36,6 +50,7 @@ export const apiKeyAuthPlugin = fp(async function apiKeyAuth(app: FastifyInstanc
   const keys = apiKeysRepository(app.deps.db);
   const buckets = new TokenBuckets(app.deps.config.rateLimit.perSecond, app.deps.config.rateLimit.burst);
   app.decorateRequest('principal', null);
+
 
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;

@@ -3,17 +3,23 @@
 import fp from 'fastify-plugin';
 import FindMyWay from 'find-my-way';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BackendTerminatedError, BackendTerminatedUnexpectedlyError, ConnectionError } from 'slonik';
+import { BackendTerminatedError, BackendTerminatedUnexpectedlyError, ConnectionError, IdleTransactionTimeoutError, StatementTimeoutError } from 'slonik';
+import { DatabaseTimeoutError } from '../../db/pool.ts';
+import { IdempotencyClaimLostError } from '../../db/repositories/idempotency-keys.ts';
 import { InvalidCursorError } from '../../db/pagination.ts';
 import { ApiError, errorBody } from '../errors.ts';
 import { describeValidationError, paramOf } from '../validation.ts';
 
 function isUnavailable(error: unknown): boolean {
   if (error instanceof ConnectionError || error instanceof BackendTerminatedUnexpectedlyError || error instanceof BackendTerminatedError) return true;
+  // Our client-side bounds (db/pool.ts) and the server-side ones: Postgres too slow or gone.
+  if (error instanceof DatabaseTimeoutError || error instanceof StatementTimeoutError || error instanceof IdleTransactionTimeoutError) return true;
   const code = (error as { code?: string }).code;
-  if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001'].includes(code)) return true;
+  if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '57014', '25P03', '08006', '08001', '08003', '53300'].includes(code)) return true;
   const message = error instanceof Error ? error.message : '';
-  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Failed to connect/i.test(message);
+  // "Client is pending destroy": a statement that came after its connection timed out (a
+  // transaction's ROLLBACK) — the same outage.
+  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|timeout expired|Failed to connect|Client is pending destroy|Client is destroyed|Connection pool (has ended|is being terminated)/i.test(message);
 }
 
 function postgresCode(error: unknown): string | undefined {
@@ -27,6 +33,7 @@ function postgresCode(error: unknown): string | undefined {
 export function toApiError(error: unknown, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof InvalidCursorError) return new ApiError('invalid_request', error.message, { param: 'cursor' });
+  if (error instanceof IdempotencyClaimLostError) return new ApiError('idempotency_key_in_use', 'another request with this Idempotency-Key took over after this one stalled; retry to get its answer', { headers: { 'retry-after': '1' } });
   const fe = error as FastifyError & { validation?: unknown[]; validationContext?: string };
   if (fe.validation) {
     const first = fe.validation[0] as Parameters<typeof paramOf>[0];
@@ -59,6 +66,11 @@ export function toApiError(error: unknown, request: FastifyRequest): ApiError {
   return new ApiError('internal_error', 'an internal error occurred; retry later, and quote the request id if it persists');
 }
 
+function clientClosed(request: FastifyRequest): boolean {
+  const raw = request.raw;
+  return raw.readableAborted || (raw.destroyed && !raw.complete) || raw.socket?.destroyed === true;
+}
+
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
   // Also here, not only in onRequest: framework errors are answered before any hook runs.
@@ -78,14 +90,7 @@ export const errorsPlugin = fp(async function errors(app: FastifyInstance) {
     }
   });
 
-  app.setErrorHandler((error, request, reply) => {
-    const apiError = toApiError(error, request);
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.info({ code: apiError.code }, 'request rejected');
-    return sendError(reply, apiError);
-  });
-
-  app.setNotFoundHandler((request, reply) => {
+  const notFound = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? '/';
     const allow = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'].filter((m) => shadow.find(m as 'GET', path));
     // When the method itself is allowed, the route exists and only the resource is missing.
@@ -93,5 +98,23 @@ export const errorsPlugin = fp(async function errors(app: FastifyInstance) {
       return sendError(reply, new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allow.join(', ')}`, { headers: { allow: allow.join(', ') } }));
     }
     return sendError(reply, new ApiError('not_found', `no route ${request.method} ${path}; see /v1/openapi.json for the API`));
+  };
+
+  app.setErrorHandler((error, request, reply) => {
+    // A request for no route whose body Fastify refused first (QUERY without Content-Type, a
+    // body too large on an unknown path): the route is the answer (404/405), not the body.
+    if (request.is404 && /^FST_ERR_(CTP_|ROUTE_MISSING_CONTENT_TYPE)/.test((error as FastifyError).code ?? '')) return notFound(request, reply);
+    const apiError = toApiError(error, request);
+    // The client went away mid-request (closed the socket while its body was arriving): nothing
+    // failed on our side and nobody reads the answer — not an error-level 503 (issue 14).
+    if (clientClosed(request)) {
+      request.log.info({ reason: (error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error)) }, 'client closed the connection');
+      return sendError(reply, apiError);
+    }
+    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ code: apiError.code }, 'request rejected');
+    return sendError(reply, apiError);
   });
+
+  app.setNotFoundHandler(notFound);
 });

@@ -2,9 +2,16 @@
 // after authentication and validation: a request rejected before the handler ran leaves no
 // record (as at Stripe). A 2xx/4xx answer is stored and replayed with `Idempotent-Replayed: true`;
 // a 5xx releases the key so the caller can retry with it.
+//
+// A create stores its answer INSIDE its own transaction (`recordAnswerWithin`): the resource and
+// the key's answer commit together or not at all. Storing it afterwards (onSend) left a window —
+// commit done, then the connection lost — in which the client got a 503, the key was released or
+// abandoned, and the retry created again and met 409 domain_conflict, stored as the key's answer
+// (issue 14). Now a release only ever removes a claim whose write did not commit.
 import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { DatabaseTransactionConnection } from 'slonik';
 import { idempotencyRepository } from '../../db/repositories/idempotency-keys.ts';
 import { ApiError } from '../errors.ts';
 
@@ -12,7 +19,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** `org:<id>` or `wss:<id>`: whose keys this request's key lives among. */
     idempotencyScope: string | null;
-    idempotencyClaim: { scope: string; key: string } | null;
+    idempotencyClaim: { scope: string; key: string; claimedAt: string; recordedStatus?: number } | null;
   }
   interface FastifyContextConfig {
     idempotent?: boolean;
@@ -35,6 +42,22 @@ function pathOf(request: FastifyRequest): string {
   return request.url.split('?')[0] ?? request.url;
 }
 
+/**
+ * Sets the status and stores the answer `payload` as this request's idempotent answer inside `tx`
+ * (call it last in the transaction that makes the write), rendered by the route's response
+ * serializer exactly as the answer itself will be. If the claim is
+ * gone (released after this request was already answered 503, or taken over as abandoned) the
+ * transaction fails, so no write commits for a request nobody waits for any more.
+ */
+export async function recordAnswerWithin(request: FastifyRequest, reply: FastifyReply, tx: DatabaseTransactionConnection, status: number, payload: unknown): Promise<void> {
+  const claim = request.idempotencyClaim;
+  if (!claim) return;
+  reply.code(status);
+  const text = reply.serialize(payload) as string;
+  await idempotencyRepository(request.server.deps.db, request.server.secretBox).completeWithin(tx, claim.scope, claim.key, claim.claimedAt, status, JSON.parse(text));
+  claim.recordedStatus = status;
+}
+
 export const idempotencyPlugin = fp(async function idempotency(app: FastifyInstance) {
   const repo = idempotencyRepository(app.deps.db, app.secretBox);
   app.decorateRequest('idempotencyScope', null);
@@ -52,7 +75,7 @@ export const idempotencyPlugin = fp(async function idempotency(app: FastifyInsta
     const claim = await repo.claim({ scope, key, method: request.method, path: pathOf(request), bodyHash });
     switch (claim.kind) {
       case 'claimed':
-        request.idempotencyClaim = { scope, key };
+        request.idempotencyClaim = { scope, key, claimedAt: claim.claimedAt };
         return;
       case 'mismatch':
         throw new ApiError('idempotency_key_reused', 'this Idempotency-Key was used for a different request (method, path or body); use a new key for a new request');
@@ -73,12 +96,17 @@ export const idempotencyPlugin = fp(async function idempotency(app: FastifyInsta
     if (!claim) return payload;
     request.idempotencyClaim = null;
     if (reply.statusCode >= 500) {
-      await repo.release(claim.scope, claim.key).catch((e: unknown) => request.log.warn({ err: String(e) }, 'could not release idempotency key'));
+      // Not awaited: the 503 of an outage must not wait for the outage a second time. A release
+      // that fails leaves the claim to be taken over once abandoned (ABANDONED_AFTER_SECONDS);
+      // a claim whose answer committed with its write is never removed (state 'completed').
+      void repo.release(claim.scope, claim.key, claim.claimedAt).catch((e: unknown) => request.log.warn({ err: String(e) }, 'could not release idempotency key'));
       return payload;
     }
+    // Already stored with the write it answers.
+    if (claim.recordedStatus === reply.statusCode) return payload;
     let body: unknown = null;
     try { body = typeof payload === 'string' ? JSON.parse(payload) : null; } catch { body = null; }
-    await repo.complete(claim.scope, claim.key, reply.statusCode, body);
+    await repo.complete(claim.scope, claim.key, claim.claimedAt, reply.statusCode, body);
     return payload;
   });
 });

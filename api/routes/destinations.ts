@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { requireCursorOf } from '../../db/pagination.ts';
 import { destinationsRepository } from '../../db/repositories/destinations.ts';
 import { parseDestinationUrl } from '../../security/outbound-url.ts';
 import { ApiError } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
+import { recordAnswerWithin } from '../plugins/idempotency.ts';
 import { presentDestination } from '../presenters/destination.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
 import { CreateDestinationBody, Destination, DestinationIdParams } from '../schemas/destinations.ts';
@@ -23,8 +25,14 @@ export const destinationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => {
     const parsed = parseDestinationUrl(request.body.url, { allowPrivate: app.deps.config.allowPrivateTargets });
     if (!parsed.ok) throw new ApiError('invalid_request', parsed.message, { param: 'url' });
-    const destination = await destinations.create({ organizationId: principalOf(request).organizationId, url: parsed.url, host: parsed.host, port: parsed.port });
-    return reply.code(201).send({ data: presentDestination(destination) });
+    // The row and the key's 201 commit together (see recordAnswerWithin).
+    const answer = await app.deps.db.transaction(async (tx) => {
+      const destination = await destinations.create({ organizationId: principalOf(request).organizationId, url: parsed.url, host: parsed.host, port: parsed.port }, tx);
+      const created = { data: presentDestination(destination) };
+      await recordAnswerWithin(request, reply, tx, 201, created);
+      return created;
+    });
+    return reply.code(201).send(answer);
   });
 
   app.get('/destinations', {
@@ -35,6 +43,7 @@ export const destinationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: PageOf(Destination), ...errorResponses('invalid_request', 'missing_api_key', 'invalid_api_key', 'rate_limited', 'service_unavailable') },
     },
   }, async (request) => {
+    requireCursorOf(request.query.cursor, 'destination');
     return destinations.list(principalOf(request).organizationId, { limit: request.query.limit ?? 20, cursor: request.query.cursor }, presentDestination);
   });
 

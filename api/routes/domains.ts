@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { requireCursorOf } from '../../db/pagination.ts';
 import { destinationsRepository } from '../../db/repositories/destinations.ts';
 import { DomainConflictError, domainsRepository } from '../../db/repositories/domains.ts';
 import { normalizeHostname } from '../../model/hostname.ts';
 import { ApiError } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
+import { recordAnswerWithin } from '../plugins/idempotency.ts';
 import { presentDomain } from '../presenters/domain.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
 import { CreateDomainBody, Domain, DomainIdParams, DomainStatus } from '../schemas/domains.ts';
@@ -25,25 +27,34 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['domains'], summary: 'Connect a customer hostname; returns the DNS records to set',
       body: CreateDomainBody,
-      response: { 201: DataOf(Domain), ...errorResponses('invalid_request', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'destination_not_found', 'domain_conflict', 'idempotency_key_in_use', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
+      response: { 201: DataOf(Domain), ...errorResponses('invalid_request', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'destination_not_found', 'domain_conflict', 'apex_domains_unavailable', 'idempotency_key_in_use', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
     },
   }, async (request, reply) => {
     const { organizationId } = principalOf(request);
     const normalized = normalizeHostname(request.body.hostname, { serviceDomain: config.serviceDomain });
     if (!normalized.ok) throw new ApiError('invalid_request', normalized.message, { param: 'hostname', details: { reason: normalized.reason } });
+    // An apex needs A/AAAA records to the edge; with no edge address configured the 201 would
+    // carry `dns_records: []` — instructions nobody can follow (issue 14).
+    if (normalized.isApex && config.edgeIpv4.length === 0 && config.edgeIpv6.length === 0) {
+      throw new ApiError('apex_domains_unavailable', `${normalized.hostname} is an apex domain, which needs A/AAAA records to this service's edge, and no edge address is configured (HOSTGATE_EDGE_IPV4/HOSTGATE_EDGE_IPV6); connect a subdomain such as www.${normalized.hostname} instead`, { param: 'hostname' });
+    }
     let created;
     try {
       created = await db.transaction(async (tx) => {
         const destination = await destinations.lockLive(tx, organizationId, request.body.destination_id);
         if (!destination) throw new ApiError('destination_not_found', `destination ${request.body.destination_id} does not exist`, { param: 'destination_id' });
-        return domains.create({ organizationId, destinationId: destination.id, hostname: normalized.hostname, isApex: normalized.isApex, externalCustomerId: request.body.external_customer_id ?? null }, tx);
+        const result = await domains.create({ organizationId, destinationId: destination.id, hostname: normalized.hostname, isApex: normalized.isApex, externalCustomerId: request.body.external_customer_id ?? null }, tx);
+        // The 201 commits with the domain: a retry after a lost answer replays it (issue 14).
+        const answer = { data: present(result.domain) };
+        await recordAnswerWithin(request, reply, tx, 201, answer);
+        return { ...result, answer };
       });
     } catch (error) {
       if (error instanceof DomainConflictError) throw new ApiError('domain_conflict', `${normalized.hostname} is already connected (here or in another organization); delete it there first`, { param: 'hostname' });
       throw error;
     }
     kick([created.outboxId]);
-    return reply.code(201).send({ data: present(created.domain) });
+    return reply.code(201).send(created.answer);
   });
 
   app.get('/domains', {
@@ -60,6 +71,7 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request) => {
     const q = request.query;
+    requireCursorOf(q.cursor, 'domain');
     let hostname: string | undefined;
     if (q.hostname) {
       const n = normalizeHostname(q.hostname, { serviceDomain: config.serviceDomain });
@@ -101,11 +113,16 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['domains'], summary: 'Check DNS now instead of waiting for the next scheduled check',
       params: DomainIdParams,
-      response: { 202: DataOf(Domain), ...errorResponses('invalid_request', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'domain_not_found', 'idempotency_key_in_use', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
+      response: { 202: DataOf(Domain), ...errorResponses('invalid_request', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'domain_not_found', 'domain_deleted', 'idempotency_key_in_use', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
     },
   }, async (request, reply) => {
-    const domain = await domains.requestVerify(principalOf(request).organizationId, request.params.id);
-    if (!domain) throw notFound(request.params.id);
+    const { organizationId } = principalOf(request);
+    const domain = await domains.requestVerify(organizationId, request.params.id);
+    if (!domain) {
+      const existing = await domains.get(organizationId, request.params.id);
+      if (!existing) throw notFound(request.params.id);
+      throw new ApiError('domain_deleted', `domain ${request.params.id} is ${existing.status}: there is nothing to verify; connect the hostname again with POST /v1/domains`, { param: 'id', details: { status: existing.status } });
+    }
     kick();
     return reply.code(202).send({ data: present(domain) });
   });

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { requireCursorOf } from '../../db/pagination.ts';
 import { webhookDeliveriesRepository } from '../../db/repositories/webhook-deliveries.ts';
+import { webhookEndpointsRepository } from '../../db/repositories/webhook-endpoints.ts';
 import { ApiError, type ErrorCode } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
 import { presentWebhookAttempt, presentWebhookDelivery } from '../presenters/webhook-delivery.ts';
@@ -13,6 +15,7 @@ const readErrors: ErrorCode[] = ['invalid_request', 'missing_api_key', 'invalid_
 export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, dispatcher } = app.deps;
   const deliveries = webhookDeliveriesRepository(db);
+  const endpoints = webhookEndpointsRepository(db, app.secretBox);
   const notFound = (id: string) => new ApiError('webhook_delivery_not_found', `webhook delivery ${id} does not exist`, { param: 'id' });
 
   app.get('/webhook-deliveries', {
@@ -24,6 +27,7 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request) => {
     const q = request.query;
+    requireCursorOf(q.cursor, 'webhookDelivery');
     return deliveries.list(principalOf(request).organizationId, { endpointId: q.endpoint_id, status: q.status }, { limit: q.limit ?? 20, cursor: q.cursor }, presentWebhookDelivery);
   });
 
@@ -59,10 +63,18 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['webhook-deliveries'], summary: 'Retry a delivery now: resets it to pending with attempt_count 0 and makes a new attempt at once (also on a failed or succeeded delivery)',
       params: WebhookDeliveryIdParams,
-      response: { 200: DataOf(WebhookDelivery), ...errorResponses('invalid_request', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'webhook_delivery_not_found', 'idempotency_key_in_use', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
+      response: { 200: DataOf(WebhookDelivery), ...errorResponses('invalid_request', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'webhook_delivery_not_found', 'webhook_endpoint_disabled', 'webhook_endpoint_deleted', 'idempotency_key_in_use', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
     },
   }, async (request) => {
-    const result = await deliveries.resetForRetry(principalOf(request).organizationId, request.params.id);
+    const { organizationId } = principalOf(request);
+    // A retry to an endpoint that will not be called fails at once with nothing learnt: refused
+    // here instead of answering 200 and failing behind the caller's back (issue 14).
+    const existing = await deliveries.get(organizationId, request.params.id);
+    if (!existing) throw notFound(request.params.id);
+    const endpoint = await endpoints.get(organizationId, existing.endpoint_id);
+    if (!endpoint) throw new ApiError('webhook_endpoint_deleted', `the endpoint of delivery ${request.params.id} (${existing.endpoint_id}) was deleted; nothing can be delivered to it`, { param: 'id', details: { endpoint_id: existing.endpoint_id } });
+    if (!endpoint.enabled) throw new ApiError('webhook_endpoint_disabled', `the endpoint of delivery ${request.params.id} (${existing.endpoint_id}) is disabled (${endpoint.disabled_reason ?? 'manual'}); enable it with PATCH /v1/webhook-endpoints/${existing.endpoint_id} {"enabled": true}, then retry`, { param: 'id', details: { endpoint_id: existing.endpoint_id, disabled_reason: endpoint.disabled_reason } });
+    const result = await deliveries.resetForRetry(organizationId, request.params.id);
     if (!result) throw notFound(request.params.id);
     // The reset and its signal are committed together; dispatching right away is the fast path,
     // the worker's outbox sweep covers a dispatch that fails (Temporal down, process killed).

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { requireCursorOf } from '../../db/pagination.ts';
 import { webhookEndpointsRepository } from '../../db/repositories/webhook-endpoints.ts';
 import { eventKinds } from '../../model/domain-status.ts';
 import { parseWebhookUrl, resolvesToPrivate } from '../../security/outbound-url.ts';
 import { ApiError, type ErrorCode } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
+import { recordAnswerWithin } from '../plugins/idempotency.ts';
 import { presentCreatedWebhookEndpoint, presentRotatedWebhookEndpoint, presentWebhookEndpoint } from '../presenters/webhook-endpoint.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
 import { errorResponses } from '../schemas/responses.ts';
@@ -54,8 +56,14 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => {
     const url = await checkUrl(request.body.url);
     const events = checkEvents(request.body.events ?? ['*']);
-    const { endpoint, secret } = await endpoints.create({ organizationId: principalOf(request).organizationId, url, events, description: request.body.description ?? null });
-    return reply.code(201).send({ data: presentCreatedWebhookEndpoint(endpoint, secret) });
+    // The endpoint and the key's 201 (with the secret, sealed) commit together (see recordAnswerWithin).
+    const answer = await db.transaction(async (tx) => {
+      const { endpoint, secret } = await endpoints.create({ organizationId: principalOf(request).organizationId, url, events, description: request.body.description ?? null }, tx);
+      const created = { data: presentCreatedWebhookEndpoint(endpoint, secret) };
+      await recordAnswerWithin(request, reply, tx, 201, created);
+      return created;
+    });
+    return reply.code(201).send(answer);
   });
 
   app.get('/webhook-endpoints', {
@@ -66,6 +74,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: PageOf(WebhookEndpoint), ...errorResponses('invalid_request', 'missing_api_key', 'invalid_api_key', 'rate_limited', 'service_unavailable') },
     },
   }, async (request) => {
+    requireCursorOf(request.query.cursor, 'webhookEndpoint');
     return endpoints.list(principalOf(request).organizationId, { limit: request.query.limit ?? 20, cursor: request.query.cursor }, presentWebhookEndpoint);
   });
 

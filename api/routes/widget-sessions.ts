@@ -6,6 +6,7 @@ import { WIDGET_TOKEN_TTL_SECONDS, widgetSessionsRepository, type WidgetSessionR
 import { parseAllowedOrigin } from '../../security/origins.ts';
 import { ApiError } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
+import { recordAnswerWithin } from '../plugins/idempotency.ts';
 import { DataOf } from '../schemas/common.ts';
 import { errorResponses } from '../schemas/responses.ts';
 import { CreateWidgetSessionBody, WidgetSession } from '../schemas/widget.ts';
@@ -50,7 +51,13 @@ export const widgetSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (body.destination_id !== undefined && !(await destinations.get(organizationId, body.destination_id))) {
       throw new ApiError('destination_not_found', `destination ${body.destination_id} does not exist`, { param: 'destination_id' });
     }
-    const { session, token } = await sessions.create({ organizationId, externalCustomerId: body.external_customer_id, allowedOrigins, destinationId: body.destination_id ?? null });
-    return reply.code(201).send({ data: presentWidgetSession(session, token) });
+    // The session and the key's 201 (with the token, sealed) commit together (see recordAnswerWithin).
+    const answer = await app.deps.db.transaction(async (tx) => {
+      const { session, token } = await sessions.create({ organizationId, externalCustomerId: body.external_customer_id, allowedOrigins, destinationId: body.destination_id ?? null }, tx);
+      const created = { data: presentWidgetSession(session, token) };
+      await recordAnswerWithin(request, reply, tx, 201, created);
+      return created;
+    });
+    return reply.code(201).send(answer);
   });
 };

@@ -21,8 +21,9 @@ export type DeleteResult = 'deleted' | 'not_found' | 'in_use';
 
 export function destinationsRepository(db: Db) {
   return {
-    async create(input: { organizationId: string; url: string; host: string; port: number }): Promise<DestinationRow> {
-      return db.one(sql.type(Destination)`
+    /** `conn`: the caller's transaction, so the idempotent answer commits with the row (api/plugins/idempotency.ts). */
+    async create(input: { organizationId: string; url: string; host: string; port: number }, conn: Pick<DatabaseTransactionConnection, 'one'> = db): Promise<DestinationRow> {
+      return conn.one(sql.type(Destination)`
         insert into destinations (id, organization_id, url, host, port)
         values (${newId('destination')}, ${input.organizationId}, ${input.url}, ${input.host}, ${input.port})
         returning ${columns}`);

@@ -206,16 +206,19 @@ export function domainsRepository(db: Db) {
       await db.query(sql.unsafe`update domains set workflow_started_at = coalesce(workflow_started_at, hg_now()) where id = ${domainId}`);
     },
 
-    /** Records a verify request and queues the signal; returns null when the domain is not this org's. */
+    /**
+     * Records a verify request and queues the signal; returns null when the domain is not this
+     * org's, or is deleting or deleted (nothing left to verify: the caller tells which).
+     */
     async requestVerify(organizationId: string, domainId: string): Promise<DomainRow | null> {
       // One statement (the request and the queued signal commit together), no transaction round trips.
       return db.maybeOne(sql.type(Domain)`
         with requested as (
           update domains set verify_requested_at = hg_now(), updated_at = hg_now()
-          where id = ${domainId} and organization_id = ${organizationId} returning ${columns}
+          where id = ${domainId} and organization_id = ${organizationId} and status not in ('deleting', 'deleted') returning ${columns}
         ), queued as (
           insert into workflow_outbox (kind, workflow_id, payload)
-          select 'signal_domain', ${domainWorkflowId(domainId)}, ${sql.jsonb({ signal: 'verify' })} from requested where status <> 'deleted'
+          select 'signal_domain', ${domainWorkflowId(domainId)}, ${sql.jsonb({ signal: 'verify' })} from requested
         )
         select ${columns} from requested`);
     },

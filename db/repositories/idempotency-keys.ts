@@ -1,3 +1,4 @@
+import type { DatabaseTransactionConnection } from 'slonik';
 import { Type } from 'typebox';
 import type { SecretBox } from '../../security/secret-box.ts';
 import { row, sql, type Db } from '../pool.ts';
@@ -15,15 +16,28 @@ const Existing = row(Type.Object({
 }));
 
 export type ClaimResult =
-  | { kind: 'claimed' }
+  /** `claimedAt` tells this claim apart from a later one on the same key (after a takeover). */
+  | { kind: 'claimed'; claimedAt: string }
   | { kind: 'mismatch' }
   | { kind: 'in_flight' }
   | { kind: 'replay'; status: number; body: unknown };
 
+/** The claim this answer belongs to no longer exists (released or taken over): the write must not commit. */
+export class IdempotencyClaimLostError extends Error {
+  constructor() { super('the Idempotency-Key claim of this request is gone (released or taken over by a retry)'); this.name = 'IdempotencyClaimLostError'; }
+}
+
 /** Kept at least 24 h (decisions.md); purged after that. */
 export const RETENTION_HOURS = 24;
-/** An in-flight claim older than this belongs to a request that died; the key may be retried. */
-export const ABANDONED_AFTER_SECONDS = 60;
+/**
+ * An in-flight claim older than this belongs to a request that died (or whose release failed
+ * because Postgres was away); the key may be retried. A request's every Postgres call is bounded
+ * (db/pool.ts), so none runs this long; and if one ever did, the claim's creation time makes its
+ * late completion fail (`completeWithin`) instead of overwriting the new claim. 60 s kept every
+ * retry of a request caught by a Postgres freeze at 409 idempotency_key_in_use for a minute
+ * (npm run chaos).
+ */
+export const ABANDONED_AFTER_SECONDS = 15;
 
 const context = (scope: string, key: string) => `idempotency:${scope}:${key}`;
 
@@ -35,11 +49,11 @@ export function idempotencyRepository(db: Db, box: SecretBox) {
      */
     async claim(input: { scope: string; key: string; method: string; path: string; bodyHash: Buffer }): Promise<ClaimResult> {
       for (let attempt = 0; attempt < 3; attempt++) {
-        const inserted = await db.maybeOneFirst(sql.type(row(Type.Object({ key: Type.String() })))`
+        const inserted = await db.maybeOneFirst(sql.type(row(Type.Object({ created_at: Type.String() })))`
           insert into idempotency_keys (scope, key, method, path, body_hash, expires_at)
           values (${input.scope}, ${input.key}, ${input.method}, ${input.path}, ${sql.binary(input.bodyHash)}, hg_now() + make_interval(hours => ${RETENTION_HOURS}))
-          on conflict (scope, key) do nothing returning key`);
-        if (inserted) return { kind: 'claimed' };
+          on conflict (scope, key) do nothing returning created_at`);
+        if (inserted) return { kind: 'claimed', claimedAt: inserted };
         const existing = await db.maybeOne(sql.type(Existing)`
           select method, path, body_hash, state, response_status, response_body_enc, response_key_id,
                  expires_at < hg_now() as expired,
@@ -64,16 +78,31 @@ export function idempotencyRepository(db: Db, box: SecretBox) {
       return { kind: 'in_flight' };
     },
 
-    async complete(scope: string, key: string, status: number, body: unknown): Promise<void> {
+    async complete(scope: string, key: string, claimedAt: string, status: number, body: unknown): Promise<void> {
       const sealed = box.seal(JSON.stringify(body ?? null), context(scope, key));
       await db.query(sql.unsafe`update idempotency_keys set state = 'completed', response_status = ${status},
           response_body_enc = ${sql.binary(sealed.ciphertext)}, response_key_id = ${sealed.keyId}
-        where scope = ${scope} and key = ${key} and state = 'in_flight'`);
+        where scope = ${scope} and key = ${key} and state = 'in_flight' and created_at = ${claimedAt}::timestamptz`);
     },
 
-    /** A request that failed with a 5xx leaves no record, so the same key can be retried. */
-    async release(scope: string, key: string): Promise<void> {
-      await db.query(sql.unsafe`delete from idempotency_keys where scope = ${scope} and key = ${key} and state = 'in_flight'`);
+    /**
+     * `complete` inside the caller's transaction (the one that makes the write), so the answer
+     * commits with the write. Throws IdempotencyClaimLostError when the claim is gone.
+     */
+    async completeWithin(tx: DatabaseTransactionConnection, scope: string, key: string, claimedAt: string, status: number, body: unknown): Promise<void> {
+      const sealed = box.seal(JSON.stringify(body ?? null), context(scope, key));
+      const updated = await tx.maybeOneFirst(sql.type(row(Type.Object({ key: Type.String() })))`update idempotency_keys set state = 'completed', response_status = ${status},
+          response_body_enc = ${sql.binary(sealed.ciphertext)}, response_key_id = ${sealed.keyId}
+        where scope = ${scope} and key = ${key} and state = 'in_flight' and created_at = ${claimedAt}::timestamptz returning key`);
+      if (!updated) throw new IdempotencyClaimLostError();
+    },
+
+    /**
+     * A request that failed with a 5xx leaves no record, so the same key can be retried — unless
+     * its write committed after all (its answer then sits in the record, state 'completed').
+     */
+    async release(scope: string, key: string, claimedAt: string): Promise<void> {
+      await db.query(sql.unsafe`delete from idempotency_keys where scope = ${scope} and key = ${key} and state = 'in_flight' and created_at = ${claimedAt}::timestamptz`);
     },
 
     purgeExpired: (limit?: number) => purgeExpiredIdempotencyKeys(db, limit),

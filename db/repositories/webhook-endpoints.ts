@@ -2,6 +2,7 @@
 // to its row by the AAD context `webhook_endpoint:<id>:secret`; the plaintext is returned once, by
 // `create` and `rotateSecret`, and otherwise only to the delivery code through `signingSecrets`.
 // A rotation keeps the replaced secret as "previous" for 24 h, so receivers can roll over.
+import type { DatabaseTransactionConnection } from 'slonik';
 import { Type, type Static } from 'typebox';
 import type { SecretBox } from '../../security/secret-box.ts';
 import { randomToken } from '../../security/tokens.ts';
@@ -80,11 +81,11 @@ export function webhookEndpointsRepository(db: Db, box: SecretBox | (() => Secre
 
   return {
     /** Creates an endpoint; `secret` is the only time the plaintext leaves this module for the API. */
-    async create(input: { organizationId: string; url: string; events: readonly string[]; description?: string | null | undefined }): Promise<{ endpoint: WebhookEndpointRow; secret: string }> {
+    async create(input: { organizationId: string; url: string; events: readonly string[]; description?: string | null | undefined }, conn: Pick<DatabaseTransactionConnection, 'one'> = db): Promise<{ endpoint: WebhookEndpointRow; secret: string }> {
       const id = newId('webhookEndpoint');
       const secret = newWebhookSecret();
       const sealed = secretBox().seal(secret, secretContext(id));
-      const endpoint = await db.one(sql.type(Endpoint)`
+      const endpoint = await conn.one(sql.type(Endpoint)`
         insert into webhook_endpoints (id, organization_id, url, description, events, secret_enc, secret_key_id)
         values (${id}, ${input.organizationId}, ${input.url}, ${input.description ?? null}, ${sql.array([...input.events], 'text')},
                 ${sql.binary(sealed.ciphertext)}, ${sealed.keyId})

@@ -1,6 +1,7 @@
 // Widget sessions: a short-lived bearer token for the browser, bound to an organization, an
 // external customer, an origin allowlist and (optionally) a destination. Only the SHA-256 of the
 // token is stored; lookups go through the unique index on the hash.
+import type { DatabaseTransactionConnection } from 'slonik';
 import { Type, type Static } from 'typebox';
 import { newWidgetToken, sha256 } from '../../security/tokens.ts';
 import { newId } from '../ids.ts';
@@ -28,10 +29,10 @@ const columns = sql.fragment`id, organization_id, external_customer_id, allowed_
 export function widgetSessionsRepository(db: Db) {
   return {
     /** Creates a session and returns its token, which is not stored and cannot be shown again. */
-    async create(input: { organizationId: string; externalCustomerId: string; allowedOrigins: readonly string[] | null; destinationId: string | null; ttlSeconds?: number }): Promise<{ session: WidgetSessionRow; token: string }> {
+    async create(input: { organizationId: string; externalCustomerId: string; allowedOrigins: readonly string[] | null; destinationId: string | null; ttlSeconds?: number }, conn: Pick<DatabaseTransactionConnection, 'one'> = db): Promise<{ session: WidgetSessionRow; token: string }> {
       const token = newWidgetToken();
       const origins = input.allowedOrigins === null ? null : sql.array([...new Set(input.allowedOrigins)], 'text');
-      const session = await db.one(sql.type(Session)`
+      const session = await conn.one(sql.type(Session)`
         insert into widget_sessions (id, organization_id, token_hash, external_customer_id, allowed_origins, destination_id, expires_at)
         values (${newId('widgetSession')}, ${input.organizationId}, ${sql.binary(sha256(token))}, ${input.externalCustomerId},
                 ${origins}, ${input.destinationId}, hg_now() + make_interval(secs => ${input.ttlSeconds ?? WIDGET_TOKEN_TTL_SECONDS}))
