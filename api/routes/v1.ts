@@ -8,6 +8,7 @@ import { webhookEndpointRoutes } from './webhook-endpoints.ts';
 import { webhookDeliveryRoutes } from './webhook-deliveries.ts';
 import { widgetSessionRoutes } from './widget-sessions.ts';
 import { widgetRoutes } from './widget.ts';
+import { usageRoutes } from './usage.ts';
 
 export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(apiKeyAuthPlugin);
@@ -18,4 +19,5 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(webhookDeliveryRoutes);
   await app.register(widgetSessionRoutes);
   await app.register(widgetRoutes);
+  await app.register(usageRoutes);
 };
