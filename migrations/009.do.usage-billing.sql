@@ -7,6 +7,10 @@
 -- off by one and the peak is the true maximum. Nothing is recomputed by scanning at read time.
 -- Which statuses count: model/domain-status.ts `billableStatuses` (pending_dns,
 -- pending_certificate, active); test/usage-counting.test.ts checks that both lists agree.
+-- A row trigger (a column list needs one): right for the one-domain transitions every code path
+-- makes; a bulk statement over thousands of one organization's domains in one transaction gets
+-- slower per row (each update of the usage row walks its version chain), so bulk loads go in
+-- chunks of ~1,000 rows per transaction.
 
 -- Bandwidth buckets written by the edge (migration 008 creates this table; created here too, with
 -- exactly the same shape, so this migration also applies where 008 has not landed).
@@ -27,18 +31,30 @@ create table organization_bandwidth_hourly (
   primary key (organization_id, hour)
 );
 
-create function hg_bandwidth_rollup() returns trigger language plpgsql as $$
-declare
-  delta bigint := (new.bytes_in + new.bytes_out) - case when tg_op = 'UPDATE' then old.bytes_in + old.bytes_out else 0 end;
+-- Statement-level with transition tables: the edge writes many buckets in one statement, and a
+-- row trigger would update the same (organization, hour) row once per bucket (each update in one
+-- transaction walks the row's growing version chain: quadratic). One upsert per group instead.
+create function hg_bandwidth_rollup_insert() returns trigger language plpgsql as $$
 begin
-  if delta = 0 then return null; end if;
   insert into organization_bandwidth_hourly (organization_id, hour, bytes)
-  select d.organization_id, new.hour, delta from domains d where d.id = new.domain_id
+  select d.organization_id, n.hour, sum(n.bytes_in + n.bytes_out) from new_rows n join domains d on d.id = n.domain_id
+  group by d.organization_id, n.hour having sum(n.bytes_in + n.bytes_out) <> 0
   on conflict (organization_id, hour) do update set bytes = organization_bandwidth_hourly.bytes + excluded.bytes;
   return null;
 end $$;
-create trigger domain_bandwidth_rollup after insert or update on domain_bandwidth_hourly
-  for each row execute function hg_bandwidth_rollup();
+create function hg_bandwidth_rollup_update() returns trigger language plpgsql as $$
+begin
+  insert into organization_bandwidth_hourly (organization_id, hour, bytes)
+  select d.organization_id, n.hour, sum((n.bytes_in + n.bytes_out) - (o.bytes_in + o.bytes_out))
+  from new_rows n join old_rows o on o.domain_id = n.domain_id and o.hour = n.hour join domains d on d.id = n.domain_id
+  group by d.organization_id, n.hour having sum((n.bytes_in + n.bytes_out) - (o.bytes_in + o.bytes_out)) <> 0
+  on conflict (organization_id, hour) do update set bytes = organization_bandwidth_hourly.bytes + excluded.bytes;
+  return null;
+end $$;
+create trigger domain_bandwidth_rollup_insert after insert on domain_bandwidth_hourly
+  referencing new table as new_rows for each statement execute function hg_bandwidth_rollup_insert();
+create trigger domain_bandwidth_rollup_update after update on domain_bandwidth_hourly
+  referencing old table as old_rows new table as new_rows for each statement execute function hg_bandwidth_rollup_update();
 insert into organization_bandwidth_hourly (organization_id, hour, bytes)
 select d.organization_id, b.hour, sum(b.bytes_in + b.bytes_out) from domain_bandwidth_hourly b join domains d on d.id = b.domain_id
 group by d.organization_id, b.hour;

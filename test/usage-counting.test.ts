@@ -137,7 +137,7 @@ describe('usage counting and GET /v1/usage', () => {
     expect(Date.parse(read.period_start)).toBeLessThanOrEqual(Date.now());
     expect(Date.parse(read.period_end)).toBeGreaterThan(Date.now());
     await createDomain(org.id, destinationId);
-    const closed = await db.any(sql.unsafe`select period_start, period_end, peak_hostnames from usage_periods where organization_id = ${org.id} order by period_start`);
+    const closed = await db.any(sql.unsafe`select period_start, period_end, peak_hostnames from usage_periods where organization_id = ${org.id} order by period_start`) as ReadonlyArray<{ peak_hostnames: number }>;
     expect(closed.map((r) => r.peak_hostnames)).toEqual([4, 3]);
     expect((await client(t.app, auth).get('/v1/usage')).json().data).toMatchObject({ active_hostnames: 4, peak_hostnames: 4, period_start: read.period_start });
   });
@@ -184,7 +184,7 @@ describe('usage counting and GET /v1/usage', () => {
             await domains.transition(known[o.pick % known.length]!, o.to, 'property test');
           }));
         }
-        const log = await db.any(sql.unsafe`select old_status, new_status from test_status_log where organization_id = ${org.id} order by seq`);
+        const log = await db.any(sql.unsafe`select old_status, new_status from test_status_log where organization_id = ${org.id} order by seq`) as ReadonlyArray<{ old_status: string | null; new_status: string | null }>;
         const counts = (s: unknown) => (s !== null && billableStatuses.includes(s as DomainStatus) ? 1 : 0);
         let active = 0;
         let peak = 0;
