@@ -42,6 +42,14 @@ const variables = {
   HOSTGATE_WORKER_ACTIVITY_SLOTS: { schema: Type.Integer({ minimum: 1, maximum: 2000 }), default: '100', describe: 'an integer from 1 to 2000: activities one worker runs at once' },
   HOSTGATE_WORKER_LOCAL_ACTIVITY_SLOTS: { schema: Type.Integer({ minimum: 1, maximum: 2000 }), default: '100', describe: 'an integer from 1 to 2000: local activities one worker runs at once' },
   HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS: { schema: Type.Integer({ minimum: 0, maximum: 1000000 }), default: undefined, describe: "an integer: workflows one worker keeps in memory between tasks (unset: 2 per MiB of heap above 512 MiB, about 7,500 on Node's default heap); below the number of open workflows, each task replays its workflow's run" },
+  // Billing (docs/billing.md). No STRIPE_SECRET_KEY: the built-in local provider.
+  STRIPE_SECRET_KEY: { schema: Type.String({ pattern: '^(sk|rk)_[A-Za-z0-9_]+$' }), default: undefined, describe: 'a Stripe secret key (sk_… or rk_…); unset: the built-in local billing provider' },
+  STRIPE_WEBHOOK_SECRET: { schema: Type.String({ pattern: '^whsec_[A-Za-z0-9_]+$' }), default: undefined, describe: "the signing secret of the Stripe webhook endpoint (whsec_…)" },
+  STRIPE_PRICE_STARTER: { schema: Type.String({ pattern: '^price_[A-Za-z0-9_]+$' }), default: undefined, describe: 'the Stripe price id (price_…) of the starter plan' },
+  STRIPE_PRICE_GROWTH: { schema: Type.String({ pattern: '^price_[A-Za-z0-9_]+$' }), default: undefined, describe: 'the Stripe price id (price_…) of the growth plan' },
+  STRIPE_PRICE_SCALE: { schema: Type.String({ pattern: '^price_[A-Za-z0-9_]+$' }), default: undefined, describe: 'the Stripe price id (price_…) of the scale plan' },
+  STRIPE_API_BASE: { schema: Type.String({ pattern: '^https?://[^/]+$' }), default: undefined, describe: "the origin of Stripe's API (tests point it at a fake); unset: https://api.stripe.com" },
+  HOSTGATE_BILLING_GRACE_HOURS: { schema: Type.Integer({ minimum: 1, maximum: 2160 }), default: '168', describe: 'an integer from 1 to 2160: hours a past_due subscription keeps its domains before they are suspended' },
   LOG_LEVEL: { schema: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))), default: 'info', describe: 'one of fatal, error, warn, info, debug, trace, silent' },
 } as const satisfies Record<string, { schema: TSchema; default: string | undefined; describe: string }>;
 
@@ -73,7 +81,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): RawConfig {
     if (raw === undefined) continue;
     const value = coerce(spec.schema, raw);
     if (!Compile(spec.schema).Check(value)) {
-      problems.push(`${name}=${JSON.stringify(name.includes('KEY') || name.includes('URL') ? '<redacted>' : raw)} is not valid: expected ${spec.describe}`);
+      problems.push(`${name}=${JSON.stringify(name.includes('KEY') || name.includes('SECRET') || name.includes('URL') ? '<redacted>' : raw)} is not valid: expected ${spec.describe}`);
       continue;
     }
     out[name] = value;

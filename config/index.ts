@@ -30,6 +30,11 @@ export interface Config {
   dns: { servers: string[] };
   acme: { directoryUrl: string; caBundlePath: string | undefined; email: string | undefined; caaIdentities: string[] };
   logLevel: RawConfig['LOG_LEVEL'];
+  /** Payment provider: Stripe when a secret key is set, else the built-in local one. */
+  billing: {
+    graceHours: number;
+    stripe: { secretKey: string; webhookSecret: string | undefined; prices: Record<'starter' | 'growth' | 'scale', string | undefined>; apiBase: string | undefined } | null;
+  };
 }
 
 function list(value: string): string[] {
@@ -83,5 +88,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
     dns: { servers: list(raw.HOSTGATE_DNS_SERVERS) },
     acme: { directoryUrl: raw.HOSTGATE_ACME_DIRECTORY_URL, caBundlePath: raw.HOSTGATE_ACME_CA_BUNDLE, email: raw.HOSTGATE_ACME_EMAIL, caaIdentities: list(raw.HOSTGATE_ACME_CAA_IDENTITIES) },
     logLevel: raw.LOG_LEVEL,
+    billing: {
+      graceHours: raw.HOSTGATE_BILLING_GRACE_HOURS,
+      stripe: raw.STRIPE_SECRET_KEY ? {
+        secretKey: raw.STRIPE_SECRET_KEY, webhookSecret: raw.STRIPE_WEBHOOK_SECRET, apiBase: raw.STRIPE_API_BASE,
+        prices: { starter: raw.STRIPE_PRICE_STARTER, growth: raw.STRIPE_PRICE_GROWTH, scale: raw.STRIPE_PRICE_SCALE },
+      } : null,
+    },
   };
 }

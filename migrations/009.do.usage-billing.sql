@@ -12,6 +12,11 @@
 -- slower per row (each update of the usage row walks its version chain), so bulk loads go in
 -- chunks of ~1,000 rows per transaction.
 
+-- Outbox: signals (with start) to the organization's billing workflow `billing/<org id>`.
+alter table workflow_outbox drop constraint workflow_outbox_kind_check;
+alter table workflow_outbox add constraint workflow_outbox_kind_check
+  check (kind in ('start_domain', 'signal_domain', 'start_delivery', 'retry_delivery', 'signal_billing'));
+
 -- Bandwidth buckets written by the edge (migration 008 creates this table; created here too, with
 -- exactly the same shape, so this migration also applies where 008 has not landed).
 create table if not exists domain_bandwidth_hourly (
@@ -185,6 +190,16 @@ create table billing_checkout_sessions (
   completed_at timestamptz
 );
 create index billing_checkout_sessions_org on billing_checkout_sessions (organization_id, created_at desc);
+
+-- Local provider portal sessions (Stripe's live at Stripe): a page for plan, cancellation and
+-- payment, reachable only through its unguessable id, for one hour.
+create table billing_portal_sessions (
+  id text primary key,
+  organization_id text not null references organizations (id),
+  return_url text,
+  created_at timestamptz not null default hg_now(),
+  expires_at timestamptz not null
+);
 
 -- Provider events, de-duplicated on the provider's event id (Stripe retries and replays).
 create table billing_events (

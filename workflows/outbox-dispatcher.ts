@@ -11,6 +11,8 @@ import type { Logger } from '../logging/logger.ts';
 import { signalDomainWorkflow, startDomainWorkflow } from './domain/client.ts';
 import type { DomainSignalName } from './domain/signals.ts';
 import { retryDeliveryWorkflow, startDeliveryWorkflow } from './webhook-delivery/client.ts';
+import { signalBillingWorkflow } from './billing/client.ts';
+import type { BillingSignal } from '../billing/events.ts';
 
 export interface OutboxDispatcher {
   /** Dispatches the given rows now (or every pending row); resolves when done, never rejects. */
@@ -44,6 +46,10 @@ export function createOutboxDispatcher(deps: {
       await startDeliveryWorkflow(client, deps.taskQueue, r.payload as unknown as DeliveryWorkflowPayload);
     } else if (r.kind === 'retry_delivery') {
       await retryDeliveryWorkflow(client, deps.taskQueue, r.payload as unknown as DeliveryWorkflowPayload);
+    } else if (r.kind === 'signal_billing') {
+      // Billing (issue 13): a provider event for `billing/<org id>`, signal-with-start.
+      const p = r.payload as { organizationId: string; signal: BillingSignal; searchAttributes?: boolean };
+      await signalBillingWorkflow(client, deps.taskQueue, { organizationId: p.organizationId, ...(p.searchAttributes === false ? { searchAttributes: false } : {}) }, p.signal);
     } else {
       const p = r.payload as { signal: DomainSignalName; reason?: string };
       await signalDomainWorkflow(client, r.workflow_id.slice('domain/'.length), p.signal, p.reason);

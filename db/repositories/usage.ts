@@ -76,24 +76,28 @@ export function usageRepository(db: Db) {
     },
 
     /**
-     * Starts a new period series at `anchor` (a subscription's first period): the running period
-     * is closed at that instant with its peak so far, and the new one starts with peak = active.
+     * Switches the organization to periods counted from `anchor` at the instant `at` (now when
+     * null): the running period closes there with its peak so far, and the new one runs from `at`
+     * to the end of the anchor's period containing it, starting with peak = active. A
+     * subscription's first period (anchor = at = its start); back to calendar months at
+     * cancellation (anchor 2000-01-01, at = now: a short period to the end of the month).
      */
-    async restartPeriods(q: CommonQueryMethods, organizationId: string, anchor: string): Promise<void> {
+    async restartPeriods(q: CommonQueryMethods, organizationId: string, anchor: string, at: string | null): Promise<void> {
       await q.query(sql.unsafe`select 1 from hg_usage_roll(${organizationId}, clock_timestamp())`);
       await q.query(sql.unsafe`
-        with u as (select * from organization_usage where organization_id = ${organizationId} for update),
+        with u as (select *, coalesce(${at}::timestamptz, now()) as at from organization_usage where organization_id = ${organizationId} for update),
         closed as (
           insert into usage_periods (organization_id, period_start, period_end, peak_hostnames, bandwidth_bytes)
-          select u.organization_id, u.period_start, ${anchor}::timestamptz, u.peak_hostnames,
-            (select coalesce(sum(b.bytes), 0) from organization_bandwidth_hourly b where b.organization_id = u.organization_id and b.hour >= u.period_start and b.hour < ${anchor}::timestamptz)
-          from u where u.period_start < ${anchor}::timestamptz and u.period_anchor <> ${anchor}::timestamptz
+          select u.organization_id, u.period_start, u.at, u.peak_hostnames,
+            (select coalesce(sum(b.bytes), 0) from organization_bandwidth_hourly b where b.organization_id = u.organization_id and b.hour >= u.period_start and b.hour < u.at)
+          from u where u.at > u.period_start
           on conflict (organization_id, period_start) do nothing
         )
-        update organization_usage o set period_anchor = ${anchor}::timestamptz, period_start = n.period_start, period_end = n.period_end,
-          peak_hostnames = case when n.period_start = o.period_start then o.peak_hostnames else o.active_hostnames end
-        from u cross join lateral hg_period_containing(${anchor}::timestamptz, greatest(${anchor}::timestamptz, clock_timestamp())) n
-        where o.organization_id = u.organization_id and u.period_anchor <> ${anchor}::timestamptz`);
+        update organization_usage o set period_anchor = ${anchor}::timestamptz,
+          period_start = case when u.at > u.period_start then u.at else u.period_start end, period_end = n.period_end,
+          peak_hostnames = case when u.at > u.period_start then o.active_hostnames else o.peak_hostnames end
+        from u cross join lateral hg_period_containing(${anchor}::timestamptz, u.at) n
+        where o.organization_id = u.organization_id`);
     },
   };
 }

@@ -4,7 +4,9 @@ import { row, sql, type Db } from '../pool.ts';
 
 export const OutboxRow = Type.Object({
   id: Type.Number(),
-  kind: Type.Union([Type.Literal('start_domain'), Type.Literal('signal_domain'), Type.Literal('start_delivery'), Type.Literal('retry_delivery')]),
+  kind: Type.Union([Type.Literal('start_domain'), Type.Literal('signal_domain'), Type.Literal('start_delivery'), Type.Literal('retry_delivery'),
+    // billing/<org id>: signal-with-start of the organization's billing workflow (migration 009).
+    Type.Literal('signal_billing')]),
   workflow_id: Type.String(),
   payload: Type.Record(Type.String(), Type.Unknown()),
   attempts: Type.Number(),
