@@ -10,6 +10,14 @@ import type { BillingProvider } from './provider.ts';
 /** Portal pages live an hour, like Stripe's portal sessions (the page is reachable by its id only). */
 const PORTAL_TTL_SECONDS = 3600;
 
+/** `date` plus `months` calendar months in UTC, the day clamped to the month's last (Jan 31 → Feb 28), as Postgres adds months. */
+export function addMonthsUtc(date: Date, months: number): Date {
+  const y = date.getUTCFullYear();
+  const m = date.getUTCMonth() + months;
+  const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(y, m, Math.min(date.getUTCDate(), lastDay), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds(), date.getUTCMilliseconds()));
+}
+
 export function localPageUrl(publicUrl: string, kind: 'checkout' | 'portal', id: string): string {
   return `${publicUrl}/v1/billing/local/${kind}/${encodeURIComponent(id)}`;
 }

@@ -9,6 +9,8 @@ import { webhookDeliveryRoutes } from './webhook-deliveries.ts';
 import { widgetSessionRoutes } from './widget-sessions.ts';
 import { widgetRoutes } from './widget.ts';
 import { usageRoutes } from './usage.ts';
+import { billingRoutes } from './billing.ts';
+import { billingLocalPages } from './billing-local-pages.ts';
 
 export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(apiKeyAuthPlugin);
@@ -20,4 +22,6 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(widgetSessionRoutes);
   await app.register(widgetRoutes);
   await app.register(usageRoutes);
+  await app.register(billingRoutes);
+  await app.register(billingLocalPages);
 };
