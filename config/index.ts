@@ -62,6 +62,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
   if (require.includes('temporal') && !raw.TEMPORAL_ADDRESS) problems.push('TEMPORAL_ADDRESS is required for this process: expected host:port (or run `npm start`, which starts the Temporal dev server)');
   const encryptionKeys = parseEncryptionKeys(raw.HOSTGATE_ENCRYPTION_KEYS);
   if (require.includes('encryption') && encryptionKeys.length === 0) problems.push('HOSTGATE_ENCRYPTION_KEYS is required for this process: expected kid:base64(32 bytes), e.g. k1:$(openssl rand -base64 32)');
+  if (raw.STRIPE_SECRET_KEY) {
+    // With Stripe, every plan needs its price and the webhook its secret (docs/billing.md).
+    for (const name of ['STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_STARTER', 'STRIPE_PRICE_GROWTH', 'STRIPE_PRICE_SCALE'] as const) {
+      if (!raw[name]) problems.push(`${name} is required when STRIPE_SECRET_KEY is set (see docs/billing.md)`);
+    }
+  }
   if (problems.length) throw new ConfigError(problems);
   const serviceDomain = raw.HOSTGATE_SERVICE_DOMAIN;
   return {

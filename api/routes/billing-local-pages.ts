@@ -43,6 +43,9 @@ export const billingLocalPages: FastifyPluginAsync = async (app) => {
   }
   const html = (reply: FastifyReply, body: string) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
 
+  // Where Stripe (or the local page) sends the payer when the caller gave no return URL.
+  app.get('/billing/done', hidden, async (_request, reply) => html(reply, page('Done', '<h1 id="result">Done</h1><p>You can close this page and return to the application.</p>')));
+
   async function openCheckout(id: string) {
     const session = await billing.getCheckoutSession(id);
     if (!session || session.provider !== 'local') throw notFound();

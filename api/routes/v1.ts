@@ -11,6 +11,7 @@ import { widgetRoutes } from './widget.ts';
 import { usageRoutes } from './usage.ts';
 import { billingRoutes } from './billing.ts';
 import { billingLocalPages } from './billing-local-pages.ts';
+import { billingStripeWebhook } from './billing-stripe-webhook.ts';
 
 export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(apiKeyAuthPlugin);
@@ -24,4 +25,5 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(usageRoutes);
   await app.register(billingRoutes);
   await app.register(billingLocalPages);
+  await app.register(billingStripeWebhook);
 };
