@@ -54,6 +54,15 @@ describe('billing API (local provider)', () => {
     expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from workflow_outbox where kind = 'signal_billing' and payload->>'organizationId' = (select organization_id from billing_checkout_sessions where id = ${id})`)).toBe(1);
   });
 
+  it('two Pay clicks at once on one checkout: one subscription, one event for the workflow', async () => {
+    const { auth, org } = await createOrgWithKey(t);
+    const { url } = (await client(t.app, auth).post('/v1/billing/checkout-session', { plan: 'scale' })).json().data;
+    const answers = await Promise.all(Array.from({ length: 5 }, () => form(`${pathOf(url)}/pay`)));
+    expect(answers.map((a) => a.statusCode)).toEqual([303, 303, 303, 303, 303]);
+    expect((await client(t.app, auth).get('/v1/usage')).json().data).toMatchObject({ plan: 'scale', billing_status: 'active' });
+    expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from workflow_outbox where kind = 'signal_billing' and payload->>'organizationId' = ${org.id}`)).toBe(1);
+  });
+
   it('Cancel on the checkout page: back to cancel_url, nothing subscribed, the session cannot be paid any more', async () => {
     const { auth } = await createOrgWithKey(t);
     const api = client(t.app, auth);

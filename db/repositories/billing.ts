@@ -129,10 +129,11 @@ export function billingRepository(db: Db) {
      */
     async applyEvent(tx: DatabaseTransactionConnection, provider: ProviderName, event: BillingEvent): Promise<{ organizationId: string; subscription: SubscriptionRow } | null> {
       if (event.type === 'checkout.completed') {
-        const updated = await tx.query(sql.unsafe`update billing_checkout_sessions set status = 'completed', completed_at = hg_now() where id = ${event.checkoutSessionId} and status <> 'completed'`);
-        const existing = await this.getSubscription(event.organizationId, tx);
-        // A second completion of the same checkout (replayed under another event id) changes nothing.
-        if (updated.rowCount === 0 && existing?.subscription_id === event.subscriptionId) return { organizationId: event.organizationId, subscription: existing };
+        // Only the completion that moves our session from open counts: a second one (two clicks
+        // on Pay at once, a replay under another event id, a session canceled meanwhile) waits on
+        // this row lock, finds it no longer open, and changes nothing.
+        const updated = await tx.query(sql.unsafe`update billing_checkout_sessions set status = 'completed', completed_at = hg_now() where id = ${event.checkoutSessionId} and organization_id = ${event.organizationId} and status = 'open'`);
+        if (updated.rowCount === 0) return null;
         await tx.query(sql.unsafe`
           insert into billing_subscriptions (organization_id, provider, customer_id, subscription_id, plan, status, current_period_start, current_period_end)
           values (${event.organizationId}, ${provider}, ${event.customerId}, ${event.subscriptionId}, ${event.plan}, 'active', ${event.periodStart}, ${event.periodEnd})
