@@ -122,6 +122,11 @@ export function billingRepository(db: Db) {
       return r.rowCount === 1;
     },
 
+    /** Ties a recorded event to the organization it turned out to be about (support queries). */
+    async attributeEvent(tx: DatabaseTransactionConnection, provider: ProviderName, eventId: string, organizationId: string): Promise<void> {
+      await tx.query(sql.unsafe`update billing_events set organization_id = ${organizationId} where provider = ${provider} and event_id = ${eventId}`);
+    },
+
     /**
      * Applies a provider event to the subscription and the organization, inside the caller's
      * transaction. Returns the organization and the subscription after the event, or null when
