@@ -3,6 +3,8 @@
 // then shows the plan and `active`, and the organization's billing workflow runs with the plan
 // and status as search attributes. Then the portal: plan change, failed payment, pay, cancel.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { chromium, type Browser } from 'playwright-core';
 import { organizationsRepository } from '../db/repositories/organizations.ts';
@@ -86,6 +88,11 @@ describe('local billing provider in Chromium', () => {
     await page.waitForSelector('#status:text("canceled")');
     expect((await api.get('/v1/usage')).json().data).toMatchObject({ plan: 'scale', billing_status: 'canceled' });
     await waitFor('the workflow to end at cancellation', async () => (await handle.describe()).status.name === 'COMPLETED', 30_000, 200);
+    // A replay fixture of every signal path but the timers (test/replay.test.ts), when asked for.
+    if (process.env.HG_RECORD_HISTORIES === '1') {
+      const json = execFileSync('temporal', ['workflow', 'show', '--address', t.temporal.address, '--workflow-id', `billing/${org.id}`, '--output', 'json'], { encoding: 'utf8' });
+      writeFileSync('test/histories/billing-checkout-plan-dunning-cancel.json', json);
+    }
     await Promise.all([page.waitForURL(`${vendorOrigin}/account`), page.click('#return')]);
   }, 90_000);
 });
