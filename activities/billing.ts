@@ -74,8 +74,12 @@ export function createBillingActivities(deps: BillingActivityDeps) {
     },
 
     /** Stripe opened the renewal invoice of the period that just ended: the overage goes on it. */
-    async attachOverageToInvoice(input: { organizationId: string; providerInvoiceId: string; periodStart: string; plan: SubscriptionSnapshot['plan'] }): Promise<{ itemId: string | null; amountCents: number }> {
-      const { invoice } = await closeAndInvoice(input.organizationId, input.periodStart, input.plan);
+    async attachOverageToInvoice(input: { organizationId: string; providerInvoiceId: string; invoicePeriodEnd: string; plan: SubscriptionSnapshot['plan'] }): Promise<{ itemId: string | null; amountCents: number }> {
+      // The renewal invoice's period is the one that just ended, whether or not our timer has
+      // closed it yet (Stripe's clock may be ahead): closing is idempotent either way.
+      const periodStart = await usage.periodStartBefore(input.organizationId, input.invoicePeriodEnd);
+      if (!periodStart) return { itemId: null, amountCents: 0 };
+      const { invoice } = await closeAndInvoice(input.organizationId, periodStart, input.plan);
       if (invoice.provider_invoice_id) return { itemId: null, amountCents: invoice.total_cents };
       const subscription = await billing.getSubscription(input.organizationId);
       let itemId: string | null = null;

@@ -142,15 +142,16 @@ describe('billing with Stripe (fake Stripe API, signed events)', () => {
     const db = t.database.db;
     const dst = await db.oneFirst(sql.unsafe`insert into destinations (id, organization_id, url, host, port) values (${`dst_${org.id}`}, ${org.id}, 'https://app.example.com', 'app.example.com', 443) returning id`);
     for (let i = 0; i < 14; i++) await db.query(sql.unsafe`insert into domains (id, organization_id, destination_id, hostname, is_apex) values (${`dom_${org.id}_${i}`}, ${org.id}, ${dst as string}, ${`h${i}-${org.id.toLowerCase()}.stripe-overage.test`}, false)`);
-    const periodStart = await db.oneFirst(sql.unsafe`select current_period_start from billing_subscriptions where organization_id = ${org.id}`) as string;
+    // Stripe's renewal invoice covers the period that just ended (its bounds a few seconds off ours).
+    const periodEnd = await db.oneFirst(sql.unsafe`select current_period_end + interval '3 seconds' from billing_subscriptions where organization_id = ${org.id}`) as string;
     const activities = createBillingActivities({ db, logger: createLogger('silent', 'test'), config: t.config, provider: createBillingProvider(t.config, db) });
-    const first = await activities.attachOverageToInvoice({ organizationId: org.id, providerInvoiceId: 'in_test_renewal', periodStart, plan: 'starter' });
+    const first = await activities.attachOverageToInvoice({ organizationId: org.id, providerInvoiceId: 'in_test_renewal', invoicePeriodEnd: periodEnd, plan: 'starter' });
     expect(first).toEqual({ itemId: expect.stringMatching(/^ii_test_/), amountCents: 60 });
     const items = fake.requests.filter((r) => r.path === '/v1/invoiceitems');
     expect(items.at(-1)!.form).toMatchObject({ customer, invoice: 'in_test_renewal', amount: '60', currency: 'eur' });
     expect(items.at(-1)!.headers['idempotency-key']).toMatch(/^overage-inv_local_/);
     // A retried activity (or a second invoice.created) adds nothing.
-    const again = await activities.attachOverageToInvoice({ organizationId: org.id, providerInvoiceId: 'in_test_renewal', periodStart, plan: 'starter' });
+    const again = await activities.attachOverageToInvoice({ organizationId: org.id, providerInvoiceId: 'in_test_renewal', invoicePeriodEnd: periodEnd, plan: 'starter' });
     expect(again).toEqual({ itemId: null, amountCents: 60 });
     expect(fake.requests.filter((r) => r.path === '/v1/invoiceitems').length).toBe(items.length);
     expect(await db.one(sql.unsafe`select provider_invoice_id, total_cents, peak_hostnames from invoices where organization_id = ${org.id}`)).toEqual({ provider_invoice_id: 'in_test_renewal', total_cents: 60, peak_hostnames: 14 });

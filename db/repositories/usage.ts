@@ -76,6 +76,20 @@ export function usageRepository(db: Db) {
     },
 
     /**
+     * The start of our period that a provider's invoice for a period ending at `periodEnd` bills:
+     * the latest one that began at least an hour before that end (Stripe's period bounds and ours
+     * differ by the seconds between its clock and ours), open or closed.
+     */
+    async periodStartBefore(organizationId: string, periodEnd: string): Promise<string | null> {
+      return db.maybeOneFirst(sql.type(row(Type.Object({ period_start: Type.String() })))`
+        select period_start from (
+          select period_start from usage_periods where organization_id = ${organizationId}
+          union all select period_start from organization_usage where organization_id = ${organizationId}
+        ) p where period_start <= ${periodEnd}::timestamptz - interval '1 hour'
+        order by period_start desc limit 1`);
+    },
+
+    /**
      * Switches the organization to periods counted from `anchor` at the instant `at` (now when
      * null): the running period closes there with its peak so far, and the new one runs from `at`
      * to the end of the anchor's period containing it, starting with peak = active. A

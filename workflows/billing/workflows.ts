@@ -68,7 +68,7 @@ export async function billingSubscriptionWorkflow(input: BillingWorkflowInput): 
       state.eventsHandled++;
       const { event } = signal;
       if (event.type === 'invoice.created' && state.subscription) {
-        await billing.attachOverageToInvoice({ organizationId, providerInvoiceId: event.invoiceId, periodStart: state.subscription.periodStart, plan: state.subscription.plan });
+        await billing.attachOverageToInvoice({ organizationId, providerInvoiceId: event.invoiceId, invoicePeriodEnd: event.periodEnd, plan: state.subscription.plan });
       }
       const before = state.subscription;
       state.subscription = signal.subscription;
