@@ -9,8 +9,10 @@ export interface CheckoutInput {
   /** Where the payer goes back to; already checked against the organization's return origins. */
   successUrl: string | null;
   cancelUrl: string | null;
-  /** Our own id of the session (the local provider's session id; Stripe's client_reference_id). */
+  /** Our own id of the session (the local provider's session id). */
   sessionId: string;
+  /** The provider's customer of an earlier (canceled) subscription: reused, not duplicated. */
+  customerId: string | null;
 }
 
 export interface ProviderSession { id: string; url: string }

@@ -131,6 +131,7 @@ export function createStripeProvider(deps: { db: Db; config: StripeConfig; publi
         success_url: input.successUrl ?? done,
         cancel_url: input.cancelUrl ?? done,
         client_reference_id: input.organizationId,
+        ...(input.customerId ? { customer: input.customerId } : {}),
         metadata: { organization_id: input.organizationId, plan: input.plan },
         subscription_data: { metadata: { organization_id: input.organizationId, plan: input.plan } },
       }));

@@ -132,6 +132,9 @@ describe('billing with Stripe (fake Stripe API, signed events)', () => {
     expect((await api.get('/v1/usage')).json().data.billing_status).toBe('active');
     expect((await post(stripeEvent('customer.subscription.deleted', { ...subscription, status: 'canceled' }))).statusCode).toBe(200);
     expect((await api.get('/v1/usage')).json().data.billing_status).toBe('canceled');
+    // Subscribing again reuses the Stripe customer instead of creating a second one.
+    expect((await api.post('/v1/billing/checkout-session', { plan: 'starter' })).statusCode).toBe(201);
+    expect(fake.requests.filter((r) => r.path === '/v1/checkout/sessions').at(-1)!.form.customer).toBe(customer);
     // Events we do not act on, and ones about subscriptions we do not know, are acknowledged.
     expect((await post(stripeEvent('customer.created', { id: 'cus_other', object: 'customer' }))).json()).toEqual({ received: true, result: 'not_handled' });
     expect((await post(stripeEvent('invoice.paid', invoice({ parent: { type: 'subscription_details', subscription_details: { subscription: 'sub_unknown' } } })))).json()).toEqual({ received: true, result: 'ignored' });

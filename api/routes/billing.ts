@@ -77,7 +77,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       throw new ApiError('subscription_exists', `this organization already has a ${current.status} ${current.plan} subscription: change plans with POST /v1/billing/plan, or manage it through POST /v1/billing/portal-session`);
     }
     const plan = request.body.plan;
-    const session = await viaProvider(() => provider.createCheckoutSession({ organizationId, plan, successUrl, cancelUrl, sessionId: billingId('cs') }));
+    const session = await viaProvider(() => provider.createCheckoutSession({ organizationId, plan, successUrl, cancelUrl, sessionId: billingId('cs'), customerId: current?.provider === provider.name ? current.customer_id : null }));
     await billing.createCheckoutSession({ id: session.id, organizationId, provider: provider.name, plan, successUrl, cancelUrl, ttlSeconds: CHECKOUT_TTL_SECONDS });
     return reply.code(201).send({ data: session });
   });
