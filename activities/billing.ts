@@ -1,6 +1,6 @@
 // Activities of the billing workflow: each reads and writes Postgres (and the provider) and is
 // idempotent, so a retry after a crash repeats nothing that was done.
-import type { SubscriptionSnapshot } from '../billing/events.ts';
+import type { SubscriptionSnapshot } from '../model/billing-events.ts';
 import type { BillingProvider } from '../billing/provider.ts';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/pool.ts';
@@ -8,7 +8,6 @@ import { billingRepository, snapshotOf } from '../db/repositories/billing.ts';
 import { usageRepository } from '../db/repositories/usage.ts';
 import type { Logger } from '../logging/logger.ts';
 import { OVERAGE_CENTS_PER_HOSTNAME, overage, plans } from '../model/plans.ts';
-import { sql } from '../db/pool.ts';
 
 export interface BillingActivityDeps {
   db: Db;
@@ -53,7 +52,7 @@ export function createBillingActivities(deps: BillingActivityDeps) {
   return {
     /** What a (new) run starts from: the subscription in Postgres and whether dunning holds domains. */
     async loadBillingState(input: { organizationId: string }): Promise<{ subscription: SubscriptionSnapshot | null; suspended: boolean; graceHours: number }> {
-      const open = await deps.db.oneFirst(sql.unsafe`select count(*)::int from billing_suspensions where organization_id = ${input.organizationId} and resumed_at is null`) as number;
+      const open = await billing.openSuspensionCount(input.organizationId);
       return { subscription: await currentSnapshot(input.organizationId), suspended: open > 0, graceHours: deps.config.billing.graceHours };
     },
 

@@ -5,7 +5,7 @@
 import type { Db } from '../db/pool.ts';
 import { billingRepository, snapshotOf, type ProviderName } from '../db/repositories/billing.ts';
 import { workflowOutboxRepository } from '../db/repositories/workflow-outbox.ts';
-import type { BillingEvent, BillingSignal } from './events.ts';
+import type { BillingEvent, BillingSignal } from '../model/billing-events.ts';
 
 export function billingWorkflowId(organizationId: string): string {
   return `billing/${organizationId}`;

@@ -6,7 +6,7 @@ import Stripe from 'stripe';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/pool.ts';
 import { isPlanName, type PlanName } from '../model/plans.ts';
-import type { BillingEvent, SubscriptionStatus } from './events.ts';
+import type { BillingEvent, SubscriptionStatus } from '../model/billing-events.ts';
 import { handleBillingEvent } from './handle-event.ts';
 import { ProviderUnavailableError, type BillingProvider } from './provider.ts';
 

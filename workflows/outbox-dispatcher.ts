@@ -12,7 +12,7 @@ import { signalDomainWorkflow, startDomainWorkflow } from './domain/client.ts';
 import type { DomainSignalName } from './domain/signals.ts';
 import { retryDeliveryWorkflow, startDeliveryWorkflow } from './webhook-delivery/client.ts';
 import { signalBillingWorkflow } from './billing/client.ts';
-import type { BillingSignal } from '../billing/events.ts';
+import type { BillingSignal } from '../model/billing-events.ts';
 
 export interface OutboxDispatcher {
   /** Dispatches the given rows now (or every pending row); resolves when done, never rejects. */

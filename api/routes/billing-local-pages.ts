@@ -6,7 +6,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { handleBillingEvent } from '../../billing/handle-event.ts';
 import { addMonthsUtc } from '../../billing/local-provider.ts';
-import type { BillingEvent } from '../../billing/events.ts';
+import type { BillingEvent } from '../../model/billing-events.ts';
 import { billingId, billingRepository } from '../../db/repositories/billing.ts';
 import { usageRepository } from '../../db/repositories/usage.ts';
 import { isPlanName, OVERAGE_CENTS_PER_HOSTNAME, planNames, plans } from '../../model/plans.ts';

@@ -2,7 +2,7 @@
 // (de-duplicated), invoices of closed periods, and the domains dunning suspended.
 import type { CommonQueryMethods, DatabaseTransactionConnection } from 'slonik';
 import { Type, type Static } from 'typebox';
-import type { BillingEvent, SubscriptionSnapshot } from '../../billing/events.ts';
+import type { BillingEvent, SubscriptionSnapshot } from '../../model/billing-events.ts';
 import { randomToken } from '../../security/tokens.ts';
 import { row, sql, type Db } from '../pool.ts';
 import { Plan } from './organizations.ts';
@@ -246,6 +246,12 @@ export function billingRepository(db: Db) {
           returning substring(workflow_id from 8) as domain_id, id as outbox_id`);
         return { domainIds: rows.map((r) => r.domain_id), outboxIds: rows.map((r) => r.outbox_id) };
       });
+    },
+
+    /** Domains dunning suspended that have not been resumed yet. */
+    async openSuspensionCount(organizationId: string): Promise<number> {
+      return db.oneFirst(sql.type(row(Type.Object({ n: Type.Number() })))`
+        select count(*)::int as n from billing_suspensions where organization_id = ${organizationId} and resumed_at is null`);
     },
 
     /** Paid again: queues resume for exactly the domains dunning suspended (not deleted since). */

@@ -1,6 +1,6 @@
 // The only code that starts or signals billing workflows (used by the outbox dispatcher).
 import type { Client } from '@temporalio/client';
-import type { BillingSignal } from '../../billing/events.ts';
+import type { BillingSignal } from '../../model/billing-events.ts';
 import { HostgateOrganizationId } from '../search-attributes.ts';
 import { BILLING_WORKFLOW, billingWorkflowId, type BillingWorkflowInput } from './config.ts';
 import { providerEventSignal } from './signals.ts';

@@ -1,7 +1,7 @@
 // One workflow per organization's subscription, `billing/<org id>`: the id is the dedup scope. A
 // provider event is a signal-with-start, so the first event starts it and later ones find it; a
 // run ends when the subscription is canceled, and the next checkout starts a new run.
-import type { SubscriptionSnapshot } from '../../billing/events.ts';
+import type { SubscriptionSnapshot } from '../../model/billing-events.ts';
 export { billingWorkflowId } from '../../billing/handle-event.ts';
 
 export const BILLING_WORKFLOW = 'billingSubscriptionWorkflow';

@@ -1,6 +1,6 @@
 // Messages of the billing workflow, shared by the workflow and its client.
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { BillingSignal, SubscriptionSnapshot } from '../../billing/events.ts';
+import type { BillingSignal, SubscriptionSnapshot } from '../../model/billing-events.ts';
 
 /** A provider event, already applied to Postgres, with the subscription as it stands after it. */
 export const providerEventSignal = defineSignal<[BillingSignal]>('providerEvent');

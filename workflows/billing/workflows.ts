@@ -2,7 +2,7 @@ import {
   condition, continueAsNew, log, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes, workflowInfo,
 } from '@temporalio/workflow';
 import type { createBillingActivities } from '../../activities/billing.ts';
-import type { BillingSignal, SubscriptionSnapshot } from '../../billing/events.ts';
+import type { BillingSignal, SubscriptionSnapshot } from '../../model/billing-events.ts';
 import { HostgateBillingPlan, HostgateBillingStatus } from '../search-attributes.ts';
 import type { BillingWorkflowInput } from './config.ts';
 import { billingStateQuery, providerEventSignal, type BillingWorkflowState } from './signals.ts';

@@ -2,7 +2,7 @@
 // page buttons are both turned into these, and from here on share one code path
 // (billing/handle-event.ts): recorded once per event id, applied to Postgres, signalled to the
 // organization's billing workflow.
-import type { PlanName } from '../model/plans.ts';
+import type { PlanName } from './plans.ts';
 
 export type SubscriptionStatus = 'active' | 'past_due' | 'canceled';
 
