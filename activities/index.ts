@@ -7,6 +7,8 @@ import { createDnsCheckActivities } from './dns-check.ts';
 import { createDomainActivities } from './domain.ts';
 import { createVerifyAndIssueActivities } from './verify-and-issue.ts';
 import { createWebhookActivities } from './webhooks.ts';
+import { createBillingActivities } from './billing.ts';
+import { createBillingProvider } from '../billing/create-provider.ts';
 
 export interface ActivityDeps { db: Db; logger: Logger; config: Config }
 
@@ -21,5 +23,6 @@ export function createActivities(deps: ActivityDeps) {
     ...certificates,
     ...createVerifyAndIssueActivities({ dns, certificates, logger: deps.logger }),
     ...createWebhookActivities({ ...deps, secretBox, allowPrivateTargets: deps.config.allowPrivateTargets, timeoutMs: deps.config.webhooks.timeoutMs }),
+    ...createBillingActivities({ ...deps, provider: createBillingProvider(deps.config, deps.db) }),
   };
 }

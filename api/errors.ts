@@ -35,6 +35,13 @@ export const errorStatus = {
   internal_error: 500,
   service_unavailable: 503,
   widget_request_failed: 400,
+  // Billing (issue 13, docs/billing.md).
+  return_url_not_allowed: 400,
+  invalid_signature: 400,
+  billing_session_not_found: 404,
+  subscription_exists: 409,
+  subscription_missing: 409,
+  plan_unchanged: 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -70,6 +70,14 @@ const variables = {
   HOSTGATE_DB_ACQUIRE_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '2000', describe: 'an integer from 100 to 600000: milliseconds an API request waits for a free pooled connection' },
   HOSTGATE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 3600000 }), default: '10000', describe: 'an integer from 100 to 3600000: milliseconds Postgres keeps an API session that sits idle inside a transaction (idle_in_transaction_session_timeout)' },
   HOSTGATE_REQUEST_TIMEOUT_MS: { schema: Type.Integer({ minimum: 1000, maximum: 600000 }), default: '10000', describe: 'an integer from 1000 to 600000: milliseconds a client has to send a whole request, headers and body (slower senders get 408)' },
+  // Billing (docs/billing.md). No STRIPE_SECRET_KEY: the built-in local provider.
+  STRIPE_SECRET_KEY: { schema: Type.String({ pattern: '^(sk|rk)_[A-Za-z0-9_]+$' }), default: undefined, describe: 'a Stripe secret key (sk_… or rk_…); unset: the built-in local billing provider' },
+  STRIPE_WEBHOOK_SECRET: { schema: Type.String({ pattern: '^whsec_[A-Za-z0-9_]+$' }), default: undefined, describe: "the signing secret of the Stripe webhook endpoint (whsec_…)" },
+  STRIPE_PRICE_STARTER: { schema: Type.String({ pattern: '^price_[A-Za-z0-9_]+$' }), default: undefined, describe: 'the Stripe price id (price_…) of the starter plan' },
+  STRIPE_PRICE_GROWTH: { schema: Type.String({ pattern: '^price_[A-Za-z0-9_]+$' }), default: undefined, describe: 'the Stripe price id (price_…) of the growth plan' },
+  STRIPE_PRICE_SCALE: { schema: Type.String({ pattern: '^price_[A-Za-z0-9_]+$' }), default: undefined, describe: 'the Stripe price id (price_…) of the scale plan' },
+  STRIPE_API_BASE: { schema: Type.String({ pattern: '^https?://[^/]+$' }), default: undefined, describe: "the origin of Stripe's API (tests point it at a fake); unset: https://api.stripe.com" },
+  HOSTGATE_BILLING_GRACE_HOURS: { schema: Type.Integer({ minimum: 1, maximum: 2160 }), default: '168', describe: 'an integer from 1 to 2160: hours a past_due subscription keeps its domains before they are suspended' },
   LOG_LEVEL: { schema: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))), default: 'info', describe: 'one of fatal, error, warn, info, debug, trace, silent' },
 } as const satisfies Record<string, { schema: TSchema; default: string | undefined; describe: string }>;
 
@@ -101,7 +109,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): RawConfig {
     if (raw === undefined) continue;
     const value = coerce(spec.schema, raw);
     if (!Compile(spec.schema).Check(value)) {
-      problems.push(`${name}=${JSON.stringify(name.includes('KEY') || name.includes('URL') ? '<redacted>' : raw)} is not valid: expected ${spec.describe}`);
+      problems.push(`${name}=${JSON.stringify(name.includes('KEY') || name.includes('SECRET') || name.includes('URL') ? '<redacted>' : raw)} is not valid: expected ${spec.describe}`);
       continue;
     }
     out[name] = value;

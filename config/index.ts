@@ -38,6 +38,11 @@ export interface Config {
   logLevel: RawConfig['LOG_LEVEL'];
   /** Client-side bounds on the API's Postgres calls and on receiving a request (docs/api-decisions.md, "Bounded waits"). */
   limits: { dbStatementTimeoutMs: number; dbConnectTimeoutMs: number; dbAcquireTimeoutMs: number; dbIdleInTransactionTimeoutMs: number; requestTimeoutMs: number };
+  /** Payment provider: Stripe when a secret key is set, else the built-in local one. */
+  billing: {
+    graceHours: number;
+    stripe: { secretKey: string; webhookSecret: string | undefined; prices: Record<'starter' | 'growth' | 'scale', string | undefined>; apiBase: string | undefined } | null;
+  };
 }
 
 function list(value: string): string[] {
@@ -65,6 +70,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
   if (require.includes('temporal') && !raw.TEMPORAL_ADDRESS) problems.push('TEMPORAL_ADDRESS is required for this process: expected host:port (or run `npm start`, which starts the Temporal dev server)');
   const encryptionKeys = parseEncryptionKeys(raw.HOSTGATE_ENCRYPTION_KEYS);
   if (require.includes('encryption') && encryptionKeys.length === 0) problems.push('HOSTGATE_ENCRYPTION_KEYS is required for this process: expected kid:base64(32 bytes), e.g. k1:$(openssl rand -base64 32)');
+  if (raw.STRIPE_SECRET_KEY) {
+    // With Stripe, every plan needs its price and the webhook its secret (docs/billing.md).
+    for (const name of ['STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_STARTER', 'STRIPE_PRICE_GROWTH', 'STRIPE_PRICE_SCALE'] as const) {
+      if (!raw[name]) problems.push(`${name} is required when STRIPE_SECRET_KEY is set (see docs/billing.md)`);
+    }
+  }
   if (problems.length) throw new ConfigError(problems);
   const serviceDomain = raw.HOSTGATE_SERVICE_DOMAIN;
   const publicUrl = raw.HOSTGATE_PUBLIC_URL ?? `http://localhost:${raw.HOSTGATE_API_PORT}`;
@@ -97,5 +108,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
     acme: { directoryUrl: raw.HOSTGATE_ACME_DIRECTORY_URL, caBundlePath: raw.HOSTGATE_ACME_CA_BUNDLE, email: raw.HOSTGATE_ACME_EMAIL, caaIdentities: list(raw.HOSTGATE_ACME_CAA_IDENTITIES) },
     logLevel: raw.LOG_LEVEL,
     limits: { dbStatementTimeoutMs: raw.HOSTGATE_DB_STATEMENT_TIMEOUT_MS, dbConnectTimeoutMs: raw.HOSTGATE_DB_CONNECT_TIMEOUT_MS, dbAcquireTimeoutMs: raw.HOSTGATE_DB_ACQUIRE_TIMEOUT_MS, dbIdleInTransactionTimeoutMs: raw.HOSTGATE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS, requestTimeoutMs: raw.HOSTGATE_REQUEST_TIMEOUT_MS },
+    billing: {
+      graceHours: raw.HOSTGATE_BILLING_GRACE_HOURS,
+      stripe: raw.STRIPE_SECRET_KEY ? {
+        secretKey: raw.STRIPE_SECRET_KEY, webhookSecret: raw.STRIPE_WEBHOOK_SECRET, apiBase: raw.STRIPE_API_BASE,
+        prices: { starter: raw.STRIPE_PRICE_STARTER, growth: raw.STRIPE_PRICE_GROWTH, scale: raw.STRIPE_PRICE_SCALE },
+      } : null,
+    },
   };
 }

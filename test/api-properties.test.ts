@@ -323,6 +323,9 @@ function fieldValues(ctx: Ctx, name: string, schema: Schema | undefined): { vali
       : fc.string({ unit: 'grapheme', maxLength: 50 }),
     external_customer_id: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }),
     allowed_origins: fc.subarray(['https://app.props.example.com', 'http://localhost:5173', 'https://shop.props.example:8443'], { minLength: 1 }),
+    // Billing: the test organization's return origin is https://vendor.example.
+    plan: fc.constantFrom('starter', 'growth', 'scale'),
+    ...Object.fromEntries(['success_url', 'cancel_url', 'return_url'].map((f) => [f, fc.constantFrom('https://vendor.example/ok', 'https://vendor.example/billing?x=1', 'https://other.example/ok')])),
   };
   const edgy: Record<string, fc.Arbitrary<unknown>> = {
     url: fc.oneof(
@@ -344,6 +347,11 @@ function fieldValues(ctx: Ctx, name: string, schema: Schema | undefined): { vali
     ),
     description: sized(schema?.anyOf?.[0] ?? schema),
     allowed_origins: fc.oneof(fc.array(anyText, { maxLength: 3 }), fc.constantFrom([], ['*'], ['https://a.example/'], ['http://a.example'], ['https://*.a.example'], Array.from({ length: 21 }, (_, i) => `https://a${i}.example`))),
+    plan: fc.constantFrom('enterprise', '', 'STARTER', 'starter '),
+    ...Object.fromEntries(['success_url', 'cancel_url', 'return_url'].map((f) => [f, fc.oneof(
+      fc.constantFrom('javascript:alert(1)', 'https://', 'not a url', 'https://vendor.example.evil.com/', 'http://vendor.example/', 'https://a\u0000b.example.com', '//vendor.example/x'),
+      anyText.map((t) => `https://vendor.example/${t}`),
+    )])),
   };
   return {
     valid: valid[name] ?? anyText,
@@ -437,7 +445,9 @@ function build(op: Op, p: Parts): Sent {
 }
 
 /** Codes only a route handler answers: such an answer to an idempotent write is stored and replayed. */
-const HANDLER_CODES = new Set(['destination_not_found', 'domain_not_found', 'webhook_endpoint_not_found', 'webhook_delivery_not_found', 'domain_conflict', 'destination_in_use']);
+const HANDLER_CODES = new Set(['destination_not_found', 'domain_not_found', 'webhook_endpoint_not_found', 'webhook_delivery_not_found', 'domain_conflict', 'destination_in_use',
+  // billing (docs/billing.md)
+  'return_url_not_allowed', 'subscription_exists', 'subscription_missing', 'plan_unchanged']);
 
 const otherMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND'];
 

@@ -243,26 +243,33 @@ describe('OpenAPI document', () => {
       await call(notFoundCode(op.template), { id: 'zz_unknown' });
     }
     if (parametersOf(op).some((p) => p.in === 'query' && p.name === 'limit')) await call('invalid_request', { query: '?limit=0' });
+    // Writes without Idempotency-Key by contract (the billing checkout session) cannot be provoked into its codes.
+    const idempotent = parametersOf(op).some((p) => p.in === 'header' && String(p.name).toLowerCase() === 'idempotency-key');
     if (isWrite(op)) {
       await call('insufficient_scope', { auth: readOnly });
-      await call('idempotency_key_missing', { key: null });
-      await call('idempotency_key_invalid', { key: 'k'.repeat(129) });
+      if (idempotent) await call('idempotency_key_missing', { key: null });
+      if (idempotent) await call('idempotency_key_invalid', { key: 'k'.repeat(129) });
       const big = json({ pad: 'a'.repeat(70_000) });
       await call('payload_too_large', { contentType: big['content-type'], payload: big.payload });
       await call('unsupported_media_type', { contentType: 'text/plain', payload: 'url=https://app.example.com' });
       await call('invalid_request', { contentType: 'application/json', payload: '{"broken": ' });
       // The same key for a different request: a different path (ids) or body.
       const key = `oa-reuse-${uniq()}`;
-      if (hasId(op)) {
+      if (!idempotent) {
+        // nothing to reuse
+      } else if (hasId(op)) {
         await send(op.method, fill(op.template, 'zz_first'), { ...full, 'idempotency-key': key, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body !== undefined ? JSON.stringify(body) : undefined);
         await call('idempotency_key_reused', { id: 'zz_second', key });
       } else if (schema) {
         await send(op.method, op.template, { ...full, 'idempotency-key': key, 'content-type': 'application/json' }, JSON.stringify(body));
         const other = JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
         const field = Object.keys(other).find((k) => typeof other[k] === 'string');
-        if (field) { other[field] = `${String(other[field])}y`; await call('idempotency_key_reused', { key, payload: JSON.stringify(other), contentType: 'application/json' }); }
+        // An enum field (a plan) changes to another of its values, so the body stays valid.
+        const choices = (field ? schema.properties?.[field]?.enum ?? schema.properties?.[field]?.anyOf?.map((a: Json) => a.const ?? a.enum?.[0]) : undefined) as unknown[] | undefined;
+        if (field) { other[field] = choices?.find((v) => v !== other[field]) ?? `${String(other[field])}y`; await call('idempotency_key_reused', { key, payload: JSON.stringify(other), contentType: 'application/json' }); }
       }
       // The same request while the first is still in flight: its claim is in the table.
+      if (!idempotent) return out;
       const inFlight = `oa-inflight-${uniq()}`;
       const path = fill(op.template, 'zz_inflight');
       const bodyHash = createHash('sha256').update(canonicalJson(body ?? null)).digest();
@@ -363,7 +370,30 @@ describe('OpenAPI document', () => {
       'POST /v1/webhook-endpoints': async () => ({ url: 'https://hooks.example.com/ok', events: ['hostname.active'], description: 'ok' }),
       'PATCH /v1/webhook-endpoints/{id}': async () => ({ enabled: false }),
       'POST /v1/widget-sessions': async () => ({ external_customer_id: 'cus_1', allowed_origins: ['https://app.example.com'] }),
+      // Billing (local provider): a checkout needs no subscription; the portal and a plan change need one (paid on its page).
+      'POST /v1/billing/checkout-session': async () => {
+        await subscription('cancel');
+        return { plan: 'growth', success_url: 'https://vendor.example/ok' };
+      },
+      'POST /v1/billing/portal-session': async () => { await subscription('live'); return { return_url: 'https://vendor.example/account' }; },
+      'POST /v1/billing/plan': async () => ({ plan: (await subscription('live')) === 'scale' ? 'growth' : 'scale' }),
     };
+    /** Brings the organization's subscription to the wanted state through the local provider's pages; returns its plan. */
+    async function subscription(want: 'live' | 'cancel'): Promise<string | null> {
+      const usage = (await c.get('/v1/usage')).json().data;
+      const live = ['active', 'past_due'].includes(usage.billing_status);
+      const formPost = (url: string) => t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+      if (want === 'live' && !live) {
+        const { url } = (await c.post('/v1/billing/checkout-session', { plan: 'growth' })).json().data;
+        await formPost(`${new URL(url).pathname}/pay`);
+        return 'growth';
+      }
+      if (want === 'cancel' && live) {
+        const { url } = (await c.post('/v1/billing/portal-session', {})).json().data;
+        await formPost(`${new URL(url).pathname}/cancel`);
+      }
+      return usage.plan;
+    }
     const checked: string[] = [];
     for (const op of ops) {
       if (bodySchemaOf(op) && !examples[keyOf(op)]) continue;

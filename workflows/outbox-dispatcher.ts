@@ -10,6 +10,7 @@ import type { Logger } from '../logging/logger.ts';
 import { signalDomainWorkflow, startDomainWorkflow } from './domain/client.ts';
 import { domainIdOfWorkflow, domainWorkflowId } from './domain/config.ts';
 import { retryDeliveryWorkflow, startDeliveryWorkflow } from './webhook-delivery/client.ts';
+import { signalBillingWorkflow } from './billing/client.ts';
 
 export interface OutboxDispatcher {
   /** Dispatches the given rows now (or every pending row); resolves when done, never rejects. */
@@ -41,6 +42,8 @@ export function createOutboxDispatcher(deps: {
       case 'signal_domain': await signalDomainWorkflow(client, domainIdOfWorkflow(r.workflow_id), r.payload.signal, r.payload.reason); break;
       case 'start_delivery': await startDeliveryWorkflow(client, deps.taskQueue, r.payload); break;
       case 'retry_delivery': await retryDeliveryWorkflow(client, deps.taskQueue, r.payload); break;
+      // Billing: a provider event for `billing/<org id>`, signal-with-start.
+      case 'signal_billing': await signalBillingWorkflow(client, deps.taskQueue, { organizationId: r.payload.organizationId, ...(r.payload.searchAttributes === false ? { searchAttributes: false } : {}) }, r.payload.signal); break;
     }
   }
 

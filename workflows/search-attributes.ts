@@ -9,8 +9,12 @@ export const HostgateDeliveryStatus = defineSearchAttributeKey('HostgateDelivery
 export const HostgateEndpointId = defineSearchAttributeKey('HostgateEndpointId', SearchAttributeType.KEYWORD);
 export const HostgateAttempt = defineSearchAttributeKey('HostgateAttempt', SearchAttributeType.INT);
 export const HostgateNextAttemptAt = defineSearchAttributeKey('HostgateNextAttemptAt', SearchAttributeType.DATETIME);
+// Billing workflows (`billing/<org id>`): which plan, and whether the subscription is paid.
+export const HostgateBillingPlan = defineSearchAttributeKey('HostgateBillingPlan', SearchAttributeType.KEYWORD);
+export const HostgateBillingStatus = defineSearchAttributeKey('HostgateBillingStatus', SearchAttributeType.KEYWORD);
 
 export const allSearchAttributes = [
   HostgateHostname, HostgateOrganizationId, HostgateDomainStatus, HostgateDeliveryStatus,
   HostgateEndpointId, HostgateAttempt, HostgateNextAttemptAt,
+  HostgateBillingPlan, HostgateBillingStatus,
 ];

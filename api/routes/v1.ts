@@ -8,6 +8,10 @@ import { webhookEndpointRoutes } from './webhook-endpoints.ts';
 import { webhookDeliveryRoutes } from './webhook-deliveries.ts';
 import { widgetSessionRoutes } from './widget-sessions.ts';
 import { widgetRoutes } from './widget.ts';
+import { usageRoutes } from './usage.ts';
+import { billingRoutes } from './billing.ts';
+import { billingLocalPages } from './billing-local-pages.ts';
+import { billingStripeWebhook } from './billing-stripe-webhook.ts';
 
 export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(apiKeyAuthPlugin);
@@ -18,4 +22,8 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(webhookDeliveryRoutes);
   await app.register(widgetSessionRoutes);
   await app.register(widgetRoutes);
+  await app.register(usageRoutes);
+  await app.register(billingRoutes);
+  await app.register(billingLocalPages);
+  await app.register(billingStripeWebhook);
 };

@@ -6,6 +6,7 @@ import type { CommonQueryMethods } from 'slonik';
 import { Type, type Static, type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { DOMAIN_WORKFLOW_PREFIX, DomainSignalPayload, DomainStartPayload } from '../../workflows/domain/config.ts';
+import { BILLING_WORKFLOW_PREFIX, BillingSignalPayload } from '../../workflows/billing/config.ts';
 import { DeliveryWorkflowPayload, WEBHOOK_DELIVERY_WORKFLOW_PREFIX } from '../../workflows/webhook-delivery/config.ts';
 import { row, sql, type Db } from '../pool.ts';
 
@@ -19,8 +20,10 @@ const variants = {
   signal_domain: message('signal_domain', DOMAIN_WORKFLOW_PREFIX, DomainSignalPayload),
   start_delivery: message('start_delivery', WEBHOOK_DELIVERY_WORKFLOW_PREFIX, DeliveryWorkflowPayload),
   retry_delivery: message('retry_delivery', WEBHOOK_DELIVERY_WORKFLOW_PREFIX, DeliveryWorkflowPayload),
+  // billing/<org id>: signal-with-start of the organization's billing workflow (migration 009).
+  signal_billing: message('signal_billing', BILLING_WORKFLOW_PREFIX, BillingSignalPayload),
 };
-export const OutboxMessage = Type.Union([variants.start_domain, variants.signal_domain, variants.start_delivery, variants.retry_delivery]);
+export const OutboxMessage = Type.Union([variants.start_domain, variants.signal_domain, variants.start_delivery, variants.retry_delivery, variants.signal_billing]);
 export type OutboxMessage = Static<typeof OutboxMessage>;
 export type OutboxKind = OutboxMessage['kind'];
 export type OutboxPayload<K extends OutboxKind> = Extract<OutboxMessage, { kind: K }>['payload'];

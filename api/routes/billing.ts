@@ -1,0 +1,119 @@
+// POST /v1/billing/checkout-session, /portal-session and /plan (decisions.md, "Usage and
+// billing"; docs/billing.md). The provider is Stripe when STRIPE_SECRET_KEY is set, else the
+// built-in local one; the routes are the same either way.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { createBillingProvider } from '../../billing/create-provider.ts';
+import { ProviderUnavailableError, type ProviderSubscription } from '../../billing/provider.ts';
+import { billingId, billingRepository, type SubscriptionRow } from '../../db/repositories/billing.ts';
+import { organizationsRepository } from '../../db/repositories/organizations.ts';
+import { usageRepository } from '../../db/repositories/usage.ts';
+import { ApiError } from '../errors.ts';
+import { principalOf } from '../plugins/api-key-auth.ts';
+import { presentUsage } from '../presenters/usage.ts';
+import { BillingSession, CheckoutSessionBody, PlanChangeBody, PortalSessionBody } from '../schemas/billing.ts';
+import { DataOf } from '../schemas/common.ts';
+import { errorResponses } from '../schemas/responses.ts';
+import { Usage } from '../schemas/usage.ts';
+
+/** Checkout pages stay payable for a day (Stripe's default expiry is 24 h too). */
+const CHECKOUT_TTL_SECONDS = 24 * 3600;
+
+const common = ['invalid_request', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'service_unavailable'] as const;
+const idempotencyCodes = ['idempotency_key_missing', 'idempotency_key_invalid', 'idempotency_key_in_use', 'idempotency_key_reused'] as const;
+
+export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, config, dispatcher } = app.deps;
+  const billing = billingRepository(db);
+  const organizations = organizationsRepository(db);
+  const usage = usageRepository(db);
+  // A provider event queued by a route (local plan change) is dispatched right after commit.
+  const provider = createBillingProvider(config, db, (outboxId) => { void dispatcher?.kick([outboxId]); });
+
+  /** The URL if its origin is one of the organization's allowed return origins (decisions.md). */
+  async function returnUrl(organizationId: string, value: string | undefined, param: string): Promise<string | null> {
+    if (value === undefined) return null;
+    let origin: string;
+    try { origin = new URL(value).origin; } catch { throw new ApiError('invalid_request', `${param} is not a valid URL`, { param }); }
+    const org = await organizations.get(organizationId);
+    const allowed = (org?.allowed_return_origins ?? []).map((o) => { try { return new URL(o).origin; } catch { return o; } });
+    if (!allowed.includes(origin)) {
+      throw new ApiError('return_url_not_allowed', `${param} must be on one of this organization's return origins (${allowed.join(', ') || 'none set: ask the operator to add one with hostgate orgs'})`, { param, details: { origin } });
+    }
+    return value;
+  }
+
+  /** Provider calls: an unreachable provider is a 503 with Retry-After, never a 500. */
+  async function viaProvider<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof ProviderUnavailableError) {
+        throw new ApiError('service_unavailable', `the payment provider is unreachable; retry in ${error.retryAfterSeconds} s`, { headers: { 'retry-after': String(error.retryAfterSeconds) }, details: { provider: provider.name } });
+      }
+      throw error;
+    }
+  }
+
+  function live(s: SubscriptionRow | null): s is SubscriptionRow & { subscription_id: string } {
+    return Boolean(s && s.status !== 'canceled' && s.subscription_id);
+  }
+  const asProvider = (s: SubscriptionRow & { subscription_id: string }): ProviderSubscription => ({ provider: s.provider, customerId: s.customer_id, subscriptionId: s.subscription_id, plan: s.plan });
+  const noSubscription = () => new ApiError('subscription_missing', 'this organization has no subscription yet: start one with POST /v1/billing/checkout-session');
+
+  app.post('/billing/checkout-session', {
+    // Not idempotent by contract: every call opens a new session (spec, section 4).
+    config: { apiKey: true, scope: 'billing:write' },
+    schema: {
+      tags: ['billing'], summary: 'Start a subscription: returns the payment page\'s URL',
+      body: CheckoutSessionBody,
+      response: { 201: DataOf(BillingSession), ...errorResponses(...common, 'return_url_not_allowed', 'subscription_exists') },
+    },
+  }, async (request, reply) => {
+    const { organizationId } = principalOf(request);
+    const successUrl = await returnUrl(organizationId, request.body.success_url, 'success_url');
+    const cancelUrl = await returnUrl(organizationId, request.body.cancel_url, 'cancel_url');
+    const current = await billing.getSubscription(organizationId);
+    if (live(current)) {
+      throw new ApiError('subscription_exists', `this organization already has a ${current.status} ${current.plan} subscription: change plans with POST /v1/billing/plan, or manage it through POST /v1/billing/portal-session`);
+    }
+    const plan = request.body.plan;
+    const session = await viaProvider(() => provider.createCheckoutSession({ organizationId, plan, successUrl, cancelUrl, sessionId: billingId('cs'), customerId: current?.provider === provider.name ? current.customer_id : null }));
+    await billing.createCheckoutSession({ id: session.id, organizationId, provider: provider.name, plan, successUrl, cancelUrl, ttlSeconds: CHECKOUT_TTL_SECONDS });
+    return reply.code(201).send({ data: session });
+  });
+
+  app.post('/billing/portal-session', {
+    config: { apiKey: true, scope: 'billing:write', idempotent: true },
+    schema: {
+      tags: ['billing'], summary: 'Open the customer portal: invoices, payment method, plan, cancellation',
+      body: PortalSessionBody,
+      response: { 201: DataOf(BillingSession), ...errorResponses(...common, ...idempotencyCodes, 'return_url_not_allowed', 'subscription_missing') },
+    },
+  }, async (request, reply) => {
+    const { organizationId } = principalOf(request);
+    const back = await returnUrl(organizationId, request.body?.return_url, 'return_url');
+    const current = await billing.getSubscription(organizationId);
+    if (!current?.subscription_id) throw noSubscription();
+    const subscription = asProvider(current as SubscriptionRow & { subscription_id: string });
+    const session = await viaProvider(() => provider.createPortalSession({ organizationId, subscription, returnUrl: back }));
+    return reply.code(201).send({ data: session });
+  });
+
+  app.post('/billing/plan', {
+    config: { apiKey: true, scope: 'billing:write', idempotent: true },
+    schema: {
+      tags: ['billing'], summary: 'Change the plan (prorated by the provider); answers the usage with the new plan',
+      body: PlanChangeBody,
+      response: { 200: DataOf(Usage), ...errorResponses(...common, ...idempotencyCodes, 'subscription_missing', 'plan_unchanged') },
+    },
+  }, async (request) => {
+    const { organizationId } = principalOf(request);
+    const current = await billing.getSubscription(organizationId);
+    if (!live(current)) throw noSubscription();
+    if (current.plan === request.body.plan) throw new ApiError('plan_unchanged', `the subscription is already on the ${current.plan} plan`, { param: 'plan' });
+    await viaProvider(() => provider.changePlan({ organizationId, subscription: asProvider(current), plan: request.body.plan, idempotencyKey: `plan-${organizationId}-${String(request.headers['idempotency-key'])}` }));
+    const row = await usage.get(organizationId);
+    if (!row) throw new ApiError('internal_error', `no usage row for organization ${organizationId}`);
+    return { data: presentUsage(row) };
+  });
+};
