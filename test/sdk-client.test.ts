@@ -155,8 +155,8 @@ describe('Hostgate client against the real API', () => {
   });
 
   it('usage and billing: the requests the contract asks for (checkout without Idempotency-Key), typed answers where served', async () => {
-    // The usage and billing routes come from another branch: in a tree without them the API
-    // answers 404 not_found; with them, the answers must have the contract's shape.
+    // Against the built-in local provider: usage and checkout answer; with no subscription yet,
+    // the portal and a plan change are refused with subscription_missing (409).
     const sent: { method: string; path: string; idempotencyKey: string | null; body: unknown }[] = [];
     const recording: typeof fetch = (input, init) => {
       const headers = new Headers(init?.headers);
@@ -164,25 +164,13 @@ describe('Hostgate client against the real API', () => {
       return fetch(input, init);
     };
     const c = client({ fetch: recording });
-    const outcome = async <T>(call: Promise<T>) => call.then((value) => ({ value, error: null }), (error: HostgateError) => ({ value: null, error }));
-    const servedOrMissing = (error: HostgateError | null) => {
-      if (error) expect([error.constructor.name, error.code]).not.toEqual(['HostgateConnectionError', 'connection_error']);
-      if (error?.status === 404) expect(error.code).toBe('not_found'); // the route is not in this tree
-    };
 
-    const usage = await outcome(c.usage.retrieve());
-    servedOrMissing(usage.error);
-    if (usage.value) {
-      expect(['starter', 'growth', 'scale']).toContain(usage.value.plan);
-      expect(usage.value.active_hostnames).toEqual(expect.any(Number));
-    }
-    const checkout = await outcome(c.billing.createCheckoutSession({ plan: 'growth' }));
-    servedOrMissing(checkout.error);
-    if (checkout.value) expect(checkout.value).toMatchObject({ id: expect.any(String), url: expect.any(String) });
-    const portal = await outcome(c.billing.createPortalSession({}, key('portal')));
-    servedOrMissing(portal.error);
-    if (portal.value) expect(portal.value.url).toEqual(expect.any(String));
-    servedOrMissing((await outcome(c.billing.changePlan({ plan: 'scale' }, key('plan')))).error);
+    const usage = await c.usage.retrieve();
+    expect(usage).toMatchObject({ plan: expect.any(String), billing_status: 'inactive', active_hostnames: expect.any(Number), peak_hostnames: expect.any(Number) });
+    const checkout = await c.billing.createCheckoutSession({ plan: 'growth' });
+    expect(checkout).toMatchObject({ id: expect.any(String), url: expect.any(String) });
+    expect(await failure(c.billing.createPortalSession({}, key('portal')))).toMatchObject({ name: 'HostgateConflictError', status: 409, code: 'subscription_missing' });
+    expect(await failure(c.billing.changePlan({ plan: 'scale' }, key('plan')))).toMatchObject({ name: 'HostgateConflictError', status: 409, code: 'subscription_missing' });
 
     expect(sent.map(({ method, path, idempotencyKey, body }) => [method, path, idempotencyKey === null ? 'no key' : 'key', body])).toEqual([
       ['GET', '/v1/usage', 'no key', null],

@@ -1425,7 +1425,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `idempotency_key_reused` */
+                /** @description Error codes: `apex_domains_unavailable`, `idempotency_key_reused` */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2275,7 +2275,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `idempotency_key_in_use` */
+                /** @description Error codes: `domain_deleted`, `idempotency_key_in_use` */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4618,7 +4618,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `idempotency_key_in_use` */
+                /** @description Error codes: `webhook_endpoint_disabled`, `webhook_endpoint_deleted`, `idempotency_key_in_use` */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6086,6 +6086,1029 @@ export interface paths {
                 };
                 /** @description Error codes: `widget_domain_not_found` */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `service_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Usage of the current period: hostnames (active, peak, overage), bandwidth, plan and billing status */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description starter (10 hostnames, 50 GB), growth (100, 500 GB), scale (1000, 5000 GB) */
+                                plan: "starter" | "growth" | "scale";
+                                /** @description inactive (no subscription yet), active, past_due, canceled */
+                                billing_status: "inactive" | "active" | "past_due" | "canceled";
+                                /**
+                                 * Format: date-time
+                                 * @description Start of the current period (the subscription's, else the calendar month, UTC)
+                                 */
+                                period_start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description End of the current period (exclusive)
+                                 */
+                                period_end: string;
+                                /** @description Hostnames in use now: pending_dns, pending_certificate and active (not suspended, deleting, deleted or failed) */
+                                active_hostnames: number;
+                                /** @description Highest active_hostnames reached in the period; basis of the overage */
+                                peak_hostnames: number;
+                                /** @description Hostnames included in the plan */
+                                included_hostnames: number;
+                                /** @description peak_hostnames above included_hostnames */
+                                overage_hostnames: number;
+                                /** @description overage_hostnames × 15 euro cents */
+                                estimated_overage_cents: number;
+                                /** @description Bytes served in the period (in + out), measured by the edge; reported, never billed */
+                                bandwidth_bytes: number;
+                                /** @description bandwidth_bytes in GB (10^9 bytes) */
+                                bandwidth_gb: number;
+                                /** @description Bandwidth included in the plan, in GB */
+                                included_bandwidth_gb: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `service_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/checkout-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a subscription: returns the payment page's URL */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description starter (10 hostnames, 50 GB), growth (100, 500 GB), scale (1000, 5000 GB) */
+                        plan: "starter" | "growth" | "scale";
+                        /**
+                         * Format: uri
+                         * @description Where the payer returns after paying; its origin must be one of the organization's allowed return origins
+                         */
+                        success_url?: string;
+                        /**
+                         * Format: uri
+                         * @description Where the payer returns after cancelling; its origin must be one of the organization's allowed return origins
+                         */
+                        cancel_url?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description The payment provider's session id (cs_… / ps_…; cs_local_… with the built-in provider) */
+                                id: string;
+                                /** @description Send the payer's browser here */
+                                url: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `invalid_request`, `return_url_not_allowed` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `insufficient_scope` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `subscription_exists` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `payload_too_large` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `unsupported_media_type` */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `service_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/portal-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Open the customer portal: invoices, payment method, plan, cancellation */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Stable business key of 1–128 characters, reused on retries of the same request; kept 24 h */
+                    "idempotency-key": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @description Where the portal's "return" link leads; its origin must be one of the organization's allowed return origins
+                         */
+                        return_url?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description The payment provider's session id (cs_… / ps_…; cs_local_… with the built-in provider) */
+                                id: string;
+                                /** @description Send the payer's browser here */
+                                url: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `invalid_request`, `idempotency_key_missing`, `idempotency_key_invalid`, `return_url_not_allowed` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `insufficient_scope` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `idempotency_key_in_use`, `subscription_missing` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `payload_too_large` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `unsupported_media_type` */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `idempotency_key_reused` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `service_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change the plan (prorated by the provider); answers the usage with the new plan */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Stable business key of 1–128 characters, reused on retries of the same request; kept 24 h */
+                    "idempotency-key": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description starter (10 hostnames, 50 GB), growth (100, 500 GB), scale (1000, 5000 GB) */
+                        plan: "starter" | "growth" | "scale";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description starter (10 hostnames, 50 GB), growth (100, 500 GB), scale (1000, 5000 GB) */
+                                plan: "starter" | "growth" | "scale";
+                                /** @description inactive (no subscription yet), active, past_due, canceled */
+                                billing_status: "inactive" | "active" | "past_due" | "canceled";
+                                /**
+                                 * Format: date-time
+                                 * @description Start of the current period (the subscription's, else the calendar month, UTC)
+                                 */
+                                period_start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description End of the current period (exclusive)
+                                 */
+                                period_end: string;
+                                /** @description Hostnames in use now: pending_dns, pending_certificate and active (not suspended, deleting, deleted or failed) */
+                                active_hostnames: number;
+                                /** @description Highest active_hostnames reached in the period; basis of the overage */
+                                peak_hostnames: number;
+                                /** @description Hostnames included in the plan */
+                                included_hostnames: number;
+                                /** @description peak_hostnames above included_hostnames */
+                                overage_hostnames: number;
+                                /** @description overage_hostnames × 15 euro cents */
+                                estimated_overage_cents: number;
+                                /** @description Bytes served in the period (in + out), measured by the edge; reported, never billed */
+                                bandwidth_bytes: number;
+                                /** @description bandwidth_bytes in GB (10^9 bytes) */
+                                bandwidth_gb: number;
+                                /** @description Bandwidth included in the plan, in GB */
+                                included_bandwidth_gb: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `invalid_request`, `idempotency_key_missing`, `idempotency_key_invalid` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `insufficient_scope` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `idempotency_key_in_use`, `subscription_missing`, `plan_unchanged` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `payload_too_large` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `unsupported_media_type` */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `idempotency_key_reused` */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };

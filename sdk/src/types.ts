@@ -20,9 +20,6 @@ export type QueryParams<P extends Path, M extends keyof paths[P]> = QueryOfOp<pa
 
 /** A route without a request body takes an empty object (never `never`, which no call could pass). */
 type BodyOrEmpty<O> = [BodyOfOp<O>] extends [never] ? Record<string, never> : BodyOfOp<O>;
-/** The served operation's type when the document has it, else `Fallback` (see the marked block). */
-type Served<P extends string, M extends string, Pick extends 'data' | 'body', Fallback> =
-  P extends Path ? M extends keyof paths[P] ? (Pick extends 'data' ? DataOfOp<paths[P][M]> : BodyOrEmpty<paths[P][M]>) : Fallback : Fallback;
 
 /** One page of a list: newest first; pass `next_cursor` as `cursor` for the next one. */
 export interface PageBody<T> { data: T[]; has_more: boolean; next_cursor: string | null }
@@ -56,40 +53,12 @@ export type WebhookAttemptListParams = QueryParams<'/v1/webhook-deliveries/{id}/
 export type WidgetSession = ResponseData<'/v1/widget-sessions', 'post'>;
 export type WidgetSessionCreateParams = RequestBody<'/v1/widget-sessions', 'post'>;
 
-// ---------------------------------------------------------------------------------------------
-// HAND-TYPED FALLBACK (usage and billing). Written from service-api-v1.md §2/§4 and decisions.md
-// "Usage and billing" for servers whose document does not have these routes yet. Each `Served<…>`
-// below takes the generated type as soon as `npm run sdk:generate` sees the route in the served
-// document; then these fallbacks are dead and can be deleted.
-export type Plan = 'starter' | 'growth' | 'scale';
-export type BillingStatus = 'inactive' | 'active' | 'past_due' | 'canceled';
-interface UsageFallback {
-  plan: Plan;
-  billing_status: BillingStatus;
-  period_start: string;
-  period_end: string;
-  active_hostnames: number;
-  peak_hostnames: number;
-  included_hostnames: number;
-  overage_hostnames: number;
-  estimated_overage_cents: number;
-  bandwidth_bytes: number;
-  bandwidth_gb: number;
-  included_bandwidth_gb: number;
-}
-interface CheckoutSessionCreateFallback { plan: Plan; success_url?: string; cancel_url?: string }
-interface CheckoutSessionFallback { id: string; url: string }
-interface PortalSessionCreateFallback { return_url?: string }
-interface PortalSessionFallback { url: string; [field: string]: unknown }
-interface PlanChangeFallback { plan: Plan }
-interface PlanChangeResultFallback { plan: Plan; [field: string]: unknown }
-// END OF HAND-TYPED FALLBACK
-// ---------------------------------------------------------------------------------------------
-
-export type Usage = Served<'/v1/usage', 'get', 'data', UsageFallback>;
-export type CheckoutSessionCreateParams = Served<'/v1/billing/checkout-session', 'post', 'body', CheckoutSessionCreateFallback>;
-export type CheckoutSession = Served<'/v1/billing/checkout-session', 'post', 'data', CheckoutSessionFallback>;
-export type PortalSessionCreateParams = Served<'/v1/billing/portal-session', 'post', 'body', PortalSessionCreateFallback>;
-export type PortalSession = Served<'/v1/billing/portal-session', 'post', 'data', PortalSessionFallback>;
-export type PlanChangeParams = Served<'/v1/billing/plan', 'post', 'body', PlanChangeFallback>;
-export type PlanChangeResult = Served<'/v1/billing/plan', 'post', 'data', PlanChangeResultFallback>;
+export type Usage = ResponseData<'/v1/usage', 'get'>;
+export type Plan = Usage['plan'];
+export type BillingStatus = Usage['billing_status'];
+export type CheckoutSessionCreateParams = BodyOrEmpty<paths['/v1/billing/checkout-session']['post']>;
+export type CheckoutSession = ResponseData<'/v1/billing/checkout-session', 'post'>;
+export type PortalSessionCreateParams = BodyOrEmpty<paths['/v1/billing/portal-session']['post']>;
+export type PortalSession = ResponseData<'/v1/billing/portal-session', 'post'>;
+export type PlanChangeParams = BodyOrEmpty<paths['/v1/billing/plan']['post']>;
+export type PlanChangeResult = ResponseData<'/v1/billing/plan', 'post'>;
