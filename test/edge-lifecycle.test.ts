@@ -36,7 +36,7 @@ describe('edge with the real domain lifecycle', () => {
     await acme.serveChallenges(t.database.db);
     worker = await startTestWorker(t.temporal, t.database.db, t.config);
     api = client(t.app, (await createOrgWithKey(t)).auth);
-    edge = await startEdgeProcess({ databaseUrl: t.database.url, resolvers: acme.dns.server, originCaFile: originCa.certPath });
+    edge = await startEdgeProcess({ databaseUrl: t.database.url, resolvers: acme.dns.server, originCaFile: originCa.certPath, env: { HOSTGATE_EDGE_BANDWIDTH_INTERVAL_MS: '500' } });
     pebbleRoot = await acme.pebble.rootPem();
   }, 90_000);
 
@@ -73,6 +73,24 @@ describe('edge with the real domain lifecycle', () => {
     const moves = await t.database.db.any(sql.unsafe`select to_status, reason from domain_status_history where domain_id = ${domainId} order by seq`) as readonly { to_status: string; reason: string }[];
     expect(moves.map((m) => m.to_status)).toEqual(['pending_dns', 'pending_certificate', 'active']);
     expect(moves[2]!.reason).toBe('certificate deployed at the edge');
+  });
+
+  it('shows the bytes the edge carried for the domain on GET /v1/domains/{id}, for the usage period', async () => {
+    const recorded = async () => (await t.database.db.one(sql.unsafe`
+      select coalesce(sum(bytes_in), 0)::int8 as bytes_in, coalesce(sum(bytes_out), 0)::int8 as bytes_out
+      from domain_bandwidth_hourly where domain_id = ${domainId}`)) as { bytes_in: number; bytes_out: number };
+    const shown = await waitFor('bandwidth on the domain', async () => {
+      const b = (await api.get(`/v1/domains/${domainId}`)).json().data.bandwidth;
+      return b.bytes > 0 ? b : null;
+    }, 15_000, 200);
+    const inDb = await recorded();
+    expect(shown).toMatchObject({ bytes_in: inDb.bytes_in, bytes_out: inDb.bytes_out, bytes: inDb.bytes_in + inDb.bytes_out });
+    const usage = (await api.get('/v1/usage')).json().data;
+    expect(shown.period_start).toBe(usage.period_start);
+    expect(shown.period_end).toBe(usage.period_end);
+    expect(usage.bandwidth_bytes).toBeGreaterThanOrEqual(shown.bytes);
+    // Lists and creates carry no bandwidth (one more query per row): only the item read does.
+    expect((await api.get('/v1/domains?limit=1')).json().data[0].bandwidth).toBeUndefined();
   });
 
   it('keeps a domain in pending_certificate while no edge serves it, shows edge_not_deployed, activates when an edge returns', async () => {

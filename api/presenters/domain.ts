@@ -1,8 +1,9 @@
 import type { Static } from 'typebox';
 import type { Config } from '../../config/index.ts';
 import type { DomainRow } from '../../db/repositories/domains.ts';
+import type { DomainBandwidthRow } from '../../db/repositories/usage.ts';
 import { dnsRecordsFor } from '../../model/dns-records.ts';
-import type { Domain, Verification } from '../schemas/domains.ts';
+import type { Domain, DomainBandwidth, Verification } from '../schemas/domains.ts';
 
 type VerificationOut = Static<typeof Verification>;
 
@@ -26,4 +27,17 @@ export function presentDomain(d: DomainRow, config: Config): Static<typeof Domai
     created_at: d.created_at,
     updated_at: d.updated_at,
   };
+}
+
+/**
+ * The domain's bytes this period. Every domain's organization has a usage row (the domain
+ * triggers made it); should it be missing, the figures are zero for the calendar month.
+ */
+export function presentBandwidth(b: DomainBandwidthRow | null, now = new Date()): Static<typeof DomainBandwidth> {
+  if (!b) {
+    const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+    const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+    return { period_start: start.toISOString(), period_end: end.toISOString(), bytes_in: 0, bytes_out: 0, bytes: 0 };
+  }
+  return { period_start: b.period_start, period_end: b.period_end, bytes_in: b.bytes_in, bytes_out: b.bytes_out, bytes: b.bytes_in + b.bytes_out };
 }

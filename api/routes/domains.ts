@@ -2,20 +2,22 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireCursorOf } from '../../db/pagination.ts';
 import { destinationsRepository } from '../../db/repositories/destinations.ts';
+import { usageRepository } from '../../db/repositories/usage.ts';
 import { DomainConflictError, domainsRepository } from '../../db/repositories/domains.ts';
 import { normalizeHostname } from '../../model/hostname.ts';
 import { ApiError } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
 import { recordAnswerWithin } from '../plugins/idempotency.ts';
-import { presentDomain } from '../presenters/domain.ts';
+import { presentBandwidth, presentDomain } from '../presenters/domain.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
-import { CreateDomainBody, Domain, DomainIdParams, DomainStatus } from '../schemas/domains.ts';
+import { CreateDomainBody, Domain, DomainDetail, DomainIdParams, DomainStatus } from '../schemas/domains.ts';
 import { errorResponses } from '../schemas/responses.ts';
 
 export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config, dispatcher } = app.deps;
   const domains = domainsRepository(db);
   const destinations = destinationsRepository(db);
+  const usage = usageRepository(db);
   const present = (d: Parameters<typeof presentDomain>[0]) => presentDomain(d, config);
   const notFound = (id: string) => new ApiError('domain_not_found', `domain ${id} does not exist`, { param: 'id' });
   // Starts and signals go through the outbox; kicking it after commit is the fast path, and the
@@ -85,12 +87,13 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['domains'], summary: 'Read a domain with its DNS records and verification state',
       params: DomainIdParams,
-      response: { 200: DataOf(Domain), ...errorResponses('invalid_request', 'missing_api_key', 'invalid_api_key', 'domain_not_found', 'rate_limited', 'service_unavailable') },
+      response: { 200: DataOf(DomainDetail), ...errorResponses('invalid_request', 'missing_api_key', 'invalid_api_key', 'domain_not_found', 'rate_limited', 'service_unavailable') },
     },
   }, async (request) => {
-    const domain = await domains.get(principalOf(request).organizationId, request.params.id);
+    const { organizationId } = principalOf(request);
+    const domain = await domains.get(organizationId, request.params.id);
     if (!domain) throw notFound(request.params.id);
-    return { data: present(domain) };
+    return { data: { ...present(domain), bandwidth: presentBandwidth(await usage.domainBandwidth(organizationId, domain.id)) } };
   });
 
   app.delete('/domains/:id', {

@@ -33,6 +33,17 @@ export const Domain = Type.Object({
   updated_at: Timestamp,
 });
 
+/** GET /v1/domains/{id} only: what the edge carried for this hostname in the current period. */
+export const DomainBandwidth = Type.Object({
+  period_start: Timestamp,
+  period_end: Timestamp,
+  bytes_in: Type.Integer({ description: 'HTTP bytes received from clients (request line, headers, body), as the edge counts them' }),
+  bytes_out: Type.Integer({ description: 'HTTP bytes sent to clients (status line, headers, body)' }),
+  bytes: Type.Integer({ description: 'bytes_in + bytes_out: what GET /v1/usage sums as bandwidth_bytes' }),
+}, { description: "The organization's current usage period (GET /v1/usage); measured every minute by the edge, reported, never billed" });
+
+export const DomainDetail = Type.Object({ ...Domain.properties, bandwidth: DomainBandwidth });
+
 export const CreateDomainBody = Type.Object({
   hostname: Type.String({ minLength: 1, maxLength: 300 }),
   destination_id: Type.String({ minLength: 1, maxLength: 64 }),

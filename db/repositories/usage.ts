@@ -26,6 +26,15 @@ export const ClosedPeriodRow = Type.Object({
 export type ClosedPeriodRow = Static<typeof ClosedPeriodRow>;
 const ClosedPeriod = row(ClosedPeriodRow);
 
+export const DomainBandwidthRow = Type.Object({
+  period_start: Type.String(),
+  period_end: Type.String(),
+  bytes_in: Type.Number(),
+  bytes_out: Type.Number(),
+});
+export type DomainBandwidthRow = Static<typeof DomainBandwidthRow>;
+const DomainBandwidth = row(DomainBandwidthRow);
+
 export function usageRepository(db: Db) {
   return {
     /**
@@ -48,6 +57,25 @@ export function usageRepository(db: Db) {
           from hg_period_containing(u.period_anchor, now()) c
         ) p
         where o.id = ${organizationId}`);
+    },
+
+    /**
+     * One domain's bytes (the edge's hourly buckets, migration 008) in its organization's current
+     * period — the period `get` reports, so a domain's figures add up to the organization's.
+     */
+    async domainBandwidth(organizationId: string, domainId: string): Promise<DomainBandwidthRow | null> {
+      return db.maybeOne(sql.type(DomainBandwidth)`
+        select p.period_start, p.period_end,
+          coalesce(sum(b.bytes_in), 0)::bigint as bytes_in, coalesce(sum(b.bytes_out), 0)::bigint as bytes_out
+        from organization_usage u
+        cross join lateral (
+          select case when u.period_end <= now() then c.period_start else u.period_start end as period_start,
+            case when u.period_end <= now() then c.period_end else u.period_end end as period_end
+          from hg_period_containing(u.period_anchor, now()) c
+        ) p
+        left join domain_bandwidth_hourly b on b.domain_id = ${domainId} and b.hour >= p.period_start and b.hour < p.period_end
+        where u.organization_id = ${organizationId}
+        group by p.period_start, p.period_end`);
     },
 
     /**

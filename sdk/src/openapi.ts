@@ -1606,6 +1606,25 @@ export interface paths {
                                  * @description ISO 8601 timestamp with offset
                                  */
                                 updated_at: string;
+                                /** @description The organization's current usage period (GET /v1/usage); measured every minute by the edge, reported, never billed */
+                                bandwidth: {
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 timestamp with offset
+                                     */
+                                    period_start: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 timestamp with offset
+                                     */
+                                    period_end: string;
+                                    /** @description HTTP bytes received from clients (request line, headers, body), as the edge counts them */
+                                    bytes_in: number;
+                                    /** @description HTTP bytes sent to clients (status line, headers, body) */
+                                    bytes_out: number;
+                                    /** @description bytes_in + bytes_out: what GET /v1/usage sums as bandwidth_bytes */
+                                    bytes: number;
+                                };
                             };
                         };
                     };
