@@ -1,4 +1,4 @@
-# One image for every Hostgate process; the command picks the role (api, worker, migrate).
+# One image for every Hostgate process; the command picks the role (api, worker, edge agent, edge HTTP listener, migrate).
 
 # The <service-widget> script (and its brotli and gzip copies) is built with esbuild, a dev
 # dependency: in a stage of its own. The API serves what is built here; it never builds.
@@ -15,12 +15,16 @@ RUN node widget/build.ts
 FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production HOSTGATE_ENV=production
+# The HTTPS edge (edge/agent-main.ts) drives Debian's HAProxy 2.6; openssl makes its default certificate.
+RUN apt-get update && apt-get install -y --no-install-recommends haproxy openssl ca-certificates && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY . .
 # Prebuilt workflow bundle, so a worker start does not run webpack.
 RUN node worker/workflow-bundle.ts
 COPY --from=widget /app/dist/widget dist/widget
+# The edge agent's state (HAProxy config, crt-list, maps, keys mode 0600): a volume in docker-compose.yml.
+RUN mkdir -p /var/lib/hostgate-edge && chown node:node /var/lib/hostgate-edge
 USER node
-EXPOSE 3000
+EXPOSE 3000 8080 8443
 CMD ["node", "api/server.ts"]
