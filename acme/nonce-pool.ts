@@ -4,14 +4,19 @@
 // it), so they are kept in a small pool per client and used first; newNonce is asked only when it
 // is empty.
 import { isBadNonce } from './errors.ts';
-import type { AcmeHttpInternals } from './client-internals.ts';
 
 /** A nonce older than this is not used (CAs expire them; Let's Encrypt's last minutes). */
 const NONCE_MAX_AGE_MS = 30_000;
 const NONCE_POOL_SIZE = 64;
 
 /** Wraps the client's `request` (to collect nonces) and `getNonce` (to hand them out first). */
-export function reuseNonces(http: Pick<AcmeHttpInternals, 'request' | 'getNonce'>): void {
+/** The two members of acme-client's HttpClient the pool wraps (client-internals.ts has the whole shape). */
+export interface NonceSource {
+  request(url: string, method: string, opts?: object): Promise<{ status: number; headers: Record<string, unknown>; data: unknown }>;
+  getNonce(): Promise<string>;
+}
+
+export function reuseNonces(http: NonceSource): void {
   const pool: Array<{ nonce: string; at: number }> = [];
   const request = http.request.bind(http);
   const getNonce = http.getNonce.bind(http);
