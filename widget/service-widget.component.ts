@@ -183,11 +183,14 @@ export class ServiceWidget extends HostgateElement {
   async _resume(): Promise<void> {
     const token = this.token;
     if (this.demo || !token) return;
+    const before = this._domain;
     try {
       const list = await this._retrying(() => this._api().list());
       if (token !== this.token) return; // superseded by a newer token
       this._clearError(true);
-      this._list = list;
+      const known = new Set(this._list.map((d) => d.id));
+      this._list = [...this._list, ...list.filter((d) => !known.has(d.id))];
+      if (this._domain !== before) return; // the customer moved on meanwhile: stay there
       const current = this._domain;
       const next = current ? list.find((d) => d.id === current.id) : this._left || this._draft ? null : list[0];
       // Not on load: never move the page's focus into the element unasked.

@@ -9,8 +9,8 @@ import { css } from 'lit';
 export const styles = css`
 :host {
   --svc-primary: #635bff;
-  --svc-on-primary: #fff;
-  --svc-background: #fff;
+  --svc-on-primary: #ffffff;
+  --svc-background: #ffffff;
   --svc-color: #111827;
   --svc-danger: #b42318;
   --svc-success: #067647;
