@@ -73,7 +73,13 @@ describe('<service-widget> layout, 320 px to wide, light and dark', () => {
         res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
         return;
       }
-      const lang = new URL(req.url ?? '/', 'http://x').searchParams.get('lang') === 'fr' ? 'fr' : 'en';
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (url.pathname === '/frame') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Vendor</title></head>
+          <body><iframe title="Settings" src="${url.searchParams.get('src')!.replace(/"/g, '')}" style="width: 360px; height: 860px; border: 0"></iframe></body></html>`);
+        return;
+      }
+      const lang = url.searchParams.get('lang') === 'fr' ? 'fr' : 'en';
       // A page that follows the reader's colour scheme, as a vendor's page would.
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="${lang}"><head><meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1"><title>Settings</title>
@@ -137,6 +143,38 @@ describe('<service-widget> layout, 320 px to wide, light and dark', () => {
       }, 90_000);
     }
   }
+
+  it('a failed copy is visible and selects the text instead; focus moves to the site link when "Check now" goes away', async () => {
+    // Inside a cross-origin frame without allow="clipboard-write" (a vendor embedding its settings
+    // page), the browser refuses clipboard writes: a real failure, not a simulated one.
+    const context = await browser.newContext({ viewport: { width: 375, height: 900 }, reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    await page.clock.install();
+    const framed = origin.replace('127.0.0.1', 'localhost');
+    await page.goto(`${origin}/frame?src=${encodeURIComponent(`${framed}/`)}`);
+    const frame = page.frameLocator('iframe');
+    await frame.locator('service-widget h2').waitFor();
+    await frame.getByLabel('Your domain').fill('shop.example.com');
+    await frame.getByRole('button', { name: 'Continue' }).click();
+    const copy = frame.getByRole('button', { name: 'Copy value edge.hostgate.example' });
+    await copy.click();
+    await frame.locator('service-widget .x', { hasText: 'Copy failed: select and copy' }).waitFor();
+    const danger = await frame.locator('service-widget').evaluate((el) => getComputedStyle(el).getPropertyValue('--svc-danger').trim());
+    expect([danger, await copy.evaluate((b) => getComputedStyle(b).color)]).toEqual(['#b42318', 'rgb(180, 35, 24)']);
+    expect(await frame.locator('service-widget').evaluate(() => getSelection()?.toString())).toBe('edge.hostgate.example');
+    await expect(frame.locator('service-widget [part=live]').textContent()).resolves.toBe('Copy failed: select and copy');
+
+    await frame.getByRole('button', { name: 'I added the records' }).click(); // demo: not found yet
+    const checkNow = frame.getByRole('button', { name: 'Check now' });
+    await checkNow.focus();
+    await checkNow.click(); // proxied by Cloudflare
+    await checkNow.click(); // DNS right, certificate
+    expect(await frame.locator('service-widget').evaluate((el) => el.shadowRoot!.activeElement?.textContent)).toBe('Check now');
+    await checkNow.click(); // active: the button goes, focus goes to the link, not to <body>
+    await frame.locator('service-widget [part~=link]').waitFor();
+    expect(await frame.locator('service-widget').evaluate((el) => el.shadowRoot!.activeElement?.getAttribute('part'))).toBe('link');
+    await context.close();
+  }, 60_000);
 
   it('every colour comes from a --svc-* property: a page theme reaches text, buttons, errors, marks and the link', async () => {
     const context = await browser.newContext({ viewport: { width: 375, height: 900 }, reducedMotion: 'reduce' });

@@ -59,7 +59,8 @@ export class WidgetApiError extends Error {
 }
 
 export function newIdempotencyKey(): string {
-  return `wgt-${crypto.randomUUID()}`;
+  // getRandomValues, not randomUUID: the latter is missing on pages that are not secure contexts.
+  return `wgt-${Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
 export function httpApi(base: string, token: string): WidgetApi {

@@ -172,7 +172,7 @@ export class ServiceWidget extends HostgateElement {
     // focus the heading, or the link to the live site when there is one, never <body>.
     const root = this.renderRoot as ShadowRoot;
     if (this._focusStep || (this._hadFocus && !root.activeElement)) {
-      (root.querySelector<HTMLElement>(this._focusStep ? 'h2' : 'a, h2'))?.focus();
+      ((!this._focusStep && root.querySelector('a')) || root.querySelector('h2'))?.focus();
       this._focusStep = false;
     }
   }
