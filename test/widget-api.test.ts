@@ -461,6 +461,13 @@ describe('widget sessions and browser endpoints', () => {
       expect(res.body).toContain('api-base="http://127.0.0.1:3999"');
       const session = await widgetSessionsRepository(t.database.db).authenticate(token!);
       expect(session?.allowed_origins).toEqual(['http://localhost:3999']);
+      // The page itself speaks the element's language.
+      expect(res.body).toContain('<html lang="fr">');
+      expect(res.body).toContain('<h1>Démo de &#60;service-widget&#62;</h1>');
+      expect(res.body).toContain('Appelle cette API à http://127.0.0.1:3999 avec une session widget');
+      expect(res.body).not.toMatch(/Demo mode|Live mode|Embed it/);
+      const en = await t.app.inject({ method: 'GET', url: '/widget/demo', headers: { host: 'localhost:3999' } });
+      expect(en.body).toContain('<h2 id="live-title">Live mode</h2>');
     });
   });
 });

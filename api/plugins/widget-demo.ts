@@ -12,6 +12,34 @@ import { WIDGET_TOKEN_TTL_SECONDS, widgetSessionsRepository } from '../../db/rep
 const template = readFileSync(new URL('../templates/widget-demo.html', import.meta.url), 'utf8');
 const DemoQuery = Type.Object({ lang: Type.Optional(Type.String()) });
 
+/** The page's own words, in the language the elements on it speak (`?lang=fr`). */
+const PAGE_TEXT = {
+  en: {
+    t_title: 'Hostgate — <service-widget> demo',
+    t_heading: '<service-widget> demo',
+    t_language: 'Language',
+    t_demo_title: 'Demo mode',
+    t_demo_text: 'Simulated data through all three steps; the element makes no network request.',
+    t_live_title: 'Live mode',
+    t_live_text: "Calls this API at {api_base} with a widget session this page's server just created (organization “{organization}”, {domains} domain(s) so far, token valid {token_minutes} minutes and renewed when it expires). Reload the page: it comes back to your domain.",
+    t_events: 'Events',
+    t_embed: 'Embed it',
+    t_pinned: 'Pinned, with Subresource Integrity:',
+  },
+  fr: {
+    t_title: 'Hostgate — démo de <service-widget>',
+    t_heading: 'Démo de <service-widget>',
+    t_language: 'Langue',
+    t_demo_title: 'Mode démo',
+    t_demo_text: 'Données simulées sur les trois étapes ; l’élément ne fait aucune requête réseau.',
+    t_live_title: 'Mode réel',
+    t_live_text: 'Appelle cette API à {api_base} avec une session widget que le serveur de cette page vient de créer (organisation « {organization} », {domains} domaine(s) à ce jour, jeton valable {token_minutes} minutes et renouvelé à son expiration). Rechargez la page : elle revient à votre domaine.',
+    t_events: 'Événements',
+    t_embed: 'L’intégrer',
+    t_pinned: 'Version figée, avec Subresource Integrity :',
+  },
+} as const;
+
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -56,14 +84,19 @@ export const widgetDemoPlugin: FastifyPluginAsyncTypebox = async (app) => {
     const { token } = await newDemoSession(request);
     const build = app.widgetBuild;
     const integrity = build.manifest()?.integrity ?? '';
-    const page = renderTemplate(template, {
-      lang,
-      en_current: lang === 'en' ? 'page' : 'false',
-      fr_current: lang === 'fr' ? 'page' : 'false',
+    const words: Record<string, string | number> = {
       api_base: apiBaseFor(pageOrigin(request), config.publicUrl),
       organization: DEMO_ORGANIZATION_NAME,
       domains: await demo.domainCount(),
       token_minutes: WIDGET_TOKEN_TTL_SECONDS / 60,
+    };
+    const text = Object.fromEntries(Object.entries(PAGE_TEXT[lang]).map(([k, v]) => [k, v.replace(/\{(\w+)\}/g, (_m, name: string) => String(words[name]))]));
+    const page = renderTemplate(template, {
+      ...text,
+      lang,
+      en_current: lang === 'en' ? 'page' : 'false',
+      fr_current: lang === 'fr' ? 'page' : 'false',
+      api_base: words.api_base!,
       token,
       snippet: `<script type="module" src="${cdn(build.scriptPath(false))}"></script>\n<service-widget token="wst_…" lang="${lang}"></service-widget>`,
       pinned_script: cdn(build.scriptPath(true)),
