@@ -298,6 +298,9 @@ describe('<service-widget> in Chromium', () => {
     await page.getByRole('heading', { name: 'Connect your domain' }).waitFor();
     await expect(page.locator('service-widget [part~=form]').evaluate((f) => f.previousElementSibling?.textContent)).resolves.toMatch(/shop\.widget-reload\.test is kept/);
     await expect(page.locator('service-widget [part~=domains]').textContent()).resolves.toMatch(/shop\.widget-reload\.test\s*Waiting for DNS/);
+    await page.setViewportSize({ width: 320, height: 900 });
+    await shot(page, 'resume-1-kept-320');
+    expect(await axeViolations(page)).toEqual([]);
     await page.getByLabel('Your domain', { exact: true }).fill(hostname);
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('heading', { name: 'Add these DNS records' }).waitFor();

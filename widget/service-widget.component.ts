@@ -493,7 +493,7 @@ export class ServiceWidget extends HostgateElement {
       <div part="status">
         ${this._badge(status)}
         <p>${this._t(statusTextKey(status))}</p>
-        <ul>${stage(dnsOk, 'stage1')}${stage(status === 'active', 'stage2')}${stage(status === 'active', 'stage3')}</ul>
+        <ul class="st">${stage(dnsOk, 'stage1')}${stage(status === 'active', 'stage2')}${stage(status === 'active', 'stage3')}</ul>
         ${status === 'pending_dns' ? this._renderRecords(d) : nothing}
         ${d.verification.problem && !terminal ? html`<p part="hint">${this._hint(d.verification.problem)}</p>` : nothing}
         <p class="m">${this._t('updatedAt', { time: this._time(d.verification.checked_at ?? d.updated_at) })}</p>

@@ -67,7 +67,7 @@ ul { list-style: none; padding: 0; margin: .5rem 0 }
 [part~=record] { border: 1px solid var(--svc-border); border-radius: var(--r); padding: .5rem .75rem }
 dl { margin: 0; display: grid; gap: .4rem }
 dd { margin: 0; display: flex; flex-wrap: wrap; align-items: baseline; gap: .25rem .5rem }
-dd code { flex: 1 1 0; min-width: 0 }
+dd code { flex: 1 1 auto; min-width: 0 }
 dd small { flex-basis: 100% }
 section, [part~=status] { border: 1px solid var(--svc-border); border-radius: var(--r); padding: .5rem .75rem; margin-top: 1rem }
 [part~=hint] { font-weight: 600 }
@@ -76,7 +76,7 @@ section, [part~=status] { border: 1px solid var(--svc-border); border-radius: va
 .bad { background: color-mix(in srgb, var(--svc-danger) 14%, var(--svc-background)) }
 .spin { display: inline-block; width: .7em; height: .7em; margin-right: .4em; border: 2px solid; border-right-color: transparent; border-radius: 50%; animation: s 1s linear infinite }
 @keyframes s { to { transform: rotate(1turn) } }
-[part~=status] li:not(.d):before { content: '○ '; color: var(--svc-muted) }
+.st li:not(.d):before { content: '○ '; color: var(--svc-muted) }
 [part~=domains] button { display: flex; flex-wrap: wrap; gap: .25rem .75rem; align-items: center; justify-content: space-between; width: 100%; text-align: left; margin-top: .5rem }
 @container (min-width: 34rem) {
   [part~=base] { padding: 1.25rem 1.5rem }
