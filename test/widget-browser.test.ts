@@ -2,8 +2,11 @@
 // app listening on loopback, with the real workflow, DNS server and Pebble behind it: a vendor
 // page on another origin embeds the element, a customer enters a hostname, sees the records, DNS
 // is made correct in the test DNS server and the status reaches `active`. Also: French, token
-// expiry and resumption with a new token, removal from the page, demo mode without a single
-// request, the /widget/demo page, and an axe-core accessibility scan of every step.
+// expiry and resumption with a new token, a reload that comes back to the domain, re-entering a
+// hostname, an internationalised hostname, setup mistakes (an origin not allowed, a missing or
+// malformed token), the API unreachable then back (a TCP relay switched off), a 429 then success,
+// removal from the page, demo mode without a single request, the /widget/demo page, and an
+// axe-core accessibility scan of every step. Layout and themes: widget-layout.test.ts.
 // Screenshots of each step in en and fr go to test/artifacts/widget/ (git-ignored) for review.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
