@@ -468,6 +468,14 @@ describe('widget sessions and browser endpoints', () => {
       expect(res.body).not.toMatch(/Demo mode|Live mode|Embed it/);
       const en = await t.app.inject({ method: 'GET', url: '/widget/demo', headers: { host: 'localhost:3999' } });
       expect(en.body).toContain('<h2 id="live-title">Live mode</h2>');
+      // Each visitor is a customer of their own (a cookie): the same one on their next visit.
+      const customerOf = async (page: { body: string }) => (await widgetSessionsRepository(t.database.db).authenticate(/token="(wst_[0-9a-z]+)"/.exec(page.body)![1]!))!.external_customer_id;
+      const cookie = String(res.headers['set-cookie']).split(';')[0]!;
+      expect(cookie).toMatch(/^hg_demo_customer=demo-[0-9a-f]{32}$/);
+      expect(String(res.headers['set-cookie'])).toContain('HttpOnly');
+      expect(await customerOf(en)).not.toBe(session!.external_customer_id);
+      const back = await t.app.inject({ method: 'GET', url: '/widget/demo', headers: { host: 'localhost:3999', cookie } });
+      expect([await customerOf(back), back.headers['set-cookie']]).toEqual([session!.external_customer_id, undefined]);
     });
   });
 });

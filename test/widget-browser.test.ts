@@ -525,6 +525,16 @@ describe('<service-widget> in Chromium', () => {
     await expect(page.locator('#log').textContent()).resolves.toContain('live-widget service:created');
     await page.screenshot({ path: `${ARTIFACTS}demo-page.png`, fullPage: true });
     expect(await axeViolations(page)).toEqual([]);
+    // On a phone too: nothing wider than the screen.
+    await page.setViewportSize({ width: 320, height: 800 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    // In French, the page's own words too.
+    await page.goto(`${apiOrigin}/widget/demo?lang=fr`);
+    await page.getByRole('heading', { name: 'Mode réel' }).waitFor();
+    // The visitor's cookie makes them the same customer: the live element resumes their domain.
+    await page.locator('#live-widget').getByRole('heading', { name: 'Ajoutez ces enregistrements DNS' }).waitFor();
+    await expect(page.locator('#live-widget [part~=record]').textContent()).resolves.toContain('try');
+    await page.screenshot({ path: `${ARTIFACTS}demo-page-fr-320.png`, fullPage: true });
     expect(errors).toEqual([]);
     await context.close();
   }, 30_000);

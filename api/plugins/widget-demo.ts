@@ -2,9 +2,10 @@
 // a person tries <service-widget> in demo mode and live against this very API. Its server side is
 // what a vendor's server does: it creates a widget session and puts only the token into the page
 // (api/templates/widget-demo.html; every value HTML-escaped).
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { DEMO_ORGANIZATION_NAME, widgetDemoRepository, type DemoTenant } from '../../db/repositories/widget-demo.ts';
 import { WIDGET_TOKEN_TTL_SECONDS, widgetSessionsRepository } from '../../db/repositories/widget-sessions.ts';
@@ -69,19 +70,30 @@ export const widgetDemoPlugin: FastifyPluginAsyncTypebox = async (app) => {
   const cdn = (p: string) => `${config.cdnUrl}${p}`;
 
   const pageOrigin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
-  async function newDemoSession(request: FastifyRequest) {
+  /**
+   * Each visitor is a customer of their own (a cookie), as each of a vendor's customers would be:
+   * the widget resumes with the visitor's domains after a reload, and never shows another's.
+   */
+  function visitor(request: FastifyRequest, reply: FastifyReply): string {
+    const known = /(?:^|;\s*)hg_demo_customer=(demo-[0-9a-f]{32})(?:;|$)/.exec(request.headers.cookie ?? '')?.[1];
+    if (known) return known;
+    const id = `demo-${randomBytes(16).toString('hex')}`;
+    reply.header('set-cookie', `hg_demo_customer=${id}; Path=/widget/demo; HttpOnly; SameSite=Lax; Max-Age=2592000`);
+    return id;
+  }
+  async function newDemoSession(request: FastifyRequest, reply: FastifyReply) {
     const { organizationId, destinationId } = await demoTenant();
-    return sessions.create({ organizationId, externalCustomerId: 'demo-customer', allowedOrigins: [pageOrigin(request)], destinationId });
+    return sessions.create({ organizationId, externalCustomerId: visitor(request, reply), allowedOrigins: [pageOrigin(request)], destinationId });
   }
 
-  app.post('/widget/demo/session', { schema: { hide: true } }, async (request) => {
-    const { session, token } = await newDemoSession(request);
+  app.post('/widget/demo/session', { schema: { hide: true } }, async (request, reply) => {
+    const { session, token } = await newDemoSession(request, reply);
     return { data: { token, expires_at: session.expires_at, expires_in: WIDGET_TOKEN_TTL_SECONDS } };
   });
 
   app.get('/widget/demo', { schema: { hide: true, querystring: DemoQuery } }, async (request, reply) => {
     const lang = request.query.lang === 'fr' ? 'fr' : 'en';
-    const { token } = await newDemoSession(request);
+    const { token } = await newDemoSession(request, reply);
     const build = app.widgetBuild;
     const integrity = build.manifest()?.integrity ?? '';
     const words: Record<string, string | number> = {
