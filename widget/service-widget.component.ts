@@ -192,7 +192,8 @@ export class ServiceWidget extends HostgateElement {
       this._list = [...this._list, ...list.filter((d) => !known.has(d.id))];
       if (this._domain !== before) return; // the customer moved on meanwhile: stay there
       const current = this._domain;
-      const next = current ? list.find((d) => d.id === current.id) : this._left || this._draft ? null : list[0];
+      // The newest domain, unless it is on its way out.
+      const next = current ? list.find((d) => d.id === current.id) : this._left || this._draft ? null : list.find((d) => d.status !== 'deleting');
       // Not on load: never move the page's focus into the element unasked.
       if (current && !next) this._restart(true);
       else if (next) this._open(next, !!current);
@@ -222,7 +223,7 @@ export class ServiceWidget extends HostgateElement {
     this._inputError = null;
     this._error = null;
     if (!this.demo && !this.token) {
-      this._fail(new WidgetApiError('missing_token', 'the token attribute of <service-widget> is empty: create a widget session on your server (POST /v1/widget-sessions) and set its token', 401));
+      this._fail(new WidgetApiError('missing_token', 'the token attribute is empty: set it to the token of POST /v1/widget-sessions', 401));
       return;
     }
     const typed = this._draft.trim().toLowerCase().replace(/\.$/, '');
