@@ -52,10 +52,26 @@ function layoutProblems(page: Page): Promise<string[]> {
   });
 }
 
+type AxeResult = { violations: { id: string; impact: string; nodes: { target: unknown }[] }[] };
+
+/**
+ * axe's serious and critical violations. axe schedules its work with timers, and the page's clock
+ * is paused (see below): the clock is stepped a millisecond at a time until axe is done, far from
+ * the demo's next 3 s poll.
+ */
 async function axeViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-  const results = await page.evaluate(async () => (window as unknown as { axe: { run(c: unknown, o: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } })
-    .axe.run(document, { resultTypes: ['violations'] }));
+  await page.evaluate(() => {
+    const w = window as unknown as { axe: { run(c: unknown, o: unknown): Promise<AxeResult> }; axeResult?: AxeResult | string };
+    delete w.axeResult;
+    w.axe.run(document, { resultTypes: ['violations'] }).then((r) => { w.axeResult = r; }, (e: unknown) => { w.axeResult = String(e); });
+  });
+  let results: AxeResult | string | undefined;
+  for (let i = 0; i < 2_000 && results === undefined; i++) {
+    await page.clock.runFor(1);
+    results = await page.evaluate(() => (window as unknown as { axeResult?: AxeResult | string }).axeResult);
+  }
+  if (results === undefined || typeof results === 'string') throw new Error(`axe did not finish: ${results}`);
   return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes.map((n) => n.target))}`);
 }
 
@@ -105,7 +121,10 @@ describe('<service-widget> layout, 320 px to wide, light and dark', () => {
         const page = await context.newPage();
         const errors: string[] = [];
         page.on('pageerror', (e) => errors.push(String(e)));
+        // Time moves only when the test says so (an installed clock otherwise flows with real time,
+        // and a slow machine would let the demo's 3 s polls run ahead of the screenshots).
         await page.clock.install();
+        await page.clock.pauseAt(Date.now() + 1_000);
         await page.goto(`${origin}/?lang=${lang}`);
         await page.locator('service-widget h2').waitFor();
         const t = TEXT[lang];
@@ -113,7 +132,7 @@ describe('<service-widget> layout, 320 px to wide, light and dark', () => {
         const everyWidth = async (step: string) => {
           for (const width of WIDTHS) {
             await page.setViewportSize({ width, height: 900 });
-            await page.evaluate(() => new Promise(requestAnimationFrame));
+            await page.evaluate(() => document.body.getBoundingClientRect()); // lay out at the new width (the paused clock holds rAF)
             await page.locator('service-widget').screenshot({ path: `${ARTIFACTS}${step}-${lang}-${scheme}-${width}.png`, animations: 'disabled' });
             expect([step, width, await layoutProblems(page)]).toEqual([step, width, []]);
           }
@@ -150,6 +169,7 @@ describe('<service-widget> layout, 320 px to wide, light and dark', () => {
     const context = await browser.newContext({ viewport: { width: 375, height: 900 }, reducedMotion: 'reduce' });
     const page = await context.newPage();
     await page.clock.install();
+    await page.clock.pauseAt(Date.now() + 1_000);
     const framed = origin.replace('127.0.0.1', 'localhost');
     await page.goto(`${origin}/frame?src=${encodeURIComponent(`${framed}/`)}`);
     const frame = page.frameLocator('iframe');
@@ -180,6 +200,7 @@ describe('<service-widget> layout, 320 px to wide, light and dark', () => {
     const context = await browser.newContext({ viewport: { width: 375, height: 900 }, reducedMotion: 'reduce' });
     const page = await context.newPage();
     await page.clock.install();
+    await page.clock.pauseAt(Date.now() + 1_000);
     await page.goto(`${origin}/`);
     await page.locator('service-widget h2').waitFor();
     const theme = { '--svc-primary': 'rgb(0, 90, 0)', '--svc-on-primary': 'rgb(255, 255, 1)', '--svc-background': 'rgb(20, 20, 20)', '--svc-color': 'rgb(240, 240, 2)',
