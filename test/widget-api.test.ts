@@ -186,9 +186,10 @@ describe('widget sessions and browser endpoints', () => {
       expect([other.statusCode, other.headers['idempotent-replayed']]).toEqual([201, undefined]);
     });
 
-    it("a session sees only its own domains: another session's (same customer or not), a server-created one and another organization's answer widget_domain_not_found", async () => {
+    it("a session sees its customer's widget domains, from any of the customer's sessions; another customer's, a server-created one and another organization's answer widget_domain_not_found", async () => {
       const a = await newSession({ external_customer_id: 'cus_same' });
-      const b = await newSession({ external_customer_id: 'cus_same' });
+      const sameCustomer = await newSession({ external_customer_id: 'cus_same' });
+      const b = await newSession({ external_customer_id: 'cus_not_same' });
       const mine = (await create(a.token, `iso-${Date.now()}.customer.example`)).json().data;
       const serverMade = (await api.post('/v1/domains', { hostname: `server-${Date.now()}.customer.example`, destination_id: destinationId })).json().data;
       const otherOrg = client(t.app, (await createOrgWithKey(t, undefined, 'Iso org')).auth);
@@ -208,6 +209,63 @@ describe('widget sessions and browser endpoints', () => {
       }
       expect((await call('GET', `/v1/widget/domains/${mine.id}`, { token: a.token })).statusCode).toBe(200);
       expect((await api.get(`/v1/domains/${mine.id}`)).json().data.verification.verify_requested_at).toBeNull();
+      // A later session of the same customer (a reload, a new token) reads and verifies it.
+      expect((await call('GET', `/v1/widget/domains/${mine.id}`, { token: sameCustomer.token })).statusCode).toBe(200);
+      expect((await call('POST', `/v1/widget/domains/${mine.id}/verify`, { token: sameCustomer.token })).statusCode).toBe(202);
+    });
+
+    it("lists the customer's widget domains, newest first, paginated, without deleted ones nor anybody else's", async () => {
+      const a = await newSession({ external_customer_id: 'cus_list' });
+      const b = await newSession({ external_customer_id: 'cus_list' });
+      const stamp = Date.now();
+      const first = (await create(a.token, `l1-${stamp}.customer.example`)).json().data;
+      const second = (await create(b.token, `l2-${stamp}.customer.example`)).json().data;
+      const third = (await create(b.token, `l3-${stamp}.customer.example`)).json().data;
+      await create((await newSession({ external_customer_id: 'cus_list_other' })).token, `l4-${stamp}.customer.example`);
+      await api.post('/v1/domains', { hostname: `l5-${stamp}.customer.example`, destination_id: destinationId, external_customer_id: 'cus_list' });
+      const fresh = await newSession({ external_customer_id: 'cus_list' });
+      const page1 = await call('GET', '/v1/widget/domains?limit=2', { token: fresh.token });
+      expect(page1.statusCode).toBe(200);
+      expect([page1.json().data.map((d: { id: string }) => d.id), page1.json().has_more]).toEqual([[third.id, second.id], true]);
+      expect(page1.json().data[0]).toMatchObject({ hostname: third.hostname, hostname_unicode: third.hostname, status: 'pending_dns', dns_records: [expect.objectContaining({ relative_name: `l3-${stamp}` })] });
+      const page2 = await call('GET', `/v1/widget/domains?limit=2&cursor=${page1.json().next_cursor}`, { token: fresh.token });
+      expect([page2.json().data.map((d: { id: string }) => d.id), page2.json().has_more]).toEqual([[first.id], false]);
+      // Deleted (as the domain workflow ends a deletion): gone from the list and from the session's reach.
+      await t.database.db.query(sql.unsafe`update domains set status = 'deleted' where id = ${second.id}`);
+      const again = await newSession({ external_customer_id: 'cus_list' }); // a fresh rate-limit budget
+      const after = await call('GET', '/v1/widget/domains', { token: again.token });
+      expect(after.json().data.map((d: { id: string }) => d.id)).toEqual([third.id, first.id]);
+      expect(codeOf(await call('GET', `/v1/widget/domains/${second.id}`, { token: again.token }))).toBe('widget_domain_not_found');
+      expect(codeOf(await call('GET', '/v1/widget/domains', { token: again.token, origin: 'https://elsewhere.example' }))).toBe('origin_forbidden');
+    });
+
+    it('re-entering a hostname the customer already started continues with it (200, same domain); another customer gets domain_conflict', async () => {
+      const a = await newSession({ external_customer_id: 'cus_again' });
+      const hostname = `again-${Date.now()}.customer.example`;
+      const first = await create(a.token, hostname);
+      expect(first.statusCode).toBe(201);
+      const sameSession = await create(a.token, hostname.toUpperCase());
+      expect([sameSession.statusCode, sameSession.json().data.id]).toEqual([200, first.json().data.id]);
+      const later = await create((await newSession({ external_customer_id: 'cus_again' })).token, hostname);
+      expect([later.statusCode, later.json().data.id]).toEqual([200, first.json().data.id]);
+      const stranger = await create((await newSession({ external_customer_id: 'cus_stranger' })).token, hostname);
+      expect([stranger.statusCode, codeOf(stranger)]).toEqual([409, 'domain_conflict']);
+      expect(stranger.json().error.message).not.toContain('cus_again');
+      // Created with the API key for the same customer: not the widget's, still a conflict.
+      const serverHost = `server-again-${Date.now()}.customer.example`;
+      await api.post('/v1/domains', { hostname: serverHost, destination_id: destinationId, external_customer_id: 'cus_again' });
+      expect(codeOf(await create(a.token, serverHost))).toBe('domain_conflict');
+    });
+
+    it('presents internationalised names in Unicode beside the punycode DNS needs', async () => {
+      const s = await newSession({ external_customer_id: 'cus_idn' });
+      const res = await create(s.token, 'Shop.Bücher-Läden.example');
+      expect(res.statusCode).toBe(201);
+      expect(res.json().data).toMatchObject({
+        hostname: 'shop.xn--bcher-lden-w5a5z.example', hostname_unicode: 'shop.bücher-läden.example',
+        zone: 'xn--bcher-lden-w5a5z.example', zone_unicode: 'bücher-läden.example',
+        dns_records: [{ type: 'CNAME', name: 'shop.xn--bcher-lden-w5a5z.example', relative_name: 'shop', value: 'edge.hostgate.test' }],
+      });
     });
 
     it("destination: the session's, else the organization's only one, else destination_not_found; conflicts answer domain_conflict", async () => {
@@ -221,7 +279,7 @@ describe('widget sessions and browser endpoints', () => {
       await lone.post('/v1/destinations', { url: 'https://second.lone.example' });
       const ambiguous = await create(s.token, 'n3.lone.example');
       expect([ambiguous.statusCode, codeOf(ambiguous)]).toEqual([404, 'destination_not_found']);
-      const conflict = await create((await newSession({ destination_id: only }, lone)).token, 'n2.lone.example');
+      const conflict = await create((await newSession({ destination_id: only, external_customer_id: 'cus_lone_other' }, lone)).token, 'n2.lone.example');
       expect([conflict.statusCode, codeOf(conflict)]).toEqual([409, 'domain_conflict']);
       // The session's destination, deleted since: destination_not_found.
       const gone = (await lone.post('/v1/destinations', { url: 'https://gone.lone.example' })).json().data.id;
@@ -248,7 +306,7 @@ describe('widget sessions and browser endpoints', () => {
       const forged = await call('POST', `/v1/widget/domains/${d.id}/handover`, { token: stranger.token, payload: { previous_token: `wst_${'1'.repeat(43)}` } });
       expect(codeOf(forged)).toBe('widget_domain_not_found');
       const next = await newSession({ external_customer_id: 'cus_h' });
-      expect(codeOf(await call('GET', `/v1/widget/domains/${d.id}`, { token: next.token }))).toBe('widget_domain_not_found');
+      expect(codeOf(await call('GET', `/v1/widget/domains/${d.id}`, { token: stranger.token }))).toBe('widget_domain_not_found');
       const ok = await call('POST', `/v1/widget/domains/${d.id}/handover`, { token: next.token, payload: { previous_token: old.token } });
       expect([ok.statusCode, ok.json().data.id]).toEqual([200, d.id]);
       expect((await call('GET', `/v1/widget/domains/${d.id}`, { token: next.token })).statusCode).toBe(200);
@@ -293,7 +351,7 @@ describe('widget sessions and browser endpoints', () => {
     const ownCall = (method: 'GET' | 'POST' | 'OPTIONS', url: string, o: Parameters<typeof call>[2] = {}) => call(method, url, { ...o, app: own });
     const ownSession = async (origins: string[]) => (await ownApi.post('/v1/widget-sessions', { external_customer_id: 'cus_cors', allowed_origins: origins })).json().data as { id: string; token: string };
 
-    it('answers preflights for origins a session allows (with Vary: Origin), and refuses others', async () => {
+    it('answers preflights for any origin (the call that follows decides), with Vary: Origin; refuses one without Origin', async () => {
       await ownSession(['https://cors.vendor.example']);
       const preflight = (origin: string | null) => ownCall('OPTIONS', '/v1/widget/domains/dom_x/verify', {
         origin, headers: { 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, idempotency-key' },
@@ -308,14 +366,16 @@ describe('widget sessions and browser endpoints', () => {
       });
       expect(ok.headers['access-control-allow-headers']).toContain('authorization');
       expect(ok.headers['access-control-allow-credentials']).toBeUndefined();
-      for (const origin of ['https://not-allowed.example', null, 'http://cors.vendor.example']) {
-        const refused = await preflight(origin);
-        expect([origin, refused.statusCode, refused.headers['access-control-allow-origin']]).toEqual([origin, 403, undefined]);
-        expect(refused.headers.vary).toContain('Origin');
+      for (const origin of ['https://not-allowed.example', 'http://cors.vendor.example']) {
+        const passed = await preflight(origin);
+        expect([origin, passed.statusCode, passed.headers['access-control-allow-origin']]).toEqual([origin, 204, origin]);
       }
+      const refused = await preflight(null);
+      expect([refused.statusCode, refused.headers['access-control-allow-origin'], codeOf(refused)]).toEqual([403, undefined, 'origin_forbidden']);
+      expect(refused.headers.vary).toContain('Origin');
     });
 
-    it('answers carry Access-Control-Allow-Origin only for the allowed origin, errors included', async () => {
+    it('data only for an allowed origin; errors readable by the asking origin (that one only), without data', async () => {
       const s = await ownSession(['https://reader.vendor.example']);
       const origin = 'https://reader.vendor.example';
       const d = (await create(s.token, `cors-${Date.now()}.customer.example`, { origin, app: own })).json().data;
@@ -323,16 +383,19 @@ describe('widget sessions and browser endpoints', () => {
       expect([ok.headers['access-control-allow-origin'], ok.headers.vary]).toEqual([origin, expect.stringContaining('Origin')]);
       expect(ok.headers['access-control-expose-headers']).toContain('x-request-id');
       const forbidden = await ownCall('GET', `/v1/widget/domains/${d.id}`, { token: s.token, origin: 'https://evil.example' });
-      expect([forbidden.statusCode, forbidden.headers['access-control-allow-origin']]).toEqual([403, undefined]);
-      // Unknown token: readable where some session allows the origin, not elsewhere.
+      expect([forbidden.statusCode, codeOf(forbidden), forbidden.headers['access-control-allow-origin']]).toEqual([403, 'origin_forbidden', 'https://evil.example']);
+      // For the vendor: which origin, and what to change; nothing of the session or the domain.
+      expect(forbidden.json().error.message).toMatch(/https:\/\/evil\.example is not in the allowed_origins .*POST \/v1\/widget-sessions/);
+      expect(forbidden.json()).not.toHaveProperty('data');
+      expect(forbidden.body).not.toContain('reader.vendor.example');
+      expect(forbidden.body).not.toContain(d.hostname);
       const unknown = await ownCall('GET', `/v1/widget/domains/${d.id}`, { token: `wst_${'2'.repeat(43)}`, origin });
       expect([codeOf(unknown), unknown.headers['access-control-allow-origin']]).toEqual(['invalid_widget_token', origin]);
-      const unknownEvil = await ownCall('GET', `/v1/widget/domains/${d.id}`, { token: `wst_${'2'.repeat(43)}`, origin: 'https://evil.example' });
-      expect(unknownEvil.headers['access-control-allow-origin']).toBeUndefined();
+      const missing = await ownCall('GET', '/v1/widget/domains', { origin: 'https://evil.example' });
+      expect([missing.statusCode, codeOf(missing), missing.headers['access-control-allow-origin']]).toEqual([401, 'missing_token', 'https://evil.example']);
       await widgetSessionsRepository(own.database.db).expire(s.id);
       const expired = await ownCall('GET', `/v1/widget/domains/${d.id}`, { token: s.token, origin });
       expect([codeOf(expired), expired.headers['access-control-allow-origin']]).toEqual(['widget_token_expired', origin]);
-      // The preflight of an expired session's origin still passes, so the browser can read that.
       expect((await ownCall('OPTIONS', `/v1/widget/domains/${d.id}`, { origin, headers: { 'access-control-request-method': 'GET' } })).statusCode).toBe(204);
     });
   });
@@ -341,7 +404,7 @@ describe('widget sessions and browser endpoints', () => {
     it('documents the browser endpoints with the widget token scheme, their idempotency and their codes', async () => {
       const doc = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
       const codes = (op: any, status: number) => [...String(op.responses[status]?.description ?? '').matchAll(/`([a-z_]+)`/g)].map((m) => m[1]);
-      const ops = [['post', '/v1/widget/domains'], ['get', '/v1/widget/domains/{id}'], ['post', '/v1/widget/domains/{id}/verify'], ['post', '/v1/widget/domains/{id}/handover']] as const;
+      const ops = [['get', '/v1/widget/domains'], ['post', '/v1/widget/domains'], ['get', '/v1/widget/domains/{id}'], ['post', '/v1/widget/domains/{id}/verify'], ['post', '/v1/widget/domains/{id}/handover']] as const;
       for (const [method, path] of ops) {
         const op = doc.paths[path]?.[method];
         expect([path, op?.security]).toEqual([path, [{ widgetToken: [] }]]);
@@ -357,14 +420,14 @@ describe('widget sessions and browser endpoints', () => {
   });
 
   describe('the script and the demo page', () => {
-    it('serves one ES module within 15 KB gzipped, with an immutable versioned copy whose SRI hash the manifest gives', async () => {
+    it('serves one ES module within 16 KiB gzipped, with an immutable versioned copy whose SRI hash the manifest gives', async () => {
       const res = await t.app.inject({ method: 'GET', url: '/widget/v1/service-widget.js' });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/javascript/);
       expect(res.headers['access-control-allow-origin']).toBe('*');
       expect(res.body).toContain('customElements.define("service-widget"');
       expect(res.body).not.toMatch(/^\s*import\s|\bimport\(/m);
-      expect(gzipSync(res.rawPayload, { level: 9 }).length).toBeLessThanOrEqual(15 * 1024);
+      expect(gzipSync(res.rawPayload, { level: 9 }).length).toBeLessThanOrEqual(16 * 1024);
       const manifest = (await t.app.inject({ method: 'GET', url: '/widget/v1/manifest.json' })).json();
       expect(manifest.integrity).toBe(`sha384-${createHash('sha384').update(res.rawPayload).digest('base64')}`);
       const versioned = await t.app.inject({ method: 'GET', url: new URL(manifest.versioned_script).pathname });
@@ -398,6 +461,21 @@ describe('widget sessions and browser endpoints', () => {
       expect(res.body).toContain('api-base="http://127.0.0.1:3999"');
       const session = await widgetSessionsRepository(t.database.db).authenticate(token!);
       expect(session?.allowed_origins).toEqual(['http://localhost:3999']);
+      // The page itself speaks the element's language.
+      expect(res.body).toContain('<html lang="fr">');
+      expect(res.body).toContain('<h1>Démo de &#60;service-widget&#62;</h1>');
+      expect(res.body).toContain('Appelle cette API à http://127.0.0.1:3999 avec une session widget');
+      expect(res.body).not.toMatch(/Demo mode|Live mode|Embed it/);
+      const en = await t.app.inject({ method: 'GET', url: '/widget/demo', headers: { host: 'localhost:3999' } });
+      expect(en.body).toContain('<h2 id="live-title">Live mode</h2>');
+      // Each visitor is a customer of their own (a cookie): the same one on their next visit.
+      const customerOf = async (page: { body: string }) => (await widgetSessionsRepository(t.database.db).authenticate(/token="(wst_[0-9a-z]+)"/.exec(page.body)![1]!))!.external_customer_id;
+      const cookie = String(res.headers['set-cookie']).split(';')[0]!;
+      expect(cookie).toMatch(/^hg_demo_customer=demo-[0-9a-f]{32}$/);
+      expect(String(res.headers['set-cookie'])).toContain('HttpOnly');
+      expect(await customerOf(en)).not.toBe(session!.external_customer_id);
+      const back = await t.app.inject({ method: 'GET', url: '/widget/demo', headers: { host: 'localhost:3999', cookie } });
+      expect([await customerOf(back), back.headers['set-cookie']]).toEqual([session!.external_customer_id, undefined]);
     });
   });
 });

@@ -1,5 +1,6 @@
 // The widget's view of the browser endpoints (`/v1/widget/…`), behind one interface that the demo
-// mode implements locally. Writes carry an Idempotency-Key chosen per user action by the caller,
+// mode implements locally. (The API's handover endpoint is not used: a new token of the same
+// customer reads the customer's domains directly.) Writes carry an Idempotency-Key chosen per user action by the caller,
 // which reuses it when it retries after a network failure.
 
 export interface DnsRecord { type: string; name: string; relative_name?: string; value: string }
@@ -14,8 +15,12 @@ export interface Verification {
 
 export interface WidgetDomain {
   id: string;
+  /** As DNS knows it: punycode for internationalised names. */
   hostname: string;
+  /** As the customer typed it (the API decodes punycode; the browser has no IDNA decoder). */
+  hostname_unicode: string;
   zone: string;
+  zone_unicode: string;
   status: string;
   dns_records: DnsRecord[];
   verification: Verification;
@@ -24,11 +29,12 @@ export interface WidgetDomain {
 }
 
 export interface WidgetApi {
-  create(hostname: string, key: string, signal?: AbortSignal): Promise<WidgetDomain>;
+  /** The domains the widget created for this session's customer, newest first (resume after a reload). */
+  list(): Promise<WidgetDomain[]>;
+  /** `created` is false when the customer had already started this hostname: the widget continues with it. */
+  create(hostname: string, key: string, typed: string): Promise<{ domain: WidgetDomain; created: boolean }>;
   get(id: string, signal?: AbortSignal): Promise<WidgetDomain>;
-  verify(id: string, key: string, signal?: AbortSignal): Promise<WidgetDomain>;
-  /** Moves a domain created under `previousToken` to this token's session (after a token change). */
-  handover(id: string, previousToken: string, key: string, signal?: AbortSignal): Promise<WidgetDomain>;
+  verify(id: string, key: string): Promise<WidgetDomain>;
 }
 
 /** A failed call: `code` is the API's (or widget_request_failed for a network failure). */
@@ -53,12 +59,13 @@ export class WidgetApiError extends Error {
 }
 
 export function newIdempotencyKey(): string {
-  return `wgt-${crypto.randomUUID()}`;
+  // getRandomValues, not randomUUID: the latter is missing on pages that are not secure contexts.
+  return `wgt-${Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
 export function httpApi(base: string, token: string): WidgetApi {
   const root = `${base.replace(/\/+$/, '')}/v1/widget/domains`;
-  async function call(method: string, path: string, options: { key?: string; body?: unknown; signal?: AbortSignal | undefined } = {}): Promise<WidgetDomain> {
+  async function call<T = WidgetDomain>(method: string, path: string, options: { key?: string; body?: unknown; signal?: AbortSignal | undefined } = {}): Promise<[T, number]> {
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     if (options.key) headers['idempotency-key'] = options.key;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
@@ -73,17 +80,20 @@ export function httpApi(base: string, token: string): WidgetApi {
       if ((error as Error)?.name === 'AbortError') throw error;
       throw new WidgetApiError('widget_request_failed', 'network error', 0);
     }
-    let body: { data?: WidgetDomain; error?: { code?: string; message?: string; details?: Record<string, unknown> } } | null = null;
+    let body: { data?: T; error?: { code?: string; message?: string; details?: Record<string, unknown> } } | null = null;
     try { body = await response.json(); } catch { body = null; }
-    if (response.ok && body?.data) return body.data;
+    if (response.ok && body?.data) return [body.data, response.status];
     const e = body?.error;
     throw new WidgetApiError(e?.code ?? 'widget_request_failed', e?.message ?? `HTTP ${response.status}`, response.status, Number(response.headers.get('retry-after')) || 0, e?.details ?? {});
   }
   const at = (id: string) => `/${encodeURIComponent(id)}`;
   return {
-    create: (hostname, key, signal) => call('POST', '', { key, body: { hostname }, signal }),
-    get: (id, signal) => call('GET', at(id), { signal }),
-    verify: (id, key, signal) => call('POST', `${at(id)}/verify`, { key, signal }),
-    handover: (id, previousToken, key, signal) => call('POST', `${at(id)}/handover`, { key, body: { previous_token: previousToken }, signal }),
+    list: async () => (await call<WidgetDomain[]>('GET', '?limit=100'))[0],
+    create: async (hostname, key) => {
+      const [domain, status] = await call('POST', '', { key, body: { hostname } });
+      return { domain, created: status === 201 };
+    },
+    get: async (id, signal) => (await call('GET', at(id), { signal }))[0],
+    verify: async (id, key) => (await call('POST', `${at(id)}/verify`, { key }))[0],
   };
 }

@@ -4,7 +4,7 @@
 //   dist/widget/v1/manifest.json               (file names, SRI hash, sizes, what it was built from)
 // each script beside its brotli (.br) and gzip (.gz) copies, compressed once at their best level
 // and served as they are (api/plugins/widget-assets.ts); it refuses to write anything when the
-// module, minified and gzipped, exceeds the 15 KB budget.
+// module, minified and gzipped, exceeds its budget (16 KiB).
 //
 // It runs in `npm run build` / `npm run build:widget`, in the image (Dockerfile) and in `npm start`
 // before the API starts (`ensureWidgetBuilt`: rebuilds only when the sources or the API origin
@@ -16,7 +16,12 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { ConfigError, loadConfig } from '../config/index.ts';
 
-export const WIDGET_GZIP_BUDGET_BYTES = 15 * 1024;
+// 15 KiB until issue 15; the extra KiB (≈1.1 KB measured) buys: resuming after a reload (list and
+// step choice), the customer's other domains in step 1, labels that wrap only at dots, punycode
+// beside Unicode names, the dark default theme and nine themable colours, setup errors told apart
+// from outages, retry backoff, visible copy failures and focus care. Brotli, which browsers take
+// from us, is ≈1.5 KB smaller still.
+export const WIDGET_GZIP_BUDGET_BYTES = 16 * 1024;
 export const widgetSourceDir = fileURLToPath(new URL('./', import.meta.url));
 export const widgetDistDir = fileURLToPath(new URL('../dist/widget/v1/', import.meta.url));
 const entry = path.join(widgetSourceDir, 'service-widget.ts');
@@ -120,7 +125,7 @@ export async function buildWidget(options: { apiOrigin?: string; outDir?: string
   const code = Buffer.from(new TextDecoder().decode(result.outputFiles[0]!.contents).replace(/\n\s*/g, ' ').trim() + '\n');
   const gzipBytes = gzipSync(code, { level: 9 }).length;
   if (gzipBytes > WIDGET_GZIP_BUDGET_BYTES) {
-    throw new WidgetBudgetError(`the widget script is ${gzipBytes} bytes minified and gzipped, over its budget of ${WIDGET_GZIP_BUDGET_BYTES} bytes (15 KB); make it smaller`);
+    throw new WidgetBudgetError(`the widget script is ${gzipBytes} bytes minified and gzipped, over its budget of ${WIDGET_GZIP_BUDGET_BYTES} bytes (16 KiB); make it smaller`);
   }
   const contentHash = createHash('sha256').update(code).digest('hex').slice(0, 12);
   const manifest: WidgetManifest = {

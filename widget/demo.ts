@@ -38,19 +38,19 @@ export function demoApi(): WidgetApi {
   };
 
   return {
-    async create(hostname) {
+    list: async () => [],
+    async create(hostname, _key, typed) {
       const zone = hostname.split('.').slice(-2).join('.');
       const at = new Date(EPOCH).toISOString();
       domain = {
-        id: 'dom_demo', hostname, zone, status: '', created_at: at, updated_at: at,
+        id: 'dom_demo', hostname, hostname_unicode: typed, zone, zone_unicode: typed.split('.').slice(-2).join('.'), status: '', created_at: at, updated_at: at,
         dns_records: [{ type: 'CNAME', name: hostname, relative_name: hostname === zone ? '@' : hostname.slice(0, -zone.length - 1), value: TARGET }],
         verification: { checked_at: null, expected: [], found: null, problem: null, verify_requested_at: null },
       };
       stage = 0;
-      return snapshot();
+      return { domain: snapshot(), created: true };
     },
     get: advance,
     verify: advance,
-    handover: advance,
   };
 }

@@ -6,15 +6,15 @@
 // Precedence: no token → 401 missing_token; unknown → invalid_widget_token; expired →
 // widget_token_expired; Origin missing or not allowed → 403 origin_forbidden; then the rate limit.
 //
-// CORS is answered here rather than by @fastify/cors (11.4, measured 2026-11-26): with a delegator
-// refusing an origin, its preflight answered `404 Route OPTIONS:/… not found` (our contract: 403
-// origin_forbidden in the envelope, still with `Vary: Origin`), and it decides in its own hook,
-// before the token is known, whereas the allowed origins are the token's session's (plus a grace
-// for recently expired sessions, so the browser can read widget_token_expired).
+// CORS is answered here rather than by @fastify/cors (11.4, measured 2026-11-26): it decides in its
+// own hook, before the token is known, whereas whether an answer carries data depends on the
+// token's session. Every widget answer (errors included) is readable by the asking origin, so the
+// page can read origin_forbidden, missing_token or widget_token_expired; only answers to an
+// allowed origin carry data.
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { widgetSessionsRepository, type WidgetSessionRow } from '../../db/repositories/widget-sessions.ts';
-import { allowedByDefault, originAllowed, requestOrigin } from '../../security/origins.ts';
+import { originAllowed, requestOrigin } from '../../security/origins.ts';
 import { WIDGET_TOKEN_PREFIX } from '../../security/tokens.ts';
 import { ApiError } from '../errors.ts';
 import { TokenBuckets } from '../rate-limit.ts';
@@ -27,8 +27,6 @@ export const WIDGET_LIMITS = {
   poll: { perSecond: 1, burst: 3 },
 } as const;
 
-/** Sessions expired this recently still vouch for their origins in preflights (so the browser can read widget_token_expired). */
-const PREFLIGHT_GRACE_SECONDS = 24 * 3600;
 const CORS_ALLOW_HEADERS = 'authorization, content-type, idempotency-key, x-request-id';
 const CORS_EXPOSE_HEADERS = 'x-request-id, idempotent-replayed, retry-after';
 const CORS_MAX_AGE_SECONDS = '600';
@@ -63,30 +61,8 @@ function appendVary(reply: FastifyReply, value: string) {
   reply.header('vary', list.join(', '));
 }
 
-/**
- * Whether a browser origin may talk to the widget API at all, when no token says more (CORS
- * preflights carry none; neither do calls with an unknown token): some live or recently expired
- * session accepts it. Cached briefly per process: positive answers for a minute, negative ones
- * for a few seconds (so a newly allowed origin works at once).
- */
-export function originPolicy(app: FastifyInstance) {
-  const sessions = widgetSessionsRepository(app.deps.db);
-  const cache = new Map<string, { allowed: boolean; until: number }>();
-  return async (origin: string | null): Promise<boolean> => {
-    if (origin === null) return false;
-    const now = Date.now();
-    const hit = cache.get(origin);
-    if (hit && hit.until > now) return hit.allowed;
-    const allowed = await sessions.originInUse(origin, allowedByDefault(origin), PREFLIGHT_GRACE_SECONDS);
-    if (cache.size > 10_000) cache.clear();
-    cache.set(origin, { allowed, until: now + (allowed ? 60_000 : 5_000) });
-    return allowed;
-  };
-}
-
 export const widgetAuthPlugin = fp(async function widgetAuth(app: FastifyInstance) {
   const sessions = widgetSessionsRepository(app.deps.db);
-  const usable = originPolicy(app);
   const buckets = {
     create: new TokenBuckets(WIDGET_LIMITS.create.perSecond, WIDGET_LIMITS.create.burst),
     poll: new TokenBuckets(WIDGET_LIMITS.poll.perSecond, WIDGET_LIMITS.poll.burst),
@@ -98,29 +74,27 @@ export const widgetAuthPlugin = fp(async function widgetAuth(app: FastifyInstanc
     const config = request.routeOptions.config;
     if (!config?.widget) return;
     const origin = requestOrigin(request.headers.origin);
+    // Every answer is readable by the page that asked, so that the element (and the vendor) can
+    // tell a setup mistake from an outage. Nothing is leaked: data is only ever sent after the
+    // origin passed the session's allowlist below; any other answer is an error envelope.
+    request.widgetCorsOrigin = origin;
     const token = bearerToken(request);
-    // Without a session to ask, the answer is readable where some session would accept the origin.
-    const unauthenticated = async (error: ApiError) => {
-      if (origin !== null && await usable(origin).catch(() => false)) request.widgetCorsOrigin = origin;
-      return error;
-    };
     if (token === null) {
-      throw await unauthenticated(new ApiError('missing_token', 'send the widget token as `Authorization: Bearer wst_…` (create one with POST /v1/widget-sessions on your server)'));
+      throw new ApiError('missing_token', 'send the widget token as `Authorization: Bearer wst_…` (create one with POST /v1/widget-sessions on your server and set it as the token attribute of <service-widget>)');
     }
     if (!token.startsWith(WIDGET_TOKEN_PREFIX) || token.length > 200) {
-      throw await unauthenticated(new ApiError('invalid_widget_token', 'the widget token is not valid: create a new widget session on your server and set the token attribute'));
+      throw new ApiError('invalid_widget_token', 'the widget token is malformed (widget tokens start with wst_): set the token attribute of <service-widget> to the `token` of POST /v1/widget-sessions');
     }
     const session = await sessions.authenticate(token);
-    if (!session) throw await unauthenticated(new ApiError('invalid_widget_token', 'the widget token is not valid: create a new widget session on your server and set the token attribute'));
+    if (!session) throw new ApiError('invalid_widget_token', 'the widget token is not valid: create a new widget session on your server and set the token attribute');
     const allowed = originAllowed(origin, session.allowed_origins);
-    if (allowed) request.widgetCorsOrigin = origin;
     if (session.expired) {
       throw new ApiError('widget_token_expired', 'the widget token has expired: create a new widget session on your server and replace the token attribute');
     }
     if (!allowed) {
       throw new ApiError('origin_forbidden', origin === null
         ? 'widget calls must come from a browser page: the Origin header is missing'
-        : `the origin ${origin} is not allowed for this widget session; add it to allowed_origins when creating the session`);
+        : `this page's origin ${origin} is not in the allowed_origins of this widget session: add it to allowed_origins in POST /v1/widget-sessions on your server`);
     }
     const limit = config.widgetLimit ?? 'poll';
     const decision = buckets[limit].take(`${session.id}`);
@@ -144,12 +118,14 @@ export const widgetAuthPlugin = fp(async function widgetAuth(app: FastifyInstanc
     return payload;
   });
 
-  /** Answers a CORS preflight: 204 with the CORS headers for a usable origin, else 403 without them. */
+  /**
+   * Answers a CORS preflight: 204 with the CORS headers for any origin (a preflight carries no
+   * token, and only the call that follows can say whether the token's session allows the origin:
+   * refusing here would turn origin_forbidden into an unreadable network error); 403 without one.
+   */
   app.decorate('widgetPreflight', async (request: FastifyRequest, reply: FastifyReply) => {
     const origin = requestOrigin(request.headers.origin);
-    if (origin === null || !(await usable(origin))) {
-      throw new ApiError('origin_forbidden', origin === null ? 'a CORS preflight needs an Origin header' : `the origin ${origin} is not allowed by any widget session`);
-    }
+    if (origin === null) throw new ApiError('origin_forbidden', 'a CORS preflight needs an Origin header');
     request.widgetCorsOrigin = origin;
     reply.header('access-control-allow-methods', 'GET, POST, OPTIONS');
     reply.header('access-control-allow-headers', CORS_ALLOW_HEADERS);

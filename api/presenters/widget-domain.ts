@@ -1,3 +1,4 @@
+import { domainToUnicode } from 'node:url';
 import type { Static } from 'typebox';
 import type { Config } from '../../config/index.ts';
 import type { DomainRow } from '../../db/repositories/domains.ts';
@@ -19,7 +20,10 @@ export function presentWidgetDomain(d: DomainRow, config: Config): Static<typeof
   return {
     id: full.id,
     hostname: full.hostname,
+    // The browser has no IDNA decoder: the element shows these, as the customer typed them.
+    hostname_unicode: domainToUnicode(full.hostname) || full.hostname,
     zone,
+    zone_unicode: domainToUnicode(zone) || zone,
     status: full.status,
     dns_records: full.dns_records.map((r) => ({ type: r.type, name: r.name, relative_name: relative(r.name), value: r.value })),
     verification: full.verification,

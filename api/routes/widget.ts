@@ -1,21 +1,24 @@
 // The browser endpoints of <service-widget>, authenticated with a widget session token (see
-// plugins/widget-auth.ts): create a domain, read it, ask for an immediate DNS check, and hand a
-// domain over to the session that replaces an expired one. A session sees only the domains it
-// created (or was handed); another session's domain answers exactly like a missing one.
+// plugins/widget-auth.ts): list the customer's domains (so a reloaded page resumes), create a
+// domain (or continue with one the customer already started), read it, ask for an immediate DNS
+// check, and hand a domain over to another session. A session sees the domains created through
+// the widget for its customer (organization + external_customer_id); any other domain answers
+// exactly like a missing one.
 //
 // Error codes are the widget's (spec section 7): anything that is not one of them is answered as
 // `widget_request_failed`, with the underlying code in `details.cause`.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { destinationsRepository } from '../../db/repositories/destinations.ts';
 import { DomainConflictError, domainsRepository, type DomainRow } from '../../db/repositories/domains.ts';
-import { widgetSessionsRepository } from '../../db/repositories/widget-sessions.ts';
+import { widgetSessionsRepository, type WidgetSessionRow } from '../../db/repositories/widget-sessions.ts';
 import { normalizeHostname } from '../../model/hostname.ts';
 import { WIDGET_TOKEN_PREFIX } from '../../security/tokens.ts';
 import { ApiError, type ErrorCode } from '../errors.ts';
 import { sendError, toApiError } from '../plugins/errors.ts';
 import { widgetAuthPlugin, widgetSessionOf } from '../plugins/widget-auth.ts';
 import { presentWidgetDomain } from '../presenters/widget-domain.ts';
-import { DataOf } from '../schemas/common.ts';
+import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
 import { errorResponses } from '../schemas/responses.ts';
 import { CreateWidgetDomainBody, HandoverBody, WidgetDomain, WidgetDomainIdParams } from '../schemas/widget.ts';
 
@@ -56,10 +59,10 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const notFound = (id: string) => new ApiError('widget_domain_not_found', `domain ${id} does not exist for this widget session`, { param: 'id' });
   const kick = (ids?: number[]) => { void dispatcher?.kick(ids); };
 
-  /** The domain when this session created it (or was handed it); else widget_domain_not_found. */
-  async function ownDomain(sessionId: string, organizationId: string, id: string): Promise<DomainRow> {
-    const domain = await domains.get(organizationId, id);
-    if (!domain || domain.widget_session_id !== sessionId) throw notFound(id);
+  /** The domain when the widget created it for this session's customer; else widget_domain_not_found. */
+  async function ownDomain(session: WidgetSessionRow, id: string): Promise<DomainRow> {
+    const domain = await domains.get(session.organization_id, id);
+    if (!domain || domain.widget_session_id === null || domain.external_customer_id !== session.external_customer_id || domain.status === 'deleted') throw notFound(id);
     return domain;
   }
 
@@ -67,18 +70,40 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app.options(url, { config: { widgetPreflight: true }, schema: { hide: true } }, (request, reply) => app.widgetPreflight(request, reply));
   }
 
+  app.get('/widget/domains', {
+    config: { widget: true, widgetLimit: 'poll' },
+    schema: {
+      tags: ['widget'],
+      summary: "Browser: the domains the widget created for this session's customer (any of its sessions), newest first, deleted ones left out; a reloaded page resumes with them",
+      querystring: Type.Object(ListQuery),
+      response: { 200: PageOf(WidgetDomain), ...errorResponses(...common) },
+    },
+  }, async (request) => {
+    const session = widgetSessionOf(request);
+    return sessions.customerDomains(session.organization_id, session.external_customer_id, { limit: request.query.limit ?? 20, cursor: request.query.cursor })
+      .then((page) => ({ ...page, data: page.data.map(present) }));
+  });
+
   app.post('/widget/domains', {
     config: { widget: true, widgetLimit: 'create', idempotent: true },
     schema: {
       tags: ['widget'], summary: 'Browser: connect a hostname for the session\'s customer; returns the DNS records to set',
       body: CreateWidgetDomainBody,
-      response: { 201: DataOf(WidgetDomain), ...errorResponses(...common, 'destination_not_found', 'domain_conflict') },
+      response: {
+        201: DataOf(WidgetDomain),
+        200: { ...DataOf(WidgetDomain), description: "The customer's widget sessions already created this hostname: the element continues with it" },
+        ...errorResponses(...common, 'destination_not_found', 'domain_conflict'),
+      },
     },
   }, async (request, reply) => {
     const session = widgetSessionOf(request);
     const normalized = normalizeHostname(request.body.hostname, { serviceDomain: config.serviceDomain });
     if (!normalized.ok) throw new ApiError('widget_request_failed', normalized.message, { param: 'hostname', details: { reason: normalized.reason } });
     const orgId = session.organization_id;
+    // Entered again (after a reload, in another tab, with a new token): continue, not a conflict.
+    const existing = () => sessions.customerDomainByHostname(orgId, session.external_customer_id, normalized.hostname);
+    const started = await existing();
+    if (started) return reply.code(200).send({ data: present(started) });
     // The session's destination, else the organization's only one (locked below, inside the transaction).
     const destinationId = session.destination_id ?? (await destinations.onlyOne(orgId))?.id;
     let created;
@@ -96,6 +121,9 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }, tx);
       });
     } catch (error) {
+      // Created meanwhile by another request of the same customer: that one is the answer too.
+      const raced = error instanceof DomainConflictError ? await existing() : null;
+      if (raced) return reply.code(200).send({ data: present(raced) });
       if (error instanceof DomainConflictError) throw new ApiError('domain_conflict', `${normalized.hostname} is already connected to this service; remove it there first, or contact support`, { param: 'hostname' });
       throw error;
     }
@@ -111,8 +139,7 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: DataOf(WidgetDomain), ...errorResponses(...common, 'widget_domain_not_found') },
     },
   }, async (request) => {
-    const session = widgetSessionOf(request);
-    return { data: present(await ownDomain(session.id, session.organization_id, request.params.id)) };
+    return { data: present(await ownDomain(widgetSessionOf(request), request.params.id)) };
   });
 
   app.post('/widget/domains/:id/verify', {
@@ -124,7 +151,7 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const session = widgetSessionOf(request);
-    await ownDomain(session.id, session.organization_id, request.params.id);
+    await ownDomain(session, request.params.id);
     const domain = await domains.requestVerify(session.organization_id, request.params.id);
     if (!domain) throw notFound(request.params.id);
     kick();
@@ -150,6 +177,6 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       && previous.external_customer_id === session.external_customer_id
       && Date.parse(previous.expires_at) > Date.now() - HANDOVER_GRACE_MS;
     if (!previous || !sameCustomer || !(await sessions.handOver(id, previous.id, session.id))) throw notFound(id);
-    return { data: present(await ownDomain(session.id, session.organization_id, id)) };
+    return { data: present(await ownDomain(session, id)) };
   });
 };

@@ -32,8 +32,10 @@ export const WidgetDnsRecord = Type.Object({
 /** What the browser sees of a domain: no destination or customer reference. */
 export const WidgetDomain = Type.Object({
   id: Type.String({ description: 'Identifier (dom_…)' }),
-  hostname: Type.String(),
+  hostname: Type.String({ description: 'The hostname as DNS knows it (punycode for internationalised names)' }),
+  hostname_unicode: Type.String({ description: 'The hostname in Unicode, as the customer typed it (equal to hostname when it has no internationalised label)' }),
   zone: Type.String({ description: 'The registrable domain (DNS zone) the hostname is in' }),
+  zone_unicode: Type.String({ description: 'The zone in Unicode' }),
   status: DomainStatus,
   dns_records: Type.Array(WidgetDnsRecord),
   verification: Verification,

@@ -1,11 +1,14 @@
 // Widget sessions: a short-lived bearer token for the browser, bound to an organization, an
 // external customer, an origin allowlist and (optionally) a destination. Only the SHA-256 of the
-// token is stored; lookups go through the unique index on the hash.
+// token is stored; lookups go through the unique index on the hash. Also the queries on `domains`
+// that are about widget sessions: which domains a session sees, and handing one over.
 import type { DatabaseTransactionConnection } from 'slonik';
 import { Type, type Static } from 'typebox';
 import { newWidgetToken, sha256 } from '../../security/tokens.ts';
 import { newId } from '../ids.ts';
+import { afterCursor, toPage, type Page, type PageRequest } from '../pagination.ts';
 import { row, sql, type Db } from '../pool.ts';
+import { DomainRow } from './domains.ts';
 
 /** Token lifetime (spec: 1800 seconds). */
 export const WIDGET_TOKEN_TTL_SECONDS = 1800;
@@ -25,6 +28,8 @@ const Session = row(WidgetSessionRow);
 const Authenticated = row(Type.Object({ ...WidgetSessionRow.properties, expired: Type.Boolean() }));
 const Exists = row(Type.Object({ exists: Type.Boolean() }));
 const columns = sql.fragment`id, organization_id, external_customer_id, allowed_origins, destination_id, created_at, expires_at`;
+const CustomerDomain = row(DomainRow);
+const domainColumns = sql.join(Object.keys(DomainRow.properties).map((c) => sql.identifier([c])), sql.fragment`, `);
 
 export function widgetSessionsRepository(db: Db) {
   return {
@@ -51,18 +56,26 @@ export function widgetSessionsRepository(db: Db) {
     },
 
     /**
-     * Whether any session that is live, or expired less than `graceSeconds` ago, accepts `origin`
-     * (`defaultAllowed`: whether a session without an allowlist would). CORS preflights carry no
-     * token, so this is the only question they can be answered by.
+     * The domains a widget session may see (docs/api-decisions.md, "Widget", resume): those
+     * created through any widget session of the same organization and external customer (the
+     * vendor's server vouches for the customer each time it creates a session), except deleted
+     * ones; newest first, one keyset page.
      */
-    async originInUse(origin: string, defaultAllowed: boolean, graceSeconds: number): Promise<boolean> {
-      const row = await db.one(sql.type(Exists)`
-        select exists (
-          select 1 from widget_sessions
-          where expires_at > hg_now() - make_interval(secs => ${graceSeconds})
-            and (${origin} = any(allowed_origins) or (allowed_origins is null and ${defaultAllowed}))
-        ) as exists`);
-      return row.exists;
+    async customerDomains(organizationId: string, externalCustomerId: string, page: PageRequest): Promise<Page<DomainRow>> {
+      const rows = await db.any(sql.type(CustomerDomain)`
+        select ${domainColumns} from domains
+        where organization_id = ${organizationId} and external_customer_id = ${externalCustomerId}
+          and widget_session_id is not null and status <> 'deleted' and ${afterCursor(page.cursor)}
+        order by created_at desc, id desc limit ${page.limit + 1}`);
+      return toPage(rows, page.limit, (d) => d);
+    },
+
+    /** The live domain of `hostname` when the same customer's widget sessions created it (re-entering a hostname continues with it). */
+    async customerDomainByHostname(organizationId: string, externalCustomerId: string, hostname: string): Promise<DomainRow | null> {
+      return db.maybeOne(sql.type(CustomerDomain)`
+        select ${domainColumns} from domains
+        where organization_id = ${organizationId} and external_customer_id = ${externalCustomerId}
+          and widget_session_id is not null and status <> 'deleted' and hostname = ${hostname}`);
     },
 
     /**
