@@ -21,6 +21,7 @@ import { presentWidgetDomain } from '../presenters/widget-domain.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
 import { errorResponses } from '../schemas/responses.ts';
 import { CreateWidgetDomainBody, HandoverBody, WidgetDomain, WidgetDomainIdParams } from '../schemas/widget.ts';
+import { recordAnswerWithin } from '../plugins/idempotency.ts';
 
 /** Codes a widget call answers as they are; everything else becomes widget_request_failed. */
 const WIDGET_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -92,13 +93,17 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: {
         201: DataOf(WidgetDomain),
         200: { ...DataOf(WidgetDomain), description: "The customer's widget sessions already created this hostname: the element continues with it" },
-        ...errorResponses(...common, 'destination_not_found', 'domain_conflict'),
+        ...errorResponses(...common, 'destination_not_found', 'domain_conflict', 'apex_domains_unavailable'),
       },
     },
   }, async (request, reply) => {
     const session = widgetSessionOf(request);
     const normalized = normalizeHostname(request.body.hostname, { serviceDomain: config.serviceDomain });
     if (!normalized.ok) throw new ApiError('widget_request_failed', normalized.message, { param: 'hostname', details: { reason: normalized.reason } });
+    // As POST /v1/domains: an apex needs an edge address for its A/AAAA records.
+    if (normalized.isApex && config.edgeIpv4.length === 0 && config.edgeIpv6.length === 0) {
+      throw new ApiError('apex_domains_unavailable', `${normalized.hostname} is an apex domain, which this service cannot take yet; connect a subdomain such as www.${normalized.hostname} instead`, { param: 'hostname' });
+    }
     const orgId = session.organization_id;
     // Entered again (after a reload, in another tab, with a new token): continue, not a conflict.
     const existing = () => sessions.customerDomainByHostname(orgId, session.external_customer_id, normalized.hostname);
@@ -115,10 +120,14 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
             ? 'the destination of this widget session no longer exists'
             : 'this widget session has no destination: create the session with a destination_id (the organization does not have exactly one destination)');
         }
-        return domains.create({
+        const result = await domains.create({
           organizationId: orgId, destinationId: destination.id, hostname: normalized.hostname, isApex: normalized.isApex,
           externalCustomerId: session.external_customer_id, widgetSessionId: session.id,
         }, tx);
+        // The 201 commits with the domain: a retry after a lost answer replays it (issue 14).
+        const answer = { data: present(result.domain) };
+        await recordAnswerWithin(request, reply, tx, 201, answer);
+        return { ...result, answer };
       });
     } catch (error) {
       // Created meanwhile by another request of the same customer: that one is the answer too.
@@ -128,7 +137,7 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       throw error;
     }
     kick([created.outboxId]);
-    return reply.code(201).send({ data: present(created.domain) });
+    return reply.code(201).send(created.answer);
   });
 
   app.get('/widget/domains/:id', {
