@@ -5013,7 +5013,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `idempotency_key_reused` */
+                /** @description Error codes: `destination_required`, `idempotency_key_reused` */
                 422: {
                     headers: {
                         [name: string]: unknown;
