@@ -105,7 +105,7 @@ function checkEncryptionKeys(config: Config): CheckResult {
   const devFile = path.resolve(config.dataDir, 'encryption-keys');
   const devKeys = existsSync(devFile) ? readFileSync(devFile, 'utf8').trim() : null;
   if (production && (devKeys === config.raw.HOSTGATE_ENCRYPTION_KEYS || config.encryptionKeys.some((k) => k.id === 'local1'))) {
-    return problem(name, 'HOSTGATE_ENCRYPTION_KEYS is the key `npm start` generated for development', 'generate a production key (k2:$(openssl rand -base64 32)), put it first in HOSTGATE_ENCRYPTION_KEYS and keep the old one after it until secrets are re-encrypted (docs/deploy.md, "Rotating encryption keys")');
+    return problem(name, 'HOSTGATE_ENCRYPTION_KEYS is the key `npm start` generated for development', 'generate a production key (k2:$(openssl rand -base64 32)), put it first in HOSTGATE_ENCRYPTION_KEYS and keep the old one after it while stored secrets still use it (docs/deploy.md, "Rotating encryption keys")');
   }
   return ok(name, `${config.encryptionKeys.length} key(s); "${config.encryptionKeys[0]!.id}" encrypts`);
 }
