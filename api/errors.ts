@@ -30,6 +30,8 @@ export const errorStatus = {
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
   apex_domains_unavailable: 422,
+  // A widget session that names no destination while the organization has none or several (issue 18).
+  destination_required: 422,
   rate_limited: 429,
   headers_too_large: 431,
   internal_error: 500,

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config/index.ts';
+import { formatDoctor, runDoctor } from './doctor.ts';
 import { migrate } from '../db/migrate.ts';
 import { createDb, type Db } from '../db/pool.ts';
 import { apiKeysRepository, isScope, scopes, type Scope } from '../db/repositories/api-keys.ts';
@@ -27,6 +28,8 @@ Commands:
   domains resume <domain_id>                                 resume a suspended domain
   edge status [<edge_id>]                                    what each edge serves, its last heartbeat and sync, its problems
   migrate                                                    apply pending database migrations
+  doctor [--timeout-ms <ms>]                                 check a deployment (database, Temporal, keys, edge,
+                                                             ACME, DNS); exits 1 when something blocks issuance or serving
 
 Scopes: ${scopes.join(', ')} (or "all").
 Environment: DATABASE_URL (default: the embedded Postgres that \`npm start\` is running under
@@ -58,10 +61,21 @@ function parseScopes(value: string | undefined): Scope[] {
   return list as Scope[];
 }
 
-export async function run(argv: string[], out: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+/** Runs one command; the answer is the process exit code when not 0 (doctor's verdict). */
+export async function run(argv: string[], out: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<number | void> {
   const [group, action, ...rest] = argv;
   if (!group || group === 'help' || group === '--help' || group === '-h') { out(usage); return; }
   const config = loadConfig(env);
+  if (group === 'doctor') {
+    const timeout = action === '--timeout-ms' ? Number(rest[0]) : action === undefined ? undefined : NaN;
+    if (timeout !== undefined && !(Number.isInteger(timeout) && timeout >= 100 && timeout <= 60_000)) throw new UsageError('doctor takes only --timeout-ms <100-60000>');
+    // A missing database is one of the things doctor reports, not a reason not to run.
+    let url: string | undefined;
+    try { url = databaseUrl(config); } catch { url = undefined; }
+    const results = await runDoctor(config, url, timeout === undefined ? {} : { timeoutMs: timeout });
+    for (const line of formatDoctor(results)) out(line);
+    return results.some((r) => !r.ok && r.blocking) ? 1 : 0;
+  }
   const url = databaseUrl(config);
   if (group === 'migrate' && action === undefined) {
     const result = await migrate(url, (m) => out(m));
@@ -162,7 +176,8 @@ export async function run(argv: string[], out: (line: string) => void, env: Node
 const invokedDirectly = process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1]));
 if (invokedDirectly) {
   try {
-    await run(process.argv.slice(2), (line) => console.log(line));
+    const code = await run(process.argv.slice(2), (line) => console.log(line));
+    if (code) process.exitCode = code;
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`hostgate: ${error.message}\n\n${usage}`);

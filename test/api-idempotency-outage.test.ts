@@ -68,7 +68,7 @@ describe('idempotent creates across a lost COMMIT acknowledgement', () => {
     const cases = [
       { url: '/v1/destinations', payload: { url: 'https://lost-dest.example.com' }, table: 'destinations' },
       { url: '/v1/webhook-endpoints', payload: { url: 'https://hooks.lost.example.com/in' }, table: 'webhook_endpoints' },
-      { url: '/v1/widget-sessions', payload: { external_customer_id: 'lost-cust', allowed_origins: ['https://vendor.example'] }, table: 'widget_sessions' },
+      { url: '/v1/widget-sessions', payload: { external_customer_id: 'lost-cust', allowed_origins: ['https://vendor.example'], destination_id: destinationId }, table: 'widget_sessions' },
     ];
     for (const c of cases) {
       const before = Number(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from ${sql.identifier([c.table])}`));

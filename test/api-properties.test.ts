@@ -648,7 +648,7 @@ describe('API properties: every route, random and malformed input', () => {
       'POST /v1/domains': async () => ({ hostname: `sweep-new${n}.props.example`, destination_id: await fresh('/v1/destinations') }),
       'POST /v1/webhook-endpoints': async () => ({ url: 'https://hooks.props.example.com/sweep', events: ['hostname.active'] }),
       'PATCH /v1/webhook-endpoints/{id}': async () => ({ enabled: false, description: 'paused by the sweep' }),
-      'POST /v1/widget-sessions': async () => ({ external_customer_id: 'cus_sweep', allowed_origins: ['https://sweep.props.example.com'] }),
+      'POST /v1/widget-sessions': async () => ({ external_customer_id: 'cus_sweep', allowed_origins: ['https://sweep.props.example.com'], destination_id: await fresh('/v1/destinations') }),
     };
     for (const op of ctx.ops) {
       const key = `${op.method} ${op.template}`;

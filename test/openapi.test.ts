@@ -369,7 +369,7 @@ describe('OpenAPI document', () => {
       'POST /v1/domains': async () => ({ hostname: `ok-${uniq()}.openapi.example`, destination_id: await fresh('/v1/destinations'), external_customer_id: 'cus_1' }),
       'POST /v1/webhook-endpoints': async () => ({ url: 'https://hooks.example.com/ok', events: ['hostname.active'], description: 'ok' }),
       'PATCH /v1/webhook-endpoints/{id}': async () => ({ enabled: false }),
-      'POST /v1/widget-sessions': async () => ({ external_customer_id: 'cus_1', allowed_origins: ['https://app.example.com'] }),
+      'POST /v1/widget-sessions': async () => ({ external_customer_id: 'cus_1', allowed_origins: ['https://app.example.com'], destination_id: await fresh('/v1/destinations') }),
       // Billing (local provider): a checkout needs no subscription; the portal and a plan change need one (paid on its page).
       'POST /v1/billing/checkout-session': async () => {
         await subscription('cancel');

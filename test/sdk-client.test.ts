@@ -149,7 +149,8 @@ describe('Hostgate client against the real API', () => {
     });
 
     it('widget sessions: create', async () => {
-      const session = await hg.widgetSessions.create({ external_customer_id: 'cus_widget', allowed_origins: ['https://app.example.com'] }, key('wss'));
+      const destination = await hg.destinations.create({ url: `https://wss-${uniq()}.example.com` }, key());
+      const session = await hg.widgetSessions.create({ external_customer_id: 'cus_widget', allowed_origins: ['https://app.example.com'], destination_id: destination.id }, key('wss'));
       expect(session).toMatchObject({ token: expect.stringMatching(/^wst_/), expires_in: 1800, external_customer_id: 'cus_widget', allowed_origins: ['https://app.example.com'] });
     });
   });

@@ -85,6 +85,34 @@ describe('widget sessions and browser endpoints', () => {
       expect([denied.statusCode, codeOf(denied), denied.json().error.details]).toEqual([403, 'insufficient_scope', { required_scope: 'widget:write' }]);
     });
 
+    it('refuses a session that names no destination when the organization has none or several (422 destination_required), before any token exists', async () => {
+      const fresh = await createOrgWithKey(t, undefined, 'No destination yet');
+      const c = client(t.app, fresh.auth);
+      const sessionsOf = async () => Number(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from widget_sessions where organization_id = ${fresh.org.id}`));
+      const none = await c.post('/v1/widget-sessions', { external_customer_id: 'cus_none' });
+      expect([none.statusCode, codeOf(none), none.json().error.param]).toEqual([422, 'destination_required', 'destination_id']);
+      expect(none.json().error.message).toMatch(/destination_id/);
+      const first = (await c.post('/v1/destinations', { url: 'https://one.vendor.example' })).json().data.id as string;
+      // Exactly one destination: accepted without naming it (each widget create uses it).
+      const one = await c.post('/v1/widget-sessions', { external_customer_id: 'cus_one', allowed_origins: [ORIGIN] });
+      expect([one.statusCode, one.json().data.destination_id]).toEqual([201, null]);
+      const second = (await c.post('/v1/destinations', { url: 'https://two.vendor.example' })).json().data.id as string;
+      const several = await c.post('/v1/widget-sessions', { external_customer_id: 'cus_several' });
+      expect([several.statusCode, codeOf(several)]).toEqual([422, 'destination_required']);
+      expect(await sessionsOf()).toBe(1);
+      // Naming one of them works; an unknown id is the usual not-found.
+      const named = await c.post('/v1/widget-sessions', { external_customer_id: 'cus_named', allowed_origins: [ORIGIN], destination_id: second });
+      expect([named.statusCode, named.json().data.destination_id]).toEqual([201, second]);
+      const unknown = await c.post('/v1/widget-sessions', { external_customer_id: 'cus_unknown', destination_id: 'dst_doesnotexist' });
+      expect([unknown.statusCode, codeOf(unknown), unknown.json().error.param]).toEqual([404, 'destination_not_found', 'destination_id']);
+      // A domain created through the named session points at the named destination.
+      const made = await create(named.json().data.token, `named-${Date.now()}.customer.example`);
+      expect(made.statusCode).toBe(201);
+      const row = await t.database.db.one(sql.unsafe`select destination_id from domains where id = ${made.json().data.id}`) as { destination_id: string };
+      expect(row.destination_id).toBe(second);
+      expect(first).not.toBe(second);
+    });
+
     it('is idempotent: the same key replays the same session and token', async () => {
       const headers = { 'idempotency-key': `ws-replay-${Date.now()}` };
       const a = await api.post('/v1/widget-sessions', { external_customer_id: 'cus_r' }, headers);
@@ -270,13 +298,14 @@ describe('widget sessions and browser endpoints', () => {
 
     it("destination: the session's, else the organization's only one, else destination_not_found; conflicts answer domain_conflict", async () => {
       const lone = client(t.app, (await createOrgWithKey(t, undefined, 'Lone org')).auth);
-      const none = await newSession({ destination_id: undefined }, lone);
-      expect(codeOf(await create(none.token, 'n1.lone.example'))).toBe('destination_not_found');
+      // No destination at all: refused at session creation already (see destination_required above).
+      expect(codeOf(await lone.post('/v1/widget-sessions', { external_customer_id: 'cus_1', allowed_origins: [ORIGIN] }))).toBe('destination_required');
       const only = (await lone.post('/v1/destinations', { url: 'https://only.lone.example' })).json().data.id;
       const s = await newSession({ destination_id: undefined }, lone);
       const d = (await create(s.token, 'n2.lone.example')).json().data;
       expect((await lone.get(`/v1/domains/${d.id}`)).json().data.destination_id).toBe(only);
       await lone.post('/v1/destinations', { url: 'https://second.lone.example' });
+      // A second destination added after the session was created: its widget creates cannot choose.
       const ambiguous = await create(s.token, 'n3.lone.example');
       expect([ambiguous.statusCode, codeOf(ambiguous)]).toEqual([404, 'destination_not_found']);
       const conflict = await create((await newSession({ destination_id: only, external_customer_id: 'cus_lone_other' }, lone)).token, 'n2.lone.example');

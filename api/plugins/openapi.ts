@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import { webhooksSection } from '../schemas/webhook-events.ts';
 
 export const openapiPlugin = fp(async function openapi(app: FastifyInstance) {
   await app.register(swagger, {
@@ -16,6 +17,8 @@ export const openapiPlugin = fp(async function openapi(app: FastifyInstance) {
         description: 'Custom domains for SaaS vendors. Every non-2xx answer is `{"error": {"code", "message", "request_id", "param"?, "details"?}}`; branch on `code`. Every write except POST /billing/checkout-session needs an `Idempotency-Key` header; a replay answers the original status and body with `Idempotent-Replayed: true`.',
       },
       servers: [{ url: app.deps.config.publicUrl }],
+      // What Hostgate POSTs to the vendor's webhook endpoints: one entry per event kind (OpenAPI 3.1).
+      webhooks: webhooksSection(),
       components: {
         securitySchemes: {
           apiKey: { type: 'http', scheme: 'bearer', description: 'Server API key `hg_live_…` (keep it on your server)' },

@@ -34,7 +34,7 @@ export const widgetSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['widget'],
       summary: `Create a widget session: a token for <service-widget>, valid ${WIDGET_TOKEN_TTL_SECONDS} s, bound to the allowed origins, the customer and the destination`,
       body: CreateWidgetSessionBody,
-      response: { 201: DataOf(WidgetSession), ...errorResponses('invalid_request', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'destination_not_found', 'idempotency_key_in_use', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
+      response: { 201: DataOf(WidgetSession), ...errorResponses('invalid_request', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'destination_not_found', 'destination_required', 'idempotency_key_in_use', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
     },
   }, async (request, reply) => {
     const { organizationId } = principalOf(request);
@@ -50,6 +50,12 @@ export const widgetSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     if (body.destination_id !== undefined && !(await destinations.get(organizationId, body.destination_id))) {
       throw new ApiError('destination_not_found', `destination ${body.destination_id} does not exist`, { param: 'destination_id' });
+    }
+    // Without destination_id each widget create falls back to the organization's only destination; with
+    // none or several that fallback cannot work, and the mistake would surface at the vendor's customer on
+    // their first click. Refused here, where the vendor is.
+    if (body.destination_id === undefined && !(await destinations.onlyOne(organizationId))) {
+      throw new ApiError('destination_required', 'destination_id is required: the organization does not have exactly one destination, so the widget could not tell where domains point. Pass the destination_id of one of your destinations (GET /v1/destinations).', { param: 'destination_id' });
     }
     // The session and the key's 201 (with the token, sealed) commit together (see recordAnswerWithin).
     const answer = await app.deps.db.transaction(async (tx) => {

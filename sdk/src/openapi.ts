@@ -5032,7 +5032,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `idempotency_key_reused` */
+                /** @description Error codes: `destination_required`, `idempotency_key_reused` */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7227,7 +7227,168 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "hostname.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * hostname.created: A domain was created (status `pending_dns`).
+         * @description Every delivery is a `POST` with `Content-Type: application/json` and a compact JSON body. `Service-Signature: t=<unix seconds>,v1=<hex>`: `v1` is the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint secret (the whole `whsec_…` string). Verify on the raw body as received (a re-serialised body will not match), compare in constant time, and refuse a `t` more than 300 s from now either way (the tolerance of sdk/webhooks.ts `verifyWebhook`). Each attempt is signed afresh, so a retry hours later is not stale. While a secret is being rotated a second `v1` (signed with the previous secret) follows the first; accept the delivery if any `v1` matches. Delivery is at least once: de-duplicate on `Service-Event-Id` (equal to the body's `id`, the same on every attempt and retry). Answer `2xx` within 15 s to acknowledge; anything else is retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); `410 Gone` stops retries and disables the endpoint; `Retry-After` on 429/503 is honoured.
+         */
+        post: operations["webhook_hostname_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "hostname.verified": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * hostname.verified: The domain's DNS is correct (status `pending_certificate`).
+         * @description Every delivery is a `POST` with `Content-Type: application/json` and a compact JSON body. `Service-Signature: t=<unix seconds>,v1=<hex>`: `v1` is the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint secret (the whole `whsec_…` string). Verify on the raw body as received (a re-serialised body will not match), compare in constant time, and refuse a `t` more than 300 s from now either way (the tolerance of sdk/webhooks.ts `verifyWebhook`). Each attempt is signed afresh, so a retry hours later is not stale. While a secret is being rotated a second `v1` (signed with the previous secret) follows the first; accept the delivery if any `v1` matches. Delivery is at least once: de-duplicate on `Service-Event-Id` (equal to the body's `id`, the same on every attempt and retry). Answer `2xx` within 15 s to acknowledge; anything else is retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); `410 Gone` stops retries and disables the endpoint; `Retry-After` on 429/503 is honoured.
+         */
+        post: operations["webhook_hostname_verified"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "hostname.active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * hostname.active: The certificate is issued and the domain is served (status `active`).
+         * @description Every delivery is a `POST` with `Content-Type: application/json` and a compact JSON body. `Service-Signature: t=<unix seconds>,v1=<hex>`: `v1` is the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint secret (the whole `whsec_…` string). Verify on the raw body as received (a re-serialised body will not match), compare in constant time, and refuse a `t` more than 300 s from now either way (the tolerance of sdk/webhooks.ts `verifyWebhook`). Each attempt is signed afresh, so a retry hours later is not stale. While a secret is being rotated a second `v1` (signed with the previous secret) follows the first; accept the delivery if any `v1` matches. Delivery is at least once: de-duplicate on `Service-Event-Id` (equal to the body's `id`, the same on every attempt and retry). Answer `2xx` within 15 s to acknowledge; anything else is retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); `410 Gone` stops retries and disables the endpoint; `Retry-After` on 429/503 is honoured.
+         */
+        post: operations["webhook_hostname_active"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "hostname.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * hostname.failed: The domain failed (DNS never became correct in time, or issuance failed).
+         * @description Every delivery is a `POST` with `Content-Type: application/json` and a compact JSON body. `Service-Signature: t=<unix seconds>,v1=<hex>`: `v1` is the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint secret (the whole `whsec_…` string). Verify on the raw body as received (a re-serialised body will not match), compare in constant time, and refuse a `t` more than 300 s from now either way (the tolerance of sdk/webhooks.ts `verifyWebhook`). Each attempt is signed afresh, so a retry hours later is not stale. While a secret is being rotated a second `v1` (signed with the previous secret) follows the first; accept the delivery if any `v1` matches. Delivery is at least once: de-duplicate on `Service-Event-Id` (equal to the body's `id`, the same on every attempt and retry). Answer `2xx` within 15 s to acknowledge; anything else is retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); `410 Gone` stops retries and disables the endpoint; `Retry-After` on 429/503 is honoured.
+         */
+        post: operations["webhook_hostname_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "hostname.suspended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * hostname.suspended: The domain was suspended and is no longer served.
+         * @description Every delivery is a `POST` with `Content-Type: application/json` and a compact JSON body. `Service-Signature: t=<unix seconds>,v1=<hex>`: `v1` is the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint secret (the whole `whsec_…` string). Verify on the raw body as received (a re-serialised body will not match), compare in constant time, and refuse a `t` more than 300 s from now either way (the tolerance of sdk/webhooks.ts `verifyWebhook`). Each attempt is signed afresh, so a retry hours later is not stale. While a secret is being rotated a second `v1` (signed with the previous secret) follows the first; accept the delivery if any `v1` matches. Delivery is at least once: de-duplicate on `Service-Event-Id` (equal to the body's `id`, the same on every attempt and retry). Answer `2xx` within 15 s to acknowledge; anything else is retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); `410 Gone` stops retries and disables the endpoint; `Retry-After` on 429/503 is honoured.
+         */
+        post: operations["webhook_hostname_suspended"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "hostname.deleting": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * hostname.deleting: The domain is being deleted.
+         * @description Every delivery is a `POST` with `Content-Type: application/json` and a compact JSON body. `Service-Signature: t=<unix seconds>,v1=<hex>`: `v1` is the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint secret (the whole `whsec_…` string). Verify on the raw body as received (a re-serialised body will not match), compare in constant time, and refuse a `t` more than 300 s from now either way (the tolerance of sdk/webhooks.ts `verifyWebhook`). Each attempt is signed afresh, so a retry hours later is not stale. While a secret is being rotated a second `v1` (signed with the previous secret) follows the first; accept the delivery if any `v1` matches. Delivery is at least once: de-duplicate on `Service-Event-Id` (equal to the body's `id`, the same on every attempt and retry). Answer `2xx` within 15 s to acknowledge; anything else is retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); `410 Gone` stops retries and disables the endpoint; `Retry-After` on 429/503 is honoured.
+         */
+        post: operations["webhook_hostname_deleting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "hostname.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * hostname.deleted: The domain was deleted.
+         * @description Every delivery is a `POST` with `Content-Type: application/json` and a compact JSON body. `Service-Signature: t=<unix seconds>,v1=<hex>`: `v1` is the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint secret (the whole `whsec_…` string). Verify on the raw body as received (a re-serialised body will not match), compare in constant time, and refuse a `t` more than 300 s from now either way (the tolerance of sdk/webhooks.ts `verifyWebhook`). Each attempt is signed afresh, so a retry hours later is not stale. While a secret is being rotated a second `v1` (signed with the previous secret) follows the first; accept the delivery if any `v1` matches. Delivery is at least once: de-duplicate on `Service-Event-Id` (equal to the body's `id`, the same on every attempt and retry). Answer `2xx` within 15 s to acknowledge; anything else is retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); `410 Gone` stops retries and disables the endpoint; `Retry-After` on 429/503 is honoured.
+         */
+        post: operations["webhook_hostname_deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "hostname.dns_broken": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * hostname.dns_broken: The domain's DNS records stopped pointing at the service while it was active.
+         * @description Every delivery is a `POST` with `Content-Type: application/json` and a compact JSON body. `Service-Signature: t=<unix seconds>,v1=<hex>`: `v1` is the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint secret (the whole `whsec_…` string). Verify on the raw body as received (a re-serialised body will not match), compare in constant time, and refuse a `t` more than 300 s from now either way (the tolerance of sdk/webhooks.ts `verifyWebhook`). Each attempt is signed afresh, so a retry hours later is not stale. While a secret is being rotated a second `v1` (signed with the previous secret) follows the first; accept the delivery if any `v1` matches. Delivery is at least once: de-duplicate on `Service-Event-Id` (equal to the body's `id`, the same on every attempt and retry). Answer `2xx` within 15 s to acknowledge; anything else is retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); `410 Gone` stops retries and disables the endpoint; `Retry-After` on 429/503 is honoured.
+         */
+        post: operations["webhook_hostname_dns_broken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** WebhookEndpoint */
@@ -7311,4 +7472,501 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    webhook_hostname_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; a second `v1` during a secret rotation */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
+                "Service-Event-Id": string;
+                "User-Agent": "Hostgate-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Event id (`evt_…`), stable across retries */
+                    id: string;
+                    /** @constant */
+                    event: "hostname.created";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (not when it was sent)
+                     */
+                    created_at: string;
+                    data: {
+                        /** @description The domain (`dom_…`) */
+                        id: string;
+                        hostname: string;
+                        /** @description The domain's status when the event happened */
+                        status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
+                        destination_id: string;
+                        /** @description Your reference for the customer, as given at the domain's creation */
+                        external_customer_id: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: retries stop and the endpoint is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: no further attempts */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none within 15 s) is retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_hostname_verified: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; a second `v1` during a secret rotation */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
+                "Service-Event-Id": string;
+                "User-Agent": "Hostgate-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Event id (`evt_…`), stable across retries */
+                    id: string;
+                    /** @constant */
+                    event: "hostname.verified";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (not when it was sent)
+                     */
+                    created_at: string;
+                    data: {
+                        /** @description The domain (`dom_…`) */
+                        id: string;
+                        hostname: string;
+                        /** @description The domain's status when the event happened */
+                        status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
+                        destination_id: string;
+                        /** @description Your reference for the customer, as given at the domain's creation */
+                        external_customer_id: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: retries stop and the endpoint is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: no further attempts */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none within 15 s) is retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_hostname_active: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; a second `v1` during a secret rotation */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
+                "Service-Event-Id": string;
+                "User-Agent": "Hostgate-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Event id (`evt_…`), stable across retries */
+                    id: string;
+                    /** @constant */
+                    event: "hostname.active";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (not when it was sent)
+                     */
+                    created_at: string;
+                    data: {
+                        /** @description The domain (`dom_…`) */
+                        id: string;
+                        hostname: string;
+                        /** @description The domain's status when the event happened */
+                        status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
+                        destination_id: string;
+                        /** @description Your reference for the customer, as given at the domain's creation */
+                        external_customer_id: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: retries stop and the endpoint is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: no further attempts */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none within 15 s) is retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_hostname_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; a second `v1` during a secret rotation */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
+                "Service-Event-Id": string;
+                "User-Agent": "Hostgate-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Event id (`evt_…`), stable across retries */
+                    id: string;
+                    /** @constant */
+                    event: "hostname.failed";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (not when it was sent)
+                     */
+                    created_at: string;
+                    data: {
+                        /** @description The domain (`dom_…`) */
+                        id: string;
+                        hostname: string;
+                        /** @description The domain's status when the event happened */
+                        status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
+                        destination_id: string;
+                        /** @description Your reference for the customer, as given at the domain's creation */
+                        external_customer_id: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: retries stop and the endpoint is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: no further attempts */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none within 15 s) is retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_hostname_suspended: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; a second `v1` during a secret rotation */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
+                "Service-Event-Id": string;
+                "User-Agent": "Hostgate-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Event id (`evt_…`), stable across retries */
+                    id: string;
+                    /** @constant */
+                    event: "hostname.suspended";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (not when it was sent)
+                     */
+                    created_at: string;
+                    data: {
+                        /** @description The domain (`dom_…`) */
+                        id: string;
+                        hostname: string;
+                        /** @description The domain's status when the event happened */
+                        status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
+                        destination_id: string;
+                        /** @description Your reference for the customer, as given at the domain's creation */
+                        external_customer_id: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: retries stop and the endpoint is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: no further attempts */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none within 15 s) is retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_hostname_deleting: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; a second `v1` during a secret rotation */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
+                "Service-Event-Id": string;
+                "User-Agent": "Hostgate-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Event id (`evt_…`), stable across retries */
+                    id: string;
+                    /** @constant */
+                    event: "hostname.deleting";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (not when it was sent)
+                     */
+                    created_at: string;
+                    data: {
+                        /** @description The domain (`dom_…`) */
+                        id: string;
+                        hostname: string;
+                        /** @description The domain's status when the event happened */
+                        status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
+                        destination_id: string;
+                        /** @description Your reference for the customer, as given at the domain's creation */
+                        external_customer_id: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: retries stop and the endpoint is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: no further attempts */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none within 15 s) is retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_hostname_deleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; a second `v1` during a secret rotation */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
+                "Service-Event-Id": string;
+                "User-Agent": "Hostgate-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Event id (`evt_…`), stable across retries */
+                    id: string;
+                    /** @constant */
+                    event: "hostname.deleted";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (not when it was sent)
+                     */
+                    created_at: string;
+                    data: {
+                        /** @description The domain (`dom_…`) */
+                        id: string;
+                        hostname: string;
+                        /** @description The domain's status when the event happened */
+                        status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
+                        destination_id: string;
+                        /** @description Your reference for the customer, as given at the domain's creation */
+                        external_customer_id: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: retries stop and the endpoint is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: no further attempts */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none within 15 s) is retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_hostname_dns_broken: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; a second `v1` during a secret rotation */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
+                "Service-Event-Id": string;
+                "User-Agent": "Hostgate-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Event id (`evt_…`), stable across retries */
+                    id: string;
+                    /** @constant */
+                    event: "hostname.dns_broken";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (not when it was sent)
+                     */
+                    created_at: string;
+                    data: {
+                        /** @description The domain (`dom_…`) */
+                        id: string;
+                        hostname: string;
+                        /** @description The domain's status when the event happened */
+                        status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
+                        destination_id: string;
+                        /** @description Your reference for the customer, as given at the domain's creation */
+                        external_customer_id: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: retries stop and the endpoint is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: no further attempts */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none within 15 s) is retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+}

@@ -1,0 +1,228 @@
+// `hostgate doctor`: checks a deployment's configuration and reachability, from the machine it runs
+// on, and says what is wrong and how to fix it (issue 18; docs/deploy.md). Every check is bounded in
+// time, so a dead dependency shows as a problem instead of a hang. Problems that stop issuance or
+// serving are "blocking" and make the command exit non-zero; the others are warnings.
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { Resolver } from 'node:dns/promises';
+import https from 'node:https';
+import pg from 'pg';
+import type { Config } from '../config/index.ts';
+import { migrationsDir } from '../db/migrate.ts';
+import { allSearchAttributes } from '../workflows/search-attributes.ts';
+import { connectTemporal } from '../workflows/temporal-connection.ts';
+
+export interface CheckResult {
+  name: string;
+  ok: boolean;
+  /** A problem that stops issuance or serving (exit code 1); false: a warning. */
+  blocking: boolean;
+  detail: string;
+  fix?: string;
+}
+
+export const DEFAULT_CHECK_TIMEOUT_MS = 3000;
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error)) || String(error);
+
+/** Rejects after `ms` with a message naming what did not answer; the timer never outlives the race. */
+async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms); });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const ok = (name: string, detail: string): CheckResult => ({ name, ok: true, blocking: false, detail });
+const problem = (name: string, detail: string, fix: string, blocking = true): CheckResult => ({ name, ok: false, blocking, detail, fix });
+
+/** The newest migration this code ships (postgrator's `NNN.do.*.sql`). */
+function latestMigration(): number {
+  return Math.max(0, ...readdirSync(migrationsDir).map((f) => /^(\d+)\.do\./.exec(f)?.[1]).filter((v): v is string => v !== undefined).map(Number));
+}
+
+async function checkDatabase(url: string | undefined, timeoutMs: number): Promise<CheckResult> {
+  const name = 'database';
+  if (!url) return problem(name, 'DATABASE_URL is not set', 'set DATABASE_URL=postgres://user:password@host:5432/hostgate (or run `npm start` for the embedded Postgres)');
+  const where = (() => { try { const u = new URL(url); return `${u.hostname}:${u.port || 5432}${u.pathname}`; } catch { return 'DATABASE_URL'; } })();
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs, statement_timeout: timeoutMs });
+  try {
+    await within(timeoutMs + 500, `Postgres at ${where}`, client.connect());
+    const latest = latestMigration();
+    const hasTable = (await client.query<{ t: string | null }>("select to_regclass('schema_migrations')::text as t")).rows[0]?.t;
+    const applied = hasTable ? Number((await client.query<{ v: string | null }>('select max(version)::text as v from schema_migrations')).rows[0]?.v ?? 0) : 0;
+    if (applied < latest) return problem(name, `reachable at ${where}, but the schema is at migration ${applied} of ${latest}`, 'run `hostgate migrate` (the API and the worker also migrate when they start)');
+    if (applied > latest) return problem(name, `reachable at ${where}, but the schema is at migration ${applied}, newer than this code's ${latest}`, 'run the same Hostgate version as the processes that migrated the database', false);
+    return ok(name, `reachable at ${where}; migrations current (${applied})`);
+  } catch (error) {
+    // The URL may carry a password: only host, port and database are shown.
+    return problem(name, `cannot reach Postgres at ${where}: ${message(error)}`, 'check DATABASE_URL (host, port, credentials) and that Postgres is running and accepts connections from this machine');
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function checkTemporal(config: Config, timeoutMs: number): Promise<CheckResult> {
+  const name = 'temporal';
+  const address = config.temporal.address ?? `127.0.0.1:${config.raw.HOSTGATE_TEMPORAL_PORT}`;
+  const namespace = config.temporal.namespace;
+  let connection: Awaited<ReturnType<typeof connectTemporal>> | undefined;
+  try {
+    connection = await within(timeoutMs + 500, `Temporal at ${address}`, connectTemporal(address, { timeoutMs }));
+    const conn = connection;
+    const deadline = () => Date.now() + timeoutMs;
+    try {
+      await conn.withDeadline(deadline(), () => conn.workflowService.describeNamespace({ namespace }));
+    } catch (error) {
+      return problem(name, `Temporal at ${address} has no namespace "${namespace}": ${message(error)}`, `create it (\`temporal operator namespace create --namespace ${namespace}\`) or set TEMPORAL_NAMESPACE`);
+    }
+    const listed = await conn.withDeadline(deadline(), () => conn.operatorService.listSearchAttributes({ namespace }));
+    const known = new Set(Object.keys(listed.customAttributes ?? {}));
+    const missing = allSearchAttributes.filter((a) => !known.has(a.name)).map((a) => a.name);
+    if (missing.length) {
+      return problem(name, `namespace "${namespace}" at ${address} lacks the search attributes ${missing.join(', ')}`, 'start a worker once (it registers them), or add them with `temporal operator search-attribute create`', false);
+    }
+    return ok(name, `reachable at ${address}; namespace "${namespace}" with our ${allSearchAttributes.length} search attributes`);
+  } catch (error) {
+    return problem(name, `cannot reach Temporal at ${address}: ${message(error)}`, config.temporal.address ? 'check TEMPORAL_ADDRESS (host:port of the frontend, 7233) and that the cluster is running' : 'set TEMPORAL_ADDRESS to your Temporal frontend (host:port), or run `npm start` for the local dev server');
+  } finally {
+    await connection?.close().catch(() => undefined);
+  }
+}
+
+function checkEncryptionKeys(config: Config): CheckResult {
+  const name = 'encryption keys';
+  const production = config.env === 'production';
+  if (config.encryptionKeys.length === 0) {
+    return production
+      ? problem(name, 'HOSTGATE_ENCRYPTION_KEYS is not set: the API and worker cannot store or read secrets', 'set HOSTGATE_ENCRYPTION_KEYS=k1:$(openssl rand -base64 32) on every API and worker process (the same value everywhere)')
+      : ok(name, `not set: development uses the key generated under ${path.resolve(config.dataDir, 'encryption-keys')}`);
+  }
+  const devFile = path.resolve(config.dataDir, 'encryption-keys');
+  const devKeys = existsSync(devFile) ? readFileSync(devFile, 'utf8').trim() : null;
+  if (production && (devKeys === config.raw.HOSTGATE_ENCRYPTION_KEYS || config.encryptionKeys.some((k) => k.id === 'local1'))) {
+    return problem(name, 'HOSTGATE_ENCRYPTION_KEYS is the key `npm start` generated for development', 'generate a production key (k2:$(openssl rand -base64 32)), put it first in HOSTGATE_ENCRYPTION_KEYS and keep the old one after it while stored secrets still use it (docs/deploy.md, "Rotating encryption keys")');
+  }
+  return ok(name, `${config.encryptionKeys.length} key(s); "${config.encryptionKeys[0]!.id}" encrypts`);
+}
+
+function checkEdgeAddresses(config: Config): CheckResult {
+  const name = 'edge addresses';
+  const missing: string[] = [];
+  if (config.edgeIpv4.length === 0 && config.edgeIpv6.length === 0) missing.push('HOSTGATE_EDGE_IPV4 / HOSTGATE_EDGE_IPV6 (apex domains need A/AAAA records to the edge)');
+  if (!config.raw.HOSTGATE_CNAME_TARGET && config.serviceDomain.endsWith('localhost')) missing.push(`HOSTGATE_CNAME_TARGET (now ${config.cnameTarget}, which customers cannot CNAME to)`);
+  if (missing.length) return problem(name, `not set: ${missing.join('; ')}`, "set HOSTGATE_EDGE_IPV4 (and/or HOSTGATE_EDGE_IPV6) to the edges' public addresses and HOSTGATE_CNAME_TARGET to a name resolving to them, on the API and worker processes");
+  return ok(name, `CNAME target ${config.cnameTarget}; A ${config.edgeIpv4.join(', ') || '-'}; AAAA ${config.edgeIpv6.join(', ') || '-'}`);
+}
+
+function connectTcp(host: string, port: number, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host, port, timeout: timeoutMs });
+    socket.once('connect', () => { socket.destroy(); resolve(); });
+    socket.once('timeout', () => { socket.destroy(); reject(new Error(`no answer within ${timeoutMs} ms`)); });
+    socket.once('error', (error) => { socket.destroy(); reject(error); });
+  });
+}
+
+async function checkEdgePorts(config: Config, timeoutMs: number): Promise<CheckResult[]> {
+  const addresses = [...config.edgeIpv4, ...config.edgeIpv6];
+  if (addresses.length === 0) return [problem('edge ports', 'no edge address to try (HOSTGATE_EDGE_IPV4 / HOSTGATE_EDGE_IPV6 are not set)', 'set the edge addresses first')];
+  const ports = [
+    { label: 'HTTPS', port: config.raw.HOSTGATE_EDGE_HTTPS_PORT, variable: 'HOSTGATE_EDGE_HTTPS_PORT', why: 'customers reach their domains on it' },
+    { label: 'HTTP', port: config.httpPort, variable: 'HOSTGATE_HTTP_PORT', why: 'ACME HTTP-01 challenges and the redirect to HTTPS arrive on it' },
+  ];
+  const results: CheckResult[] = [];
+  for (const { label, port, variable, why } of ports) {
+    const failures: string[] = [];
+    for (const address of addresses) {
+      try { await connectTcp(address, port, timeoutMs); } catch (error) { failures.push(`${address}:${port}: ${message(error)}`); }
+    }
+    results.push(failures.length
+      ? problem(`edge ${label} port`, `not answering: ${failures.join('; ')}`, `start the edge agent (and HAProxy) on every edge with ${variable}=${port} and HOSTGATE_EDGE_BIND_ADDRESS=0.0.0.0; open port ${port} in the firewall (${why})`)
+      : ok(`edge ${label} port`, `${addresses.map((a) => `${a}:${port}`).join(', ')} answering`));
+  }
+  return results;
+}
+
+/** GET of a JSON document over HTTPS, bounded by `timeoutMs` from the first byte sent to the last received. */
+function getJson(url: string, ca: string | undefined, timeoutMs: number): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = https.get(url, { timeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs), ...(ca ? { ca } : {}) }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        try { resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }); } catch { resolve({ status: res.statusCode ?? 0, body: null }); }
+      });
+    });
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    req.on('error', reject);
+  });
+}
+
+async function checkAcmeDirectory(config: Config, timeoutMs: number): Promise<CheckResult[]> {
+  const name = 'ACME directory';
+  const url = config.acme.directoryUrl;
+  const results: CheckResult[] = [];
+  try {
+    const ca = config.acme.caBundlePath ? readFileSync(config.acme.caBundlePath, 'utf8') : undefined;
+    const res = await within(timeoutMs + 500, url, getJson(url, ca, timeoutMs));
+    const body = (res.body ?? {}) as Record<string, unknown>;
+    const missing = ['newNonce', 'newAccount', 'newOrder'].filter((k) => typeof body[k] !== 'string');
+    results.push(res.status === 200 && missing.length === 0
+      ? ok(name, `${url} answers`)
+      : problem(name, `${url} answered ${res.status} without ${missing.join(', ')}`, 'set HOSTGATE_ACME_DIRECTORY_URL to an ACME directory (https://acme-v02.api.letsencrypt.org/directory)'));
+  } catch (error) {
+    results.push(problem(name, `cannot reach ${url}: ${message(error)}`, 'check HOSTGATE_ACME_DIRECTORY_URL, outbound HTTPS (443) from the worker machines, and HOSTGATE_ACME_CA_BUNDLE for a private CA'));
+  }
+  if (!config.acme.email) results.push(problem('ACME account email', 'HOSTGATE_ACME_EMAIL is not set: the CA cannot warn you about expiring or revoked certificates', 'set HOSTGATE_ACME_EMAIL=ops@your-company.example', false));
+  return results;
+}
+
+async function checkDnsResolvers(config: Config, timeoutMs: number): Promise<CheckResult> {
+  const name = 'DNS resolvers';
+  const servers = config.dns.servers.length ? config.dns.servers : new Resolver().getServers();
+  if (servers.length === 0) return problem(name, 'no DNS server configured (HOSTGATE_DNS_SERVERS empty and none in /etc/resolv.conf)', 'set HOSTGATE_DNS_SERVERS=1.1.1.1,8.8.8.8');
+  const dead: string[] = [];
+  for (const server of servers) {
+    const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
+    try {
+      resolver.setServers([server]);
+      await within(timeoutMs + 500, `DNS server ${server}`, resolver.resolve4(config.cnameTarget));
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      // NXDOMAIN / NODATA are answers: the server is alive, the name simply has no A record (yet).
+      if (code !== 'ENOTFOUND' && code !== 'ENODATA') dead.push(`${server} (${code ?? message(error)})`);
+    } finally {
+      resolver.cancel();
+    }
+  }
+  if (dead.length) return problem(name, `not answering: ${dead.join(', ')}`, 'fix HOSTGATE_DNS_SERVERS (ip or ip:port of recursive resolvers reachable from the workers); domain verification cannot run without them');
+  return ok(name, `${servers.join(', ')} answering`);
+}
+
+/** Runs every check; the report lists them in a stable order. */
+export async function runDoctor(config: Config, databaseUrl: string | undefined, options: { timeoutMs?: number } = {}): Promise<CheckResult[]> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+  const [database, temporal, edgePorts, acme, dns] = await Promise.all([
+    checkDatabase(databaseUrl, timeoutMs), checkTemporal(config, timeoutMs), checkEdgePorts(config, timeoutMs),
+    checkAcmeDirectory(config, timeoutMs), checkDnsResolvers(config, timeoutMs),
+  ]);
+  return [database, temporal, checkEncryptionKeys(config), checkEdgeAddresses(config), ...edgePorts, ...acme, dns];
+}
+
+/** One line per check, then the fix under each problem. */
+export function formatDoctor(results: CheckResult[]): string[] {
+  const lines: string[] = [];
+  for (const r of results) {
+    lines.push(`${r.ok ? 'ok     ' : r.blocking ? 'PROBLEM' : 'warning'}  ${r.name}: ${r.detail}`);
+    if (!r.ok && r.fix) lines.push(`         fix: ${r.fix}`);
+  }
+  const blocking = results.filter((r) => !r.ok && r.blocking).length;
+  lines.push(blocking ? `${blocking} problem(s) block issuance or serving` : 'nothing blocks issuance or serving');
+  return lines;
+}
