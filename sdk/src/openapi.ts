@@ -5139,7 +5139,234 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Browser: the domains the widget created for this session's customer (any of its sessions), newest first, deleted ones left out; a reloaded page resumes with them */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Identifier (dom_…) */
+                                id: string;
+                                /** @description The hostname as DNS knows it (punycode for internationalised names) */
+                                hostname: string;
+                                /** @description The hostname in Unicode, as the customer typed it (equal to hostname when it has no internationalised label) */
+                                hostname_unicode: string;
+                                /** @description The registrable domain (DNS zone) the hostname is in */
+                                zone: string;
+                                /** @description The zone in Unicode */
+                                zone_unicode: string;
+                                /** @description pending_dns → pending_certificate → active; suspended; deleting → deleted; failed */
+                                status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
+                                dns_records: {
+                                    /** @description Record type: CNAME, A or AAAA */
+                                    type: string;
+                                    /** @description The fully qualified hostname to set the record on */
+                                    name: string;
+                                    /** @description The name relative to the customer's zone, as most DNS providers' forms want it ('@' for the zone apex) */
+                                    relative_name: string;
+                                    /** @description The record target */
+                                    value: string;
+                                }[];
+                                verification: {
+                                    /** @description When DNS was last checked; null before the first check */
+                                    checked_at: string | null;
+                                    expected: {
+                                        /** @description Record type: CNAME, A or AAAA */
+                                        type: string;
+                                        /** @description The hostname to set the record on */
+                                        name: string;
+                                        /** @description The record target */
+                                        value: string;
+                                    }[];
+                                    /** @description What the check found; null before the first check */
+                                    found: {
+                                        /** @description Record type: CNAME, A or AAAA */
+                                        type: string;
+                                        /** @description The hostname to set the record on */
+                                        name: string;
+                                        /** @description The record target */
+                                        value: string;
+                                    }[] | null;
+                                    /** @description What blocks progress; null when nothing does */
+                                    problem: {
+                                        /** @description wrong_target, conflicting_records, caa_forbids_ca, nxdomain, no_records, proxied_by_cdn, certificate_refused, … */
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                    verify_requested_at: string | null;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp with offset
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp with offset
+                                 */
+                                updated_at: string;
+                            }[];
+                            has_more: boolean;
+                            /** @description Pass as `cursor` for the next page; null on the last page. */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Error codes: `widget_request_failed` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `missing_token`, `invalid_widget_token`, `widget_token_expired` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `origin_forbidden` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `service_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
         put?: never;
         /** Browser: connect a hostname for the session's customer; returns the DNS records to set */
         post: {
@@ -5160,6 +5387,78 @@ export interface paths {
                 };
             };
             responses: {
+                /** @description The customer's widget sessions already created this hostname: the element continues with it */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Identifier (dom_…) */
+                                id: string;
+                                /** @description The hostname as DNS knows it (punycode for internationalised names) */
+                                hostname: string;
+                                /** @description The hostname in Unicode, as the customer typed it (equal to hostname when it has no internationalised label) */
+                                hostname_unicode: string;
+                                /** @description The registrable domain (DNS zone) the hostname is in */
+                                zone: string;
+                                /** @description The zone in Unicode */
+                                zone_unicode: string;
+                                /** @description pending_dns → pending_certificate → active; suspended; deleting → deleted; failed */
+                                status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
+                                dns_records: {
+                                    /** @description Record type: CNAME, A or AAAA */
+                                    type: string;
+                                    /** @description The fully qualified hostname to set the record on */
+                                    name: string;
+                                    /** @description The name relative to the customer's zone, as most DNS providers' forms want it ('@' for the zone apex) */
+                                    relative_name: string;
+                                    /** @description The record target */
+                                    value: string;
+                                }[];
+                                verification: {
+                                    /** @description When DNS was last checked; null before the first check */
+                                    checked_at: string | null;
+                                    expected: {
+                                        /** @description Record type: CNAME, A or AAAA */
+                                        type: string;
+                                        /** @description The hostname to set the record on */
+                                        name: string;
+                                        /** @description The record target */
+                                        value: string;
+                                    }[];
+                                    /** @description What the check found; null before the first check */
+                                    found: {
+                                        /** @description Record type: CNAME, A or AAAA */
+                                        type: string;
+                                        /** @description The hostname to set the record on */
+                                        name: string;
+                                        /** @description The record target */
+                                        value: string;
+                                    }[] | null;
+                                    /** @description What blocks progress; null when nothing does */
+                                    problem: {
+                                        /** @description wrong_target, conflicting_records, caa_forbids_ca, nxdomain, no_records, proxied_by_cdn, certificate_refused, … */
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                    verify_requested_at: string | null;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp with offset
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 timestamp with offset
+                                 */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
                 /** @description Default Response */
                 201: {
                     headers: {
@@ -5170,9 +5469,14 @@ export interface paths {
                             data: {
                                 /** @description Identifier (dom_…) */
                                 id: string;
+                                /** @description The hostname as DNS knows it (punycode for internationalised names) */
                                 hostname: string;
+                                /** @description The hostname in Unicode, as the customer typed it (equal to hostname when it has no internationalised label) */
+                                hostname_unicode: string;
                                 /** @description The registrable domain (DNS zone) the hostname is in */
                                 zone: string;
+                                /** @description The zone in Unicode */
+                                zone_unicode: string;
                                 /** @description pending_dns → pending_certificate → active; suspended; deleting → deleted; failed */
                                 status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
                                 dns_records: {
@@ -5342,6 +5646,29 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Error codes: `apex_domains_unavailable` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
                 /** @description Error codes: `rate_limited` */
                 429: {
                     headers: {
@@ -5448,9 +5775,14 @@ export interface paths {
                             data: {
                                 /** @description Identifier (dom_…) */
                                 id: string;
+                                /** @description The hostname as DNS knows it (punycode for internationalised names) */
                                 hostname: string;
+                                /** @description The hostname in Unicode, as the customer typed it (equal to hostname when it has no internationalised label) */
+                                hostname_unicode: string;
                                 /** @description The registrable domain (DNS zone) the hostname is in */
                                 zone: string;
+                                /** @description The zone in Unicode */
+                                zone_unicode: string;
                                 /** @description pending_dns → pending_certificate → active; suspended; deleting → deleted; failed */
                                 status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
                                 dns_records: {
@@ -5710,9 +6042,14 @@ export interface paths {
                             data: {
                                 /** @description Identifier (dom_…) */
                                 id: string;
+                                /** @description The hostname as DNS knows it (punycode for internationalised names) */
                                 hostname: string;
+                                /** @description The hostname in Unicode, as the customer typed it (equal to hostname when it has no internationalised label) */
+                                hostname_unicode: string;
                                 /** @description The registrable domain (DNS zone) the hostname is in */
                                 zone: string;
+                                /** @description The zone in Unicode */
+                                zone_unicode: string;
                                 /** @description pending_dns → pending_certificate → active; suspended; deleting → deleted; failed */
                                 status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
                                 dns_records: {
@@ -5977,9 +6314,14 @@ export interface paths {
                             data: {
                                 /** @description Identifier (dom_…) */
                                 id: string;
+                                /** @description The hostname as DNS knows it (punycode for internationalised names) */
                                 hostname: string;
+                                /** @description The hostname in Unicode, as the customer typed it (equal to hostname when it has no internationalised label) */
+                                hostname_unicode: string;
                                 /** @description The registrable domain (DNS zone) the hostname is in */
                                 zone: string;
+                                /** @description The zone in Unicode */
+                                zone_unicode: string;
                                 /** @description pending_dns → pending_certificate → active; suspended; deleting → deleted; failed */
                                 status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
                                 dns_records: {
