@@ -446,6 +446,8 @@ function build(op: Op, p: Parts): Sent {
 
 /** Codes only a route handler answers: such an answer to an idempotent write is stored and replayed. */
 const HANDLER_CODES = new Set(['destination_not_found', 'domain_not_found', 'webhook_endpoint_not_found', 'webhook_delivery_not_found', 'domain_conflict', 'destination_in_use',
+  // refusals a handler makes after reading the resource (a domain deleted by an earlier run, …)
+  'domain_deleted', 'webhook_endpoint_disabled', 'webhook_endpoint_deleted', 'apex_domains_unavailable', 'destination_required',
   // billing (docs/billing.md)
   'return_url_not_allowed', 'subscription_exists', 'subscription_missing', 'plan_unchanged']);
 

@@ -36,6 +36,8 @@ export function workerProcesses(options: () => WorkerProcessOptions): WorkerProc
           HOSTGATE_ENCRYPTION_KEYS: testEncryptionKeys,
           HOSTGATE_WORKFLOW_BUNDLE: path.resolve('.data', o.bundleFile),
           LOG_LEVEL: 'warn',
+          // No edge runs beside these workers: a certificate activates its domain at once.
+          HOSTGATE_EDGE_DEPLOYMENT: 'skip',
           ...o.env,
         },
         stdio: ['ignore', 'pipe', 'pipe'],
