@@ -55,6 +55,7 @@ async function shutdown(code: number): Promise<never> {
   if (shuttingDown) return new Promise<never>(() => undefined);
   shuttingDown = true;
   say('stopping…');
+  supervisor.holdRestarts();
   // Every wait below is bounded: the children get SIGKILL 20 s after SIGTERM, the servers 10 s.
   await supervisor.stop(nodeServices.map((s) => s.name));
   const bounded = (p: Promise<unknown>) => Promise.race([p.catch(() => undefined), new Promise((r) => setTimeout(r, 10_000).unref())]);

@@ -115,8 +115,14 @@ class Supervised {
     return this.spec.stop ? this.spec.stop(child) : terminate(child, this.spec.killAfterMs);
   }
 
-  async stop(): Promise<void> {
+  /** No more restarts: an exit from now on is final (the launcher is shutting down). */
+  hold(): void {
     this.stopping = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  async stop(): Promise<void> {
+    this.hold();
     if (this.timer) clearTimeout(this.timer);
     // A start under way finishes first (then stops what it started, see restart()).
     await this.starting;
@@ -144,6 +150,15 @@ export class Supervisor {
     const service = new Supervised(spec, this.backoff, this.log);
     this.services.set(spec.name, service);
     await service.first();
+  }
+
+  /**
+   * Ends every restart at once, before the services are stopped one tier after another: a
+   * terminal's Ctrl-C reaches the processes of the launcher's group (the Temporal dev server,
+   * Postgres) by itself, and those exits must not be taken for crashes.
+   */
+  holdRestarts(): void {
+    for (const service of this.services.values()) service.hold();
   }
 
   /** Stops the named services (all at once) for good; unknown names are ignored. */
