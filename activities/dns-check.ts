@@ -2,6 +2,15 @@
 // model/dns-verification.ts and stores the outcome in `domains.verification`. A check that could
 // not reach DNS is an ordinary result (problem `lookup_failed`, retryable), not an exception, so
 // the workflow's own back-off decides when to look again.
+//
+// Every check is bounded (issue 14: a resolver answering in 5 s held every workflow-task slot):
+// each query by the resolver's own timeout and tries, each check by a total budget, and the
+// checks that run as LOCAL activities (a verify, the re-check before issuance, the active
+// domain's 6-hourly re-check) — which hold a workflow-task slot while they run — also by a
+// semaphore: at most `dnsLimits.localConcurrency` at once, waiting for a permit counts against the
+// budget, and past the budget the check reports `lookup_failed` (retryable). The periodic checks
+// of pending_dns domains run as regular activities on their own task queue (`recheckDns`, see
+// worker/dns-worker.ts) with their own slots and a longer budget.
 import { Resolver } from 'node:dns/promises';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../config/index.ts';
@@ -9,6 +18,8 @@ import { domainVerificationRepository, type StoredVerification } from '../db/rep
 import { domainsRepository, type DomainRow } from '../db/repositories/domains.ts';
 import type { Db } from '../db/pool.ts';
 import type { DomainState } from './domain.ts';
+import { beforeDeadline, DEADLINE_PASSED, Semaphore } from './lookup-budget.ts';
+import { observeDnsLookup } from '../metrics/worker.ts';
 import {
   evaluateDnsVerification, isRetryableProblem, normName,
   type AddressLookup, type CaaFinding, type CaaRecord, type ChainEnd, type DnsObservation, type DnsProblem,
@@ -24,6 +35,12 @@ export interface VerifyDnsInput {
 }
 
 export interface DnsCheckDeps { db: Db; config: Config; resolverFactory?: () => Resolver }
+
+/**
+ * Where a check runs: `local` inside a workflow task (short budget, shared semaphore), or
+ * `background` as a regular activity on the DNS task queue (its own slots, longer budget).
+ */
+export type DnsLane = 'local' | 'background';
 
 export interface DnsCheckResult {
   ok: boolean;
@@ -46,13 +63,17 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
   const resolverFor = resolverFactory ? { get: resolverFactory, done: (r: Resolver) => r.cancel() } : {
     get: () => {
       if (!shared) {
-        shared = new Resolver({ timeout: 2000, tries: 2 });
+        // Each query: `tries` attempts of at most `queryTimeoutMs` (maxTimeout stops c-ares from
+        // growing the timeout between tries); the check's budget bounds the whole.
+        shared = new Resolver({ timeout: config.dnsLimits.queryTimeoutMs, tries: config.dnsLimits.tries, maxTimeout: config.dnsLimits.queryTimeoutMs });
         if (config.dns.servers.length > 0) shared.setServers(config.dns.servers);
       }
       return shared;
     },
     done: () => undefined,
   };
+
+  const localLane = new Semaphore(config.dnsLimits.localConcurrency);
 
   async function liveDomain(domainId: string): Promise<DomainRow> {
     const domain = await domains.getById(domainId);
@@ -61,17 +82,38 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
   }
 
   /** Looks the domain up in DNS and stores the verdict as its `verification`. */
-  async function check(domain: DomainRow): Promise<DnsCheckResult> {
-    const { result, verification } = await lookUp(domain);
+  async function check(domain: DomainRow, lane: DnsLane): Promise<DnsCheckResult> {
+    const { result, verification } = await lookUp(domain, lane);
     if (!await verifications.save(domain.id, verification)) throw gone(domain.id);
     return result;
   }
 
-  /** Looks the domain up in DNS: the verdict, and what to store as its `verification`. */
-  async function lookUp(domain: Pick<DomainRow, 'hostname' | 'is_apex'>): Promise<{ result: DnsCheckResult; verification: StoredVerification }> {
+  /**
+   * Looks the domain up in DNS within the lane's budget: the verdict, and what to store as its
+   * `verification`. Past the budget (or without a local permit in time) nothing is known:
+   * `lookup_failed`, retryable — the lookups still in flight finish in the background, bounded by
+   * the resolver's timeout × tries, and their answers are dropped.
+   */
+  async function lookUp(domain: Pick<DomainRow, 'hostname' | 'is_apex'>, lane: DnsLane): Promise<{ result: DnsCheckResult; verification: StoredVerification }> {
+    const started = Date.now();
+    const deadline = started + (lane === 'local' ? config.dnsLimits.localBudgetMs : config.dnsLimits.backgroundBudgetMs);
+    const release = lane === 'local' ? await localLane.acquire(deadline - Date.now()) : () => undefined;
     const resolver = resolverFor.get();
+    let outcome: 'answered' | 'budget_exceeded' | 'no_permit' = 'answered';
     try {
-      const observed = await observe(resolver, domain.hostname);
+      let observed: DnsObservation;
+      if (!release) {
+        outcome = 'no_permit';
+        observed = nothingKnown(domain.hostname);
+      } else {
+        // The permit goes back when the lookups end, not when the check stops waiting for them:
+        // lookups abandoned at the budget still count, so at most `localConcurrency` are ever in
+        // flight on this lane.
+        const lookups = observe(resolver, domain.hostname).finally(release);
+        const answer = await beforeDeadline(lookups, deadline);
+        if (answer === DEADLINE_PASSED) outcome = 'budget_exceeded';
+        observed = answer === DEADLINE_PASSED ? nothingKnown(domain.hostname) : answer;
+      }
       const checkedAt = new Date().toISOString();
       const verdict = evaluateDnsVerification({
         hostname: domain.hostname,
@@ -86,45 +128,66 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
       };
     } finally {
       resolverFor.done(resolver);
+      observeDnsLookup(lane, outcome, (Date.now() - started) / 1000);
     }
   }
 
+  /** The domain moved to `pending_dns` → `pending_certificate` when DNS is right (see verifyDns). */
+  async function verifyIn(lane: DnsLane, { domainId, expectedSeq, hostname, isApex }: VerifyDnsInput): Promise<DnsCheckResult & { state: DomainState; hostname: string }> {
+    // The workflow knows the hostname and whether it is an apex (both fixed at creation): then
+    // the check costs one statement — the move when DNS is right, else storing what was found.
+    const known = hostname !== undefined && isApex !== undefined ? { hostname, is_apex: isApex } : null;
+    const domain = known ? null : await liveDomain(domainId);
+    const subject = known ?? domain!;
+    const { result, verification } = await lookUp(subject, lane);
+    if (result.ok && (!domain || (domain.status === 'pending_dns' && domain.status_seq === expectedSeq))) {
+      // The verdict and the move in one statement.
+      const moved = await domains.transition(domainId, 'pending_certificate', 'DNS verified', { expectedSeq, verification: { ...verification } });
+      if (!moved.domain || moved.domain.status === 'deleted') throw gone(domainId);
+      const state = { status: moved.domain.status, seq: moved.domain.status_seq };
+      if (moved.changed) return { ...result, state, hostname: subject.hostname };
+      // Someone moved it first: keep what was found, report where it is now.
+      if (!await verifications.save(domainId, verification)) throw gone(domainId);
+      return { ...result, state, hostname: subject.hostname };
+    }
+    // Not right yet, or the domain moved on already: store what was found, nothing more.
+    const saved = await verifications.saveReturningState(domainId, verification);
+    if (saved === 'gone') throw gone(domainId);
+    // (A check older than the stored one is not written; where the row stands is read then.)
+    const row = saved ?? domain ?? await liveDomain(domainId);
+    return { ...result, state: { status: row.status, seq: row.status_seq }, hostname: subject.hostname };
+  }
+
   return {
-    /** Checks the domain's DNS now and stores what was found as its `verification`. */
+    /** Checks the domain's DNS now (local lane) and stores what was found as its `verification`. */
     async checkDns({ domainId }: { domainId: string }): Promise<DnsCheckResult> {
-      return check(await liveDomain(domainId));
+      return check(await liveDomain(domainId), 'local');
     },
 
     /**
      * A DNS check that, when DNS is right, also moves the domain from `pending_dns` to
      * `pending_certificate` (if the row is still at `expectedSeq`): one step instead of a check
-     * then a separate move, which is what a verify burst spends its time on.
+     * then a separate move, which is what a verify burst spends its time on. Local lane.
      */
-    async verifyDns({ domainId, expectedSeq, hostname, isApex }: VerifyDnsInput): Promise<DnsCheckResult & { state: DomainState; hostname: string }> {
-      // The workflow knows the hostname and whether it is an apex (both fixed at creation): then
-      // the check costs one statement — the move when DNS is right, else storing what was found.
-      const known = hostname !== undefined && isApex !== undefined ? { hostname, is_apex: isApex } : null;
-      const domain = known ? null : await liveDomain(domainId);
-      const subject = known ?? domain!;
-      const { result, verification } = await lookUp(subject);
-      if (result.ok && (!domain || (domain.status === 'pending_dns' && domain.status_seq === expectedSeq))) {
-        // The verdict and the move in one statement.
-        const moved = await domains.transition(domainId, 'pending_certificate', 'DNS verified', { expectedSeq, verification: { ...verification } });
-        if (!moved.domain || moved.domain.status === 'deleted') throw gone(domainId);
-        const state = { status: moved.domain.status, seq: moved.domain.status_seq };
-        if (moved.changed) return { ...result, state, hostname: subject.hostname };
-        // Someone moved it first: keep what was found, report where it is now.
-        if (!await verifications.save(domainId, verification)) throw gone(domainId);
-        return { ...result, state, hostname: subject.hostname };
-      }
-      // Not right yet, or the domain moved on already: store what was found, nothing more.
-      const saved = await verifications.saveReturningState(domainId, verification);
-      if (saved === 'gone') throw gone(domainId);
-      // (A check older than the stored one is not written; where the row stands is read then.)
-      const row = saved ?? domain ?? await liveDomain(domainId);
-      return { ...result, state: { status: row.status, seq: row.status_seq }, hostname: subject.hostname };
+    async verifyDns(input: VerifyDnsInput): Promise<DnsCheckResult & { state: DomainState; hostname: string }> {
+      return verifyIn('local', input);
+    },
+
+    /**
+     * The periodic check of a pending_dns domain, as a regular activity on the DNS task queue:
+     * the same check and move as `verifyDns`, with the background budget. It never issues: the
+     * workflow goes on to the certificate itself when this moved the domain.
+     */
+    async recheckDns(input: VerifyDnsInput): Promise<DnsCheckResult & { state: DomainState }> {
+      const { hostname: _hostname, ...rest } = await verifyIn('background', input);
+      return rest;
     },
   };
+}
+
+/** What a check that learned nothing observed: every lookup failed (→ `lookup_failed`). */
+function nothingKnown(hostname: string): DnsObservation {
+  return { cnameChain: [], chainEnd: 'error', a: { status: 'error', values: [] }, aaaa: { status: 'error', values: [] }, caa: { status: 'error', name: normName(hostname) } };
 }
 
 function gone(domainId: string): ApplicationFailure {

@@ -44,6 +44,22 @@ const variables = {
   HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS: { schema: Type.Integer({ minimum: 0, maximum: 1000000 }), default: undefined, describe: "an integer: workflows one worker keeps in memory between tasks (unset: 2 per MiB of heap above 512 MiB, about 7,500 on Node's default heap); below the number of open workflows, each task replays its workflow's run" },
   HOSTGATE_WORKFLOW_BUNDLE: { schema: Type.String({ minLength: 1 }), default: undefined, describe: 'path of the prebuilt workflow bundle the worker loads (unset: dist/workflow-bundle.js, rebuilt when older than the sources)' },
   HOSTGATE_WIDGET_API_ORIGIN: { schema: Type.String({ pattern: '^$|^https?://[^/]+$' }), default: undefined, describe: 'the API origin baked into the widget script when it is served from another origin (no path; unset: HOSTGATE_PUBLIC_URL when HOSTGATE_CDN_URL differs from it, else none: the script calls the origin it came from)' },
+  // Issue 14 (reliability): DNS lookup bounds, the DNS task queue's slots, retention, metrics.
+  HOSTGATE_DNS_QUERY_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 30000 }), default: '2000', describe: 'an integer from 100 to 30000: milliseconds one DNS query try may take' },
+  HOSTGATE_DNS_TRIES: { schema: Type.Integer({ minimum: 1, maximum: 5 }), default: '2', describe: 'an integer from 1 to 5: tries per DNS query and server' },
+  HOSTGATE_DNS_LOCAL_BUDGET_MS: { schema: Type.Integer({ minimum: 200, maximum: 20000 }), default: '3000', describe: 'an integer from 200 to 20000: milliseconds a DNS check run inside a workflow task (verify, re-checks) may take in all, waiting for its turn included; past it the check reports lookup_failed' },
+  HOSTGATE_DNS_LOCAL_CONCURRENCY: { schema: Type.Integer({ minimum: 1, maximum: 1000 }), default: '10', describe: 'an integer from 1 to 1000: DNS checks one worker runs inside workflow tasks at once (each holds a workflow-task slot)' },
+  HOSTGATE_DNS_BACKGROUND_BUDGET_MS: { schema: Type.Integer({ minimum: 1000, maximum: 60000 }), default: '15000', describe: 'an integer from 1000 to 60000: milliseconds a periodic DNS check (a regular activity on the DNS task queue) may take in all' },
+  HOSTGATE_WORKER_DNS_ACTIVITY_SLOTS: { schema: Type.Integer({ minimum: 1, maximum: 2000 }), default: '20', describe: 'an integer from 1 to 2000: periodic DNS checks one worker runs at once (slots of the DNS task queue)' },
+  HOSTGATE_RETENTION_OUTBOX_DAYS: { schema: Type.Integer({ minimum: 1, maximum: 3650 }), default: '7', describe: 'an integer from 1 to 3650: days a dispatched workflow outbox row is kept' },
+  HOSTGATE_RETENTION_EVENTS_DAYS: { schema: Type.Integer({ minimum: 1, maximum: 3650 }), default: '30', describe: 'an integer from 1 to 3650: days events, finished webhook deliveries and their attempts are kept' },
+  HOSTGATE_RETENTION_WIDGET_SESSIONS_DAYS: { schema: Type.Integer({ minimum: 0, maximum: 3650 }), default: '7', describe: 'an integer from 0 to 3650: days an expired widget session is kept after it expired' },
+  HOSTGATE_RETENTION_BATCH: { schema: Type.Integer({ minimum: 10, maximum: 100000 }), default: '1000', describe: 'an integer from 10 to 100000: rows one retention statement deletes at most' },
+  HOSTGATE_METRICS_HOST: { schema: Type.String({ minLength: 1 }), default: '127.0.0.1', describe: 'the interface the Prometheus endpoints listen on (loopback by default: not public)' },
+  HOSTGATE_API_METRICS_PORT: { schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: '0', describe: "a TCP port for the API's /metrics (0: off)" },
+  HOSTGATE_WORKER_METRICS_PORT: { schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: '0', describe: "a TCP port for the worker's /metrics (0: off)" },
+  HOSTGATE_WORKER_SDK_METRICS_PORT: { schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: '0', describe: "a TCP port for the Temporal SDK's own Prometheus metrics in the worker (0: off)" },
+  HOSTGATE_EDGE_METRICS_PORT: { schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: '0', describe: "a TCP port for the edge listener's /metrics (0: off)" },
   LOG_LEVEL: { schema: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))), default: 'info', describe: 'one of fatal, error, warn, info, debug, trace, silent' },
 } as const satisfies Record<string, { schema: TSchema; default: string | undefined; describe: string }>;
 
