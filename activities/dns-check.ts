@@ -19,7 +19,7 @@ import { domainsRepository, type DomainRow } from '../db/repositories/domains.ts
 import type { Db } from '../db/pool.ts';
 import type { DomainState } from './domain.ts';
 import { beforeDeadline, DEADLINE_PASSED, Semaphore } from './lookup-budget.ts';
-import { observeDnsLookup } from '../metrics/worker.ts';
+import { dnsLocalLookupsInFlight, observeDnsLookup } from '../metrics/worker.ts';
 import {
   evaluateDnsVerification, isRetryableProblem, normName,
   type AddressLookup, type CaaFinding, type CaaRecord, type ChainEnd, type DnsObservation, type DnsProblem,
@@ -109,7 +109,11 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
         // The permit goes back when the lookups end, not when the check stops waiting for them:
         // lookups abandoned at the budget still count, so at most `localConcurrency` are ever in
         // flight on this lane.
-        const lookups = observe(resolver, domain.hostname).finally(release);
+        if (lane === 'local') dnsLocalLookupsInFlight.inc();
+        const lookups = observe(resolver, domain.hostname).finally(() => {
+          release();
+          if (lane === 'local') dnsLocalLookupsInFlight.dec();
+        });
         const answer = await beforeDeadline(lookups, deadline);
         if (answer === DEADLINE_PASSED) outcome = 'budget_exceeded';
         observed = answer === DEADLINE_PASSED ? nothingKnown(domain.hostname) : answer;

@@ -42,7 +42,7 @@ export async function startTestDnsServer(): Promise<TestDnsServer> {
   // A name "exists" when it or any name below it has records (so parents answer NODATA, not NXDOMAIN).
   const exists = (name: string) => [...zone.keys()].some((k) => k === name || k.endsWith(`.${name}`));
   let delayOf: ((name: string) => number) | null = null;
-  let waiting = 0;
+  const pending = new Set<NodeJS.Timeout>();
 
   const server = dns2.createServer({
     udp: true,
@@ -84,8 +84,9 @@ export async function startTestDnsServer(): Promise<TestDnsServer> {
       }
       const delay = delayOf ? delayOf(qname) : 0;
       if (delay <= 0) return send(response);
-      waiting++;
-      setTimeout(() => { waiting--; send(response); }, delay).unref();
+      const timer = setTimeout(() => { pending.delete(timer); send(response); }, delay);
+      timer.unref();
+      pending.add(timer);
     },
   });
   const port = await freePort();
@@ -98,7 +99,8 @@ export async function startTestDnsServer(): Promise<TestDnsServer> {
     remove: (name) => { zone.delete(norm(name)); },
     queries,
     setDelay: (fn) => { delayOf = fn; },
-    delayed: () => waiting,
-    close: async () => { await server.close(); },
+    delayed: () => pending.size,
+    // Answers still waiting would be sent on closed sockets: dropped instead.
+    close: async () => { for (const t of pending) clearTimeout(t); pending.clear(); await server.close(); },
   };
 }
