@@ -19,6 +19,7 @@ import { widgetDemoPlugin } from './plugins/widget-demo.ts';
 import { validatorCompiler } from './validation.ts';
 import { SecretBox } from '../security/secret-box.ts';
 import type { PromiseLookup } from '../security/outbound-url.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
 
 export interface AppDeps {
   config: Config;
@@ -69,6 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     reply.header('x-request-id', request.id);
   });
 
+  await app.register(metricsPlugin);
   await app.register(errorsPlugin);
   await app.register(openapiPlugin);
   await app.register(healthRoutes);

@@ -56,10 +56,10 @@ const variables = {
   HOSTGATE_RETENTION_WIDGET_SESSIONS_DAYS: { schema: Type.Integer({ minimum: 0, maximum: 3650 }), default: '7', describe: 'an integer from 0 to 3650: days an expired widget session is kept after it expired' },
   HOSTGATE_RETENTION_BATCH: { schema: Type.Integer({ minimum: 10, maximum: 100000 }), default: '1000', describe: 'an integer from 10 to 100000: rows one retention statement deletes at most' },
   HOSTGATE_METRICS_HOST: { schema: Type.String({ minLength: 1 }), default: '127.0.0.1', describe: 'the interface the Prometheus endpoints listen on (loopback by default: not public)' },
-  HOSTGATE_API_METRICS_PORT: { schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: '0', describe: "a TCP port for the API's /metrics (0: off)" },
-  HOSTGATE_WORKER_METRICS_PORT: { schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: '0', describe: "a TCP port for the worker's /metrics (0: off)" },
-  HOSTGATE_WORKER_SDK_METRICS_PORT: { schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: '0', describe: "a TCP port for the Temporal SDK's own Prometheus metrics in the worker (0: off)" },
-  HOSTGATE_EDGE_METRICS_PORT: { schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: '0', describe: "a TCP port for the edge listener's /metrics (0: off)" },
+  HOSTGATE_API_METRICS_PORT: { schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: undefined, describe: "a TCP port for the API's /metrics (0 or unset: off; `npm start` sets 9464)" },
+  HOSTGATE_WORKER_METRICS_PORT: { schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: undefined, describe: "a TCP port for the worker's /metrics (0 or unset: off; `npm start` sets 9465)" },
+  HOSTGATE_WORKER_SDK_METRICS_PORT: { schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: undefined, describe: "a TCP port for the Temporal SDK's own Prometheus metrics in the worker (0 or unset: off; `npm start` sets 9466)" },
+  HOSTGATE_EDGE_METRICS_PORT: { schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: undefined, describe: "a TCP port for the edge listener's /metrics (0 or unset: off; `npm start` sets 9467)" },
   LOG_LEVEL: { schema: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))), default: 'info', describe: 'one of fatal, error, warn, info, debug, trace, silent' },
 } as const satisfies Record<string, { schema: TSchema; default: string | undefined; describe: string }>;
 

@@ -101,6 +101,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
     dnsLimits: { queryTimeoutMs: raw.HOSTGATE_DNS_QUERY_TIMEOUT_MS, tries: raw.HOSTGATE_DNS_TRIES, localBudgetMs: raw.HOSTGATE_DNS_LOCAL_BUDGET_MS, localConcurrency: raw.HOSTGATE_DNS_LOCAL_CONCURRENCY, backgroundBudgetMs: raw.HOSTGATE_DNS_BACKGROUND_BUDGET_MS },
     dnsActivitySlots: raw.HOSTGATE_WORKER_DNS_ACTIVITY_SLOTS,
     retention: { outboxDays: raw.HOSTGATE_RETENTION_OUTBOX_DAYS, eventsDays: raw.HOSTGATE_RETENTION_EVENTS_DAYS, widgetSessionsDays: raw.HOSTGATE_RETENTION_WIDGET_SESSIONS_DAYS, batch: raw.HOSTGATE_RETENTION_BATCH },
-    metrics: { host: raw.HOSTGATE_METRICS_HOST, apiPort: raw.HOSTGATE_API_METRICS_PORT, workerPort: raw.HOSTGATE_WORKER_METRICS_PORT, workerSdkPort: raw.HOSTGATE_WORKER_SDK_METRICS_PORT, edgePort: raw.HOSTGATE_EDGE_METRICS_PORT },
+    metrics: { host: raw.HOSTGATE_METRICS_HOST, apiPort: raw.HOSTGATE_API_METRICS_PORT ?? 0, workerPort: raw.HOSTGATE_WORKER_METRICS_PORT ?? 0, workerSdkPort: raw.HOSTGATE_WORKER_SDK_METRICS_PORT ?? 0, edgePort: raw.HOSTGATE_EDGE_METRICS_PORT ?? 0 },
   };
 }

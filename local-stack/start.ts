@@ -24,6 +24,9 @@ import { Supervisor } from './supervisor.ts';
 import { findTemporalCli, startTemporalDevServer, type DevServerHandle, type DevServerOptions } from './temporal-dev-server.ts';
 import path from 'node:path';
 
+/** Where `npm start` serves each process's metrics unless told otherwise. */
+const LOCAL_METRICS_PORTS = { api: 9464, worker: 9465, workerSdk: 9466, edge: 9467 } as const;
+
 const t0 = Date.now();
 const say = (msg: string) => console.log(`hostgate: ${msg}`);
 const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
@@ -156,6 +159,12 @@ try {
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: temporalAddress,
     HOSTGATE_ENCRYPTION_KEYS: raw.HOSTGATE_ENCRYPTION_KEYS ?? localEncryptionKeys(config.dataDir),
+    // Prometheus endpoints on loopback (HOSTGATE_METRICS_HOST), each on by default here; a
+    // variable set (0: off) wins. docs/operations.md, "Metrics".
+    HOSTGATE_API_METRICS_PORT: String(raw.HOSTGATE_API_METRICS_PORT ?? LOCAL_METRICS_PORTS.api),
+    HOSTGATE_WORKER_METRICS_PORT: String(raw.HOSTGATE_WORKER_METRICS_PORT ?? LOCAL_METRICS_PORTS.worker),
+    HOSTGATE_WORKER_SDK_METRICS_PORT: String(raw.HOSTGATE_WORKER_SDK_METRICS_PORT ?? LOCAL_METRICS_PORTS.workerSdk),
+    HOSTGATE_EDGE_METRICS_PORT: String(raw.HOSTGATE_EDGE_METRICS_PORT ?? LOCAL_METRICS_PORTS.edge),
   };
   say('[6/6] starting api, worker and edge');
   for (const { name, entry, optional } of nodeServices) {
@@ -182,7 +191,10 @@ try {
   say(`  API:          ${apiUrl}/v1`);
   say(`  API docs:     ${apiUrl}/docs  (OpenAPI: ${apiUrl}/v1/openapi.json)`);
   if (temporalUi) say(`  Temporal UI:  ${temporalUi}`);
-  say(`  Readiness:    ${apiUrl}/readyz`);
+  say(`  Readiness:    ${apiUrl}/readyz  (?strict=1: 503 while Temporal is away too)`);
+  const metricsUrls = [['api', env.HOSTGATE_API_METRICS_PORT], ['worker', env.HOSTGATE_WORKER_METRICS_PORT], ['worker SDK', env.HOSTGATE_WORKER_SDK_METRICS_PORT], ['edge', env.HOSTGATE_EDGE_METRICS_PORT]]
+    .filter(([, port]) => port !== '0').map(([name, port]) => `${name} :${port}`);
+  if (metricsUrls.length) say(`  Metrics:      http://${raw.HOSTGATE_METRICS_HOST}:<port>/metrics — ${metricsUrls.join(', ')}`);
   say(`  Widget demo:  ${apiUrl}/widget/demo`);
   say(`  ACME HTTP-01: http://localhost:${config.httpPort}/.well-known/acme-challenge/…  (port 80 in production)`);
   if (bootstrap) {

@@ -1,6 +1,8 @@
 // `npm start` supervises its children: the real launcher (local-stack/start.ts) runs against the
 // test's Postgres database and Temporal server, its worker child is SIGKILLed, and the launcher
 // starts it again while the API keeps answering; SIGTERM to the launcher then stops everything.
+// On the way, each process's Prometheus endpoint is scraped (api, worker, the worker's Temporal
+// SDK exporter, edge).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -42,6 +44,8 @@ describe('npm start supervises its processes', () => {
 
   it('restarts a killed worker with the API still answering; SIGTERM stops every child', async () => {
     const apiPort = await freePort();
+    const httpPort = await freePort();
+    const metricsPorts = { api: await freePort(), worker: await freePort(), sdk: await freePort(), edge: await freePort() };
     launcher = spawn(process.execPath, ['local-stack/start.ts'], {
       env: {
         PATH: process.env.PATH,
@@ -53,7 +57,11 @@ describe('npm start supervises its processes', () => {
         HOSTGATE_DATA_DIR: dataDir,
         HOSTGATE_WORKFLOW_BUNDLE: path.join(dataDir, 'workflow-bundle.js'),
         HOSTGATE_API_PORT: String(apiPort),
-        HOSTGATE_HTTP_PORT: String(await freePort()),
+        HOSTGATE_HTTP_PORT: String(httpPort),
+        HOSTGATE_API_METRICS_PORT: String(metricsPorts.api),
+        HOSTGATE_WORKER_METRICS_PORT: String(metricsPorts.worker),
+        HOSTGATE_WORKER_SDK_METRICS_PORT: String(metricsPorts.sdk),
+        HOSTGATE_EDGE_METRICS_PORT: String(metricsPorts.edge),
         HOSTGATE_ENCRYPTION_KEYS: testEncryptionKeys,
         HOSTGATE_DNS_SERVERS: '127.0.0.1:1',
       },
@@ -100,6 +108,26 @@ describe('npm start supervises its processes', () => {
       const ready = await fetch(`${api}/readyz`);
       expect(ready.status).toBe(200);
       expect(((await ready.json()) as { checks: unknown }).checks).toEqual({ postgres: 'ok', temporal: 'ok' });
+
+      // Every process serves its metrics on loopback, on its own port (not the API's).
+      await fetch(`http://127.0.0.1:${httpPort}/somewhere`, { redirect: 'manual' });
+      const scrape = async (port: number) => {
+        const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+        expect(res.status).toBe(200);
+        return res.text();
+      };
+      const apiMetrics = await scrape(metricsPorts.api);
+      expect(apiMetrics).toMatch(/hostgate_http_requests_total\{route="\/healthz",method="GET",status="200",process="api"\} \d+/);
+      expect(apiMetrics).toMatch(/hostgate_http_request_duration_seconds_count\{[^}]*route="\/healthz"[^}]*\} \d+/);
+      const workerMetrics = await waitFor('the restarted worker\'s metrics', async () => scrape(metricsPorts.worker).catch(() => null), 20_000, 200);
+      expect(workerMetrics).toMatch(/hostgate_outbox_pending\{process="worker"\} \d+/);
+      expect(workerMetrics).toMatch(/hostgate_outbox_lag_seconds\{process="worker"\} [\d.]+/);
+      expect(workerMetrics).toContain('# TYPE hostgate_dns_check_duration_seconds histogram');
+      expect(workerMetrics).toContain('# TYPE hostgate_webhook_attempts_total counter');
+      const sdkMetrics = await waitFor('the Temporal SDK metrics', async () => scrape(metricsPorts.sdk).catch(() => null), 20_000, 200);
+      expect(sdkMetrics).toMatch(/temporal_worker_task_slots_(available|used)\{/);
+      expect(await scrape(metricsPorts.edge)).toMatch(/hostgate_http_requests_total\{route="redirect",method="GET",status="30\d",process="edge-http"\} 1/);
+      expect((await fetch(`${api}/metrics`)).status).toBe(404);
 
       // SIGTERM to the launcher: everything stops, nothing is restarted.
       const exited = new Promise<number | null>((resolve) => launcher!.once('exit', (code) => resolve(code)));
