@@ -59,9 +59,10 @@ export function countRetentionDeletes(target: string, rows: number): void {
 export function registerBacklogGauges(read: () => Promise<{ outboxPending: number; outboxOldestSeconds: number; deliveriesPending: number; domainsByStatus: Record<string, number> }>): void {
   const failures = new client.Counter({ name: 'hostgate_backlog_read_failures_total', help: 'Scrapes whose backlog gauges could not be read from Postgres.' });
   let latest: Promise<Awaited<ReturnType<typeof read>> | null> | null = null;
-  // One read per scrape, shared by the gauges below.
+  // One read per scrape, shared by the gauges below: prom-client collects every metric of a
+  // scrape at once, so they all join the read under way; the next scrape reads afresh.
   const once = () => {
-    latest ??= read().catch(() => { failures.inc(); return null; }).finally(() => { setTimeout(() => { latest = null; }, 500).unref(); });
+    latest ??= read().catch(() => { failures.inc(); return null; }).finally(() => { latest = null; });
     return latest;
   };
   new client.Gauge({
