@@ -5,12 +5,17 @@
 //
 // Every check is bounded (issue 14: a resolver answering in 5 s held every workflow-task slot):
 // each query by the resolver's own timeout and tries, each check by a total budget, and the
-// checks that run as LOCAL activities (a verify, the re-check before issuance, the active
-// domain's 6-hourly re-check) — which hold a workflow-task slot while they run — also by a
-// semaphore: at most `dnsLimits.localConcurrency` at once, waiting for a permit counts against the
-// budget, and past the budget the check reports `lookup_failed` (retryable). The periodic checks
-// of pending_dns domains run as regular activities on their own task queue (`recheckDns`, see
-// worker/dns-worker.ts) with their own slots and a longer budget.
+// checks that run as LOCAL activities — which hold a workflow-task slot while they run — also by
+// a semaphore. Three lanes:
+// - local: a verify, the re-check before issuance, the active domain's 6-hourly re-check. At most
+//   `dnsLimits.localConcurrency` at once; waiting for a permit counts against the budget
+//   (`localBudgetMs`); past it the check reports `lookup_failed` (retryable).
+// - probe: the periodic check of a pending_dns domain first tries the local path, with a permit
+//   of its own small pool only if one is free at once and PROBE_BUDGET_MS; when the resolver is
+//   slow or the pool busy it gives up without storing anything (`deferred`) and the workflow runs
+//   the check on the background lane. Fast DNS costs one workflow task per check, as before.
+// - background: `recheckDns`, a regular activity on the DNS task queue (worker/create-worker.ts)
+//   with slots of its own and `backgroundBudgetMs`.
 import { Resolver } from 'node:dns/promises';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../config/index.ts';
@@ -32,6 +37,8 @@ export interface VerifyDnsInput {
   /** Given by the workflow (fixed at creation) so the check need not read the row first. */
   hostname?: string | undefined;
   isApex?: boolean | undefined;
+  /** A periodic check trying the local path (probe lane): `deferred` when DNS is slow or the lane busy. */
+  probe?: boolean | undefined;
 }
 
 export interface DnsCheckDeps { db: Db; config: Config; resolverFactory?: () => Resolver }
@@ -40,7 +47,7 @@ export interface DnsCheckDeps { db: Db; config: Config; resolverFactory?: () => 
  * Where a check runs: `local` inside a workflow task (short budget, shared semaphore), or
  * `background` as a regular activity on the DNS task queue (its own slots, longer budget).
  */
-export type DnsLane = 'local' | 'background';
+export type DnsLane = 'local' | 'probe' | 'background';
 
 export interface DnsCheckResult {
   ok: boolean;
@@ -48,7 +55,12 @@ export interface DnsCheckResult {
   problem: DnsProblem | null;
   /** True when DNS could not be checked at all (nothing is known about the customer's records). */
   retryable: boolean;
+  /** Probe lane only: DNS was too slow or the lane busy; nothing was stored, check on the DNS task queue. */
+  deferred?: boolean;
 }
+
+/** How long a periodic check may try the local path before leaving the check to the DNS task queue. */
+export const PROBE_BUDGET_MS = 1000;
 
 /** CNAME hops followed before giving up (resolvers themselves stop around 8–16). */
 export const MAX_CNAME_HOPS = 8;
@@ -74,6 +86,9 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
   };
 
   const localLane = new Semaphore(config.dnsLimits.localConcurrency);
+  // Probes get a pool of their own: however many periodic checks there are, they cannot take the
+  // permits a verify needs.
+  const probeLane = new Semaphore(Math.max(1, Math.ceil(config.dnsLimits.localConcurrency / 2)));
 
   async function liveDomain(domainId: string): Promise<DomainRow> {
     const domain = await domains.getById(domainId);
@@ -94,10 +109,12 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
    * `lookup_failed`, retryable — the lookups still in flight finish in the background, bounded by
    * the resolver's timeout × tries, and their answers are dropped.
    */
-  async function lookUp(domain: Pick<DomainRow, 'hostname' | 'is_apex'>, lane: DnsLane): Promise<{ result: DnsCheckResult; verification: StoredVerification }> {
+  async function lookUp(domain: Pick<DomainRow, 'hostname' | 'is_apex'>, lane: DnsLane): Promise<{ result: DnsCheckResult; verification: StoredVerification; answered: boolean }> {
     const started = Date.now();
-    const deadline = started + (lane === 'local' ? config.dnsLimits.localBudgetMs : config.dnsLimits.backgroundBudgetMs);
-    const release = lane === 'local' ? await localLane.acquire(deadline - Date.now()) : () => undefined;
+    const budget = lane === 'local' ? config.dnsLimits.localBudgetMs : lane === 'probe' ? Math.min(PROBE_BUDGET_MS, config.dnsLimits.localBudgetMs) : config.dnsLimits.backgroundBudgetMs;
+    const deadline = started + budget;
+    const inWorkflowTask = lane !== 'background';
+    const release = lane === 'local' ? await localLane.acquire(deadline - Date.now()) : lane === 'probe' ? await probeLane.acquire(0) : () => undefined;
     const resolver = resolverFor.get();
     let outcome: 'answered' | 'budget_exceeded' | 'no_permit' = 'answered';
     try {
@@ -109,10 +126,10 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
         // The permit goes back when the lookups end, not when the check stops waiting for them:
         // lookups abandoned at the budget still count, so at most `localConcurrency` are ever in
         // flight on this lane.
-        if (lane === 'local') dnsLocalLookupsInFlight.inc();
+        if (inWorkflowTask) dnsLocalLookupsInFlight.inc({ lane });
         const lookups = observe(resolver, domain.hostname).finally(() => {
           release();
-          if (lane === 'local') dnsLocalLookupsInFlight.dec();
+          if (inWorkflowTask) dnsLocalLookupsInFlight.dec({ lane });
         });
         const answer = await beforeDeadline(lookups, deadline);
         if (answer === DEADLINE_PASSED) outcome = 'budget_exceeded';
@@ -129,6 +146,7 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
       return {
         result: { ok: verdict.ok, checked_at: checkedAt, problem: verdict.problem, retryable: isRetryableProblem(verdict.problem) },
         verification: { checked_at: checkedAt, expected: verdict.expected, found: verdict.found, problem: verdict.problem },
+        answered: outcome === 'answered',
       };
     } finally {
       resolverFor.done(resolver);
@@ -143,7 +161,11 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
     const known = hostname !== undefined && isApex !== undefined ? { hostname, is_apex: isApex } : null;
     const domain = known ? null : await liveDomain(domainId);
     const subject = known ?? domain!;
-    const { result, verification } = await lookUp(subject, lane);
+    const { result, verification, answered } = await lookUp(subject, lane);
+    if (lane === 'probe' && !answered) {
+      // Nothing learned and nothing stored: the workflow checks again on the DNS task queue.
+      return { ...result, deferred: true, state: domain ? { status: domain.status, seq: domain.status_seq } : { status: 'pending_dns', seq: expectedSeq }, hostname: subject.hostname };
+    }
     if (result.ok && (!domain || (domain.status === 'pending_dns' && domain.status_seq === expectedSeq))) {
       // The verdict and the move in one statement.
       const moved = await domains.transition(domainId, 'pending_certificate', 'DNS verified', { expectedSeq, verification: { ...verification } });
@@ -174,7 +196,7 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
      * then a separate move, which is what a verify burst spends its time on. Local lane.
      */
     async verifyDns(input: VerifyDnsInput): Promise<DnsCheckResult & { state: DomainState; hostname: string }> {
-      return verifyIn('local', input);
+      return verifyIn(input.probe ? 'probe' : 'local', input);
     },
 
     /**
@@ -183,7 +205,7 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
      * workflow goes on to the certificate itself when this moved the domain.
      */
     async recheckDns(input: VerifyDnsInput): Promise<DnsCheckResult & { state: DomainState }> {
-      const { hostname: _hostname, ...rest } = await verifyIn('background', input);
+      const { hostname: _hostname, ...rest } = await verifyIn('background', { ...input, probe: false });
       return rest;
     },
   };

@@ -7,13 +7,13 @@ import client from 'prom-client';
 
 export const dnsLookupSeconds = new client.Histogram({
   name: 'hostgate_dns_check_duration_seconds',
-  help: 'Time one DNS check took (every lookup of a hostname: CNAME chain, A, AAAA, CAA), by lane (local: inside a workflow task; background: DNS task queue) and outcome (answered, budget_exceeded, no_permit).',
+  help: 'Time one DNS check took (every lookup of a hostname: CNAME chain, A, AAAA, CAA), by lane (local: verify and re-checks inside a workflow task; probe: a periodic check trying the local path first; background: DNS task queue) and outcome (answered, budget_exceeded, no_permit).',
   labelNames: ['lane', 'outcome'] as const,
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 15, 30],
 });
 
 /** Records one DNS check (activities/dns-check.ts). */
-export function observeDnsLookup(lane: 'local' | 'background', outcome: 'answered' | 'budget_exceeded' | 'no_permit', seconds: number): void {
+export function observeDnsLookup(lane: 'local' | 'probe' | 'background', outcome: 'answered' | 'budget_exceeded' | 'no_permit', seconds: number): void {
   dnsLookupSeconds.observe({ lane, outcome }, seconds);
 }
 
@@ -38,7 +38,8 @@ export function countWebhookAttempt(outcome: string, deliveryStatus: string, dur
 /** DNS checks running on the local lane now (each holds a workflow-task slot while it runs). */
 export const dnsLocalLookupsInFlight = new client.Gauge({
   name: 'hostgate_dns_local_lookups_in_flight',
-  help: 'DNS checks of the local lane (inside workflow tasks) holding a permit now; at most HOSTGATE_DNS_LOCAL_CONCURRENCY.',
+  help: 'DNS checks inside workflow tasks holding a permit now, by lane (local: at most HOSTGATE_DNS_LOCAL_CONCURRENCY; probe: at most half of it).',
+  labelNames: ['lane'] as const,
 });
 
 export const retentionDeletes = new client.Counter({

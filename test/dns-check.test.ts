@@ -204,6 +204,25 @@ describe('checkDns activity', () => {
       expect(asked()).toBe(2);
     });
 
+    it('a periodic check probing the local path gives up within a second on slow DNS, storing nothing; answers on fast DNS', async () => {
+      dns.set('shop.slow-probe.test', [{ type: 'CNAME', value: 'edge.hostgate.test' }]);
+      dns.set('shop.fast-probe.test', [{ type: 'CNAME', value: 'edge.hostgate.test' }]);
+      dns.setDelay((name) => (name.endsWith('slow-probe.test') ? 3000 : 0));
+      const activities = createDnsCheckActivities({ db: database.db, config: slowConfig({ HOSTGATE_DNS_LOCAL_BUDGET_MS: '3000' }) });
+      const slowId = await domain('shop.slow-probe.test');
+      const slowRow = (await domainsRepository(database.db).getById(slowId))!;
+      const started = Date.now();
+      const slow = await activities.verifyDns({ domainId: slowId, expectedSeq: slowRow.status_seq, hostname: 'shop.slow-probe.test', isApex: false, probe: true });
+      expect(Date.now() - started).toBeLessThan(1500);
+      expect(slow).toMatchObject({ deferred: true, ok: false, state: { status: 'pending_dns', seq: slowRow.status_seq } });
+      expect((await domainsRepository(database.db).getById(slowId))!.verification).toBeNull();
+      const fastId = await domain('shop.fast-probe.test');
+      const fastRow = (await domainsRepository(database.db).getById(fastId))!;
+      const fast = await activities.verifyDns({ domainId: fastId, expectedSeq: fastRow.status_seq, hostname: 'shop.fast-probe.test', isApex: false, probe: true });
+      expect(fast).toMatchObject({ ok: true, state: { status: 'pending_certificate' } });
+      expect(fast.deferred).toBeUndefined();
+    });
+
     it('the periodic (background) check waits for a slow but working resolver and moves the domain', async () => {
       dns.set('shop.slow-bg.test', [{ type: 'CNAME', value: 'edge.hostgate.test' }]);
       dns.setDelay((name) => (name.endsWith('slow-bg.test') ? 1500 : 0));

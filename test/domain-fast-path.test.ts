@@ -61,12 +61,10 @@ describe('domain fast path', () => {
     await waitFor('the domain to be active', async () => (await api.get(`/v1/domains/${d.id}`)).json().data.status === 'active', 60_000, 200);
 
     const runs = activityRuns((await handle.fetchHistory()).events ?? []);
-    // The first (periodic) DNS check on the DNS task queue moved it on, then the one local
-    // attempt at issuance, then the activities with retries.
+    // The local attempt first (DNS check + issuance), then the activities with retries.
     expect(runs[0]).toBe('attachWorkflow');
-    expect(runs[1]).toBe('recheckDns');
-    expect(runs).toContain('issueCertificate');
-    expect(runs.indexOf('issueCertificate')).toBeLessThan(runs.indexOf('beginCertificateOrder'));
+    expect(runs).toContain('verifyDnsAndIssue');
+    expect(runs.indexOf('verifyDnsAndIssue')).toBeLessThan(runs.indexOf('beginCertificateOrder'));
     expect(runs).toEqual(expect.arrayContaining(['beginCertificateOrder', 'validateCertificateOrder', 'finalizeCertificateOrder']));
     expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from certificates where domain_id = ${d.id}`)).toBe(1);
     const history = await t.database.db.anyFirst(sql.unsafe`select to_status from domain_status_history where domain_id = ${d.id} order by seq`);

@@ -1,8 +1,9 @@
 // pending_dns: DNS checks with backoff (at once on verify) until DNS is right — then, in the same
 // local activity, the domain moves to pending_certificate and one attempt at the certificate is
 // made — or until 14 days have passed (failed). The check a verify asks for runs on the fast local
-// path; the periodic ones (backoff) run as regular activities on the DNS task queue, and a verify
-// arriving meanwhile does not wait for them.
+// path; a periodic one (backoff) tries it too but gives up within a second when DNS is slow or
+// the probe lane busy, and then runs as a regular activity on the DNS task queue — a verify
+// arriving meanwhile does not wait for that (activities/dns-check.ts, lanes).
 import { CancellationScope, condition, patched } from '@temporalio/workflow';
 import type { Problem } from '../../../activities/domain.ts';
 import type { VerifyAndIssueResult } from '../../../activities/verify-and-issue.ts';
@@ -11,8 +12,9 @@ import { backoff, DNS_BACKOFF_CAP, DNS_BACKOFF_FIRST, DNS_GIVE_UP_AFTER } from '
 import { MAX_TURNS_PER_RUN, type DomainContext } from '../context.ts';
 
 /**
- * Patch id of the periodic DNS checks as regular activities on the DNS task queue (issue 14).
- * Histories recorded before it ran every check as a local activity and replay that way.
+ * Patch id of the periodic DNS checks that probe locally and fall back to the DNS task queue
+ * (issue 14). Histories recorded before it ran every check as an unbounded local activity and
+ * replay that way.
  */
 export const DNS_QUEUE_PATCH = 'dns-checks-on-dns-queue';
 
@@ -31,10 +33,16 @@ export async function waitForDns(ctx: DomainContext): Promise<void> {
     const input = { domainId, expectedSeq: ctx.state.seq, hostname, isApex: ctx.input.isApex };
     let result: VerifyAndIssueResult;
     if (!onVerify && patched(DNS_QUEUE_PATCH)) {
-      const checked = await periodicCheck(ctx, input);
-      // A verify came in while the check waited or ran: check now on the fast path instead.
-      if (checked === null) continue;
-      result = checked;
+      // A periodic check: the local path if DNS answers within the probe budget and the probe
+      // lane has a permit free (one workflow task, as before), else the DNS task queue.
+      const summary = `DNS check #${carry.dnsChecks + 1} of ${hostname} (periodic; on the DNS task queue if DNS is slow); if right, the certificate (one local attempt)`;
+      const probe = await verifyLocal.verifyDnsAndIssue.executeWithOptions({ ...verifyLocalOptions, summary }, [{ ...input, probe: true }]);
+      if (probe.deferred) {
+        const checked = await periodicCheck(ctx, input);
+        // A verify came in while the check waited or ran: check now on the fast path instead.
+        if (checked === null) continue;
+        result = checked;
+      } else result = probe;
     } else {
       const summary = `DNS check #${carry.dnsChecks + 1} of ${hostname}; if right, the certificate (one local attempt)`;
       result = await verifyLocal.verifyDnsAndIssue.executeWithOptions({ ...verifyLocalOptions, summary }, [input]);
