@@ -2,6 +2,20 @@
 // model/dns-verification.ts and stores the outcome in `domains.verification`. A check that could
 // not reach DNS is an ordinary result (problem `lookup_failed`, retryable), not an exception, so
 // the workflow's own back-off decides when to look again.
+//
+// Every check is bounded (issue 14: a resolver answering in 5 s held every workflow-task slot):
+// each query by the resolver's own timeout and tries, each check by a total budget, and the
+// checks that run as LOCAL activities — which hold a workflow-task slot while they run — also by
+// a semaphore. Three lanes:
+// - local: a verify, the re-check before issuance, the active domain's 6-hourly re-check. At most
+//   `dnsLimits.localConcurrency` at once; waiting for a permit counts against the budget
+//   (`localBudgetMs`); past it the check reports `lookup_failed` (retryable).
+// - probe: the periodic check of a pending_dns domain first tries the local path, with a permit
+//   of its own small pool only if one is free at once and PROBE_BUDGET_MS; when the resolver is
+//   slow or the pool busy it gives up without storing anything (`deferred`) and the workflow runs
+//   the check on the background lane. Fast DNS costs one workflow task per check, as before.
+// - background: `recheckDns`, a regular activity on the DNS task queue (worker/create-worker.ts)
+//   with slots of its own and `backgroundBudgetMs`.
 import { Resolver } from 'node:dns/promises';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../config/index.ts';
@@ -9,6 +23,8 @@ import { domainVerificationRepository, type StoredVerification } from '../db/rep
 import { domainsRepository, type DomainRow } from '../db/repositories/domains.ts';
 import type { Db } from '../db/pool.ts';
 import type { DomainState } from './domain.ts';
+import { beforeDeadline, DEADLINE_PASSED, Semaphore } from './lookup-budget.ts';
+import { dnsLocalLookupsInFlight, observeDnsLookup } from '../metrics/worker.ts';
 import {
   evaluateDnsVerification, isRetryableProblem, normName,
   type AddressLookup, type CaaFinding, type CaaRecord, type ChainEnd, type DnsObservation, type DnsProblem,
@@ -21,9 +37,17 @@ export interface VerifyDnsInput {
   /** Given by the workflow (fixed at creation) so the check need not read the row first. */
   hostname?: string | undefined;
   isApex?: boolean | undefined;
+  /** A periodic check trying the local path (probe lane): `deferred` when DNS is slow or the lane busy. */
+  probe?: boolean | undefined;
 }
 
 export interface DnsCheckDeps { db: Db; config: Config; resolverFactory?: () => Resolver }
+
+/**
+ * Where a check runs: `local` inside a workflow task (short budget, shared semaphore), or
+ * `background` as a regular activity on the DNS task queue (its own slots, longer budget).
+ */
+export type DnsLane = 'local' | 'probe' | 'background';
 
 export interface DnsCheckResult {
   ok: boolean;
@@ -31,7 +55,12 @@ export interface DnsCheckResult {
   problem: DnsProblem | null;
   /** True when DNS could not be checked at all (nothing is known about the customer's records). */
   retryable: boolean;
+  /** Probe lane only: DNS was too slow or the lane busy; nothing was stored, check on the DNS task queue. */
+  deferred?: boolean;
 }
+
+/** How long a periodic check may try the local path before leaving the check to the DNS task queue. */
+export const PROBE_BUDGET_MS = 1000;
 
 /** CNAME hops followed before giving up (resolvers themselves stop around 8–16). */
 export const MAX_CNAME_HOPS = 8;
@@ -46,13 +75,20 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
   const resolverFor = resolverFactory ? { get: resolverFactory, done: (r: Resolver) => r.cancel() } : {
     get: () => {
       if (!shared) {
-        shared = new Resolver({ timeout: 2000, tries: 2 });
+        // Each query: `tries` attempts of at most `queryTimeoutMs` (maxTimeout stops c-ares from
+        // growing the timeout between tries); the check's budget bounds the whole.
+        shared = new Resolver({ timeout: config.dnsLimits.queryTimeoutMs, tries: config.dnsLimits.tries, maxTimeout: config.dnsLimits.queryTimeoutMs });
         if (config.dns.servers.length > 0) shared.setServers(config.dns.servers);
       }
       return shared;
     },
     done: () => undefined,
   };
+
+  const localLane = new Semaphore(config.dnsLimits.localConcurrency);
+  // Probes get a pool of their own: however many periodic checks there are, they cannot take the
+  // permits a verify needs.
+  const probeLane = new Semaphore(Math.max(1, Math.ceil(config.dnsLimits.localConcurrency / 2)));
 
   async function liveDomain(domainId: string): Promise<DomainRow> {
     const domain = await domains.getById(domainId);
@@ -61,17 +97,44 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
   }
 
   /** Looks the domain up in DNS and stores the verdict as its `verification`. */
-  async function check(domain: DomainRow): Promise<DnsCheckResult> {
-    const { result, verification } = await lookUp(domain);
+  async function check(domain: DomainRow, lane: DnsLane): Promise<DnsCheckResult> {
+    const { result, verification } = await lookUp(domain, lane);
     if (!await verifications.save(domain.id, verification)) throw gone(domain.id);
     return result;
   }
 
-  /** Looks the domain up in DNS: the verdict, and what to store as its `verification`. */
-  async function lookUp(domain: Pick<DomainRow, 'hostname' | 'is_apex'>): Promise<{ result: DnsCheckResult; verification: StoredVerification }> {
+  /**
+   * Looks the domain up in DNS within the lane's budget: the verdict, and what to store as its
+   * `verification`. Past the budget (or without a local permit in time) nothing is known:
+   * `lookup_failed`, retryable — the lookups still in flight finish in the background, bounded by
+   * the resolver's timeout × tries, and their answers are dropped.
+   */
+  async function lookUp(domain: Pick<DomainRow, 'hostname' | 'is_apex'>, lane: DnsLane): Promise<{ result: DnsCheckResult; verification: StoredVerification; answered: boolean }> {
+    const started = Date.now();
+    const budget = lane === 'local' ? config.dnsLimits.localBudgetMs : lane === 'probe' ? Math.min(PROBE_BUDGET_MS, config.dnsLimits.localBudgetMs) : config.dnsLimits.backgroundBudgetMs;
+    const deadline = started + budget;
+    const inWorkflowTask = lane !== 'background';
+    const release = lane === 'local' ? await localLane.acquire(deadline - Date.now()) : lane === 'probe' ? await probeLane.acquire(0) : () => undefined;
     const resolver = resolverFor.get();
+    let outcome: 'answered' | 'budget_exceeded' | 'no_permit' = 'answered';
     try {
-      const observed = await observe(resolver, domain.hostname);
+      let observed: DnsObservation;
+      if (!release) {
+        outcome = 'no_permit';
+        observed = nothingKnown(domain.hostname);
+      } else {
+        // The permit goes back when the lookups end, not when the check stops waiting for them:
+        // lookups abandoned at the budget still count, so at most `localConcurrency` are ever in
+        // flight on this lane.
+        if (inWorkflowTask) dnsLocalLookupsInFlight.inc({ lane });
+        const lookups = observe(resolver, domain.hostname).finally(() => {
+          release();
+          if (inWorkflowTask) dnsLocalLookupsInFlight.dec({ lane });
+        });
+        const answer = await beforeDeadline(lookups, deadline);
+        if (answer === DEADLINE_PASSED) outcome = 'budget_exceeded';
+        observed = answer === DEADLINE_PASSED ? nothingKnown(domain.hostname) : answer;
+      }
       const checkedAt = new Date().toISOString();
       const verdict = evaluateDnsVerification({
         hostname: domain.hostname,
@@ -83,48 +146,74 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
       return {
         result: { ok: verdict.ok, checked_at: checkedAt, problem: verdict.problem, retryable: isRetryableProblem(verdict.problem) },
         verification: { checked_at: checkedAt, expected: verdict.expected, found: verdict.found, problem: verdict.problem },
+        answered: outcome === 'answered',
       };
     } finally {
       resolverFor.done(resolver);
+      observeDnsLookup(lane, outcome, (Date.now() - started) / 1000);
     }
   }
 
+  /** The domain moved to `pending_dns` → `pending_certificate` when DNS is right (see verifyDns). */
+  async function verifyIn(lane: DnsLane, { domainId, expectedSeq, hostname, isApex }: VerifyDnsInput): Promise<DnsCheckResult & { state: DomainState; hostname: string }> {
+    // The workflow knows the hostname and whether it is an apex (both fixed at creation): then
+    // the check costs one statement — the move when DNS is right, else storing what was found.
+    const known = hostname !== undefined && isApex !== undefined ? { hostname, is_apex: isApex } : null;
+    const domain = known ? null : await liveDomain(domainId);
+    const subject = known ?? domain!;
+    const { result, verification, answered } = await lookUp(subject, lane);
+    if (lane === 'probe' && !answered) {
+      // Nothing learned and nothing stored: the workflow checks again on the DNS task queue.
+      return { ...result, deferred: true, state: domain ? { status: domain.status, seq: domain.status_seq } : { status: 'pending_dns', seq: expectedSeq }, hostname: subject.hostname };
+    }
+    if (result.ok && (!domain || (domain.status === 'pending_dns' && domain.status_seq === expectedSeq))) {
+      // The verdict and the move in one statement.
+      const moved = await domains.transition(domainId, 'pending_certificate', 'DNS verified', { expectedSeq, verification: { ...verification } });
+      if (!moved.domain || moved.domain.status === 'deleted') throw gone(domainId);
+      const state = { status: moved.domain.status, seq: moved.domain.status_seq };
+      if (moved.changed) return { ...result, state, hostname: subject.hostname };
+      // Someone moved it first: keep what was found, report where it is now.
+      if (!await verifications.save(domainId, verification)) throw gone(domainId);
+      return { ...result, state, hostname: subject.hostname };
+    }
+    // Not right yet, or the domain moved on already: store what was found, nothing more.
+    const saved = await verifications.saveReturningState(domainId, verification);
+    if (saved === 'gone') throw gone(domainId);
+    // (A check older than the stored one is not written; where the row stands is read then.)
+    const row = saved ?? domain ?? await liveDomain(domainId);
+    return { ...result, state: { status: row.status, seq: row.status_seq }, hostname: subject.hostname };
+  }
+
   return {
-    /** Checks the domain's DNS now and stores what was found as its `verification`. */
+    /** Checks the domain's DNS now (local lane) and stores what was found as its `verification`. */
     async checkDns({ domainId }: { domainId: string }): Promise<DnsCheckResult> {
-      return check(await liveDomain(domainId));
+      return check(await liveDomain(domainId), 'local');
     },
 
     /**
      * A DNS check that, when DNS is right, also moves the domain from `pending_dns` to
      * `pending_certificate` (if the row is still at `expectedSeq`): one step instead of a check
-     * then a separate move, which is what a verify burst spends its time on.
+     * then a separate move, which is what a verify burst spends its time on. Local lane.
      */
-    async verifyDns({ domainId, expectedSeq, hostname, isApex }: VerifyDnsInput): Promise<DnsCheckResult & { state: DomainState; hostname: string }> {
-      // The workflow knows the hostname and whether it is an apex (both fixed at creation): then
-      // the check costs one statement — the move when DNS is right, else storing what was found.
-      const known = hostname !== undefined && isApex !== undefined ? { hostname, is_apex: isApex } : null;
-      const domain = known ? null : await liveDomain(domainId);
-      const subject = known ?? domain!;
-      const { result, verification } = await lookUp(subject);
-      if (result.ok && (!domain || (domain.status === 'pending_dns' && domain.status_seq === expectedSeq))) {
-        // The verdict and the move in one statement.
-        const moved = await domains.transition(domainId, 'pending_certificate', 'DNS verified', { expectedSeq, verification: { ...verification } });
-        if (!moved.domain || moved.domain.status === 'deleted') throw gone(domainId);
-        const state = { status: moved.domain.status, seq: moved.domain.status_seq };
-        if (moved.changed) return { ...result, state, hostname: subject.hostname };
-        // Someone moved it first: keep what was found, report where it is now.
-        if (!await verifications.save(domainId, verification)) throw gone(domainId);
-        return { ...result, state, hostname: subject.hostname };
-      }
-      // Not right yet, or the domain moved on already: store what was found, nothing more.
-      const saved = await verifications.saveReturningState(domainId, verification);
-      if (saved === 'gone') throw gone(domainId);
-      // (A check older than the stored one is not written; where the row stands is read then.)
-      const row = saved ?? domain ?? await liveDomain(domainId);
-      return { ...result, state: { status: row.status, seq: row.status_seq }, hostname: subject.hostname };
+    async verifyDns(input: VerifyDnsInput): Promise<DnsCheckResult & { state: DomainState; hostname: string }> {
+      return verifyIn(input.probe ? 'probe' : 'local', input);
+    },
+
+    /**
+     * The periodic check of a pending_dns domain, as a regular activity on the DNS task queue:
+     * the same check and move as `verifyDns`, with the background budget. It never issues: the
+     * workflow goes on to the certificate itself when this moved the domain.
+     */
+    async recheckDns(input: VerifyDnsInput): Promise<DnsCheckResult & { state: DomainState }> {
+      const { hostname: _hostname, ...rest } = await verifyIn('background', { ...input, probe: false });
+      return rest;
     },
   };
+}
+
+/** What a check that learned nothing observed: every lookup failed (→ `lookup_failed`). */
+function nothingKnown(hostname: string): DnsObservation {
+  return { cnameChain: [], chainEnd: 'error', a: { status: 'error', values: [] }, aaaa: { status: 'error', values: [] }, caa: { status: 'error', name: normName(hostname) } };
 }
 
 function gone(domainId: string): ApplicationFailure {

@@ -5,6 +5,7 @@ import { SecretBox } from '../security/secret-box.ts';
 import { createCertificateActivities } from './certificates.ts';
 import { createDnsCheckActivities } from './dns-check.ts';
 import { createDomainActivities } from './domain.ts';
+import { createMaintenanceActivities } from './maintenance.ts';
 import { createVerifyAndIssueActivities } from './verify-and-issue.ts';
 import { createWebhookActivities } from './webhooks.ts';
 import { createBillingActivities } from './billing.ts';
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
   const certificates = createCertificateActivities({ ...deps, secretBox });
   return {
     ...createDomainActivities(deps),
+    ...createMaintenanceActivities(deps),
     ...dns,
     ...certificates,
     ...createVerifyAndIssueActivities({ dns, certificates, logger: deps.logger }),

@@ -14,6 +14,7 @@ import type { PromiseLookup } from '../security/outbound-url.ts';
 import type { SecretBox } from '../security/secret-box.ts';
 import { delayAfterFailure } from '../model/webhook-schedule.ts';
 import { sendWebhook, type SendResult } from './webhook-sender.ts';
+import { countWebhookAttempt } from '../metrics/worker.ts';
 
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 15_000;
 export const USER_AGENT = 'Hostgate-Webhooks/1';
@@ -122,6 +123,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       if (!endpoint || !endpoint.enabled) {
         const error = !endpoint ? 'the endpoint was deleted' : `the endpoint is disabled (${endpoint.disabled_reason ?? 'manual'}); enable it and retry the delivery`;
         await deliveries.failWithoutAttempt(deliveryId, error);
+        countWebhookAttempt('endpoint_unavailable', 'failed', null);
         return { outcome: 'endpoint_unavailable', status: 'failed', responseCode: null, error, nextDelayMs: null };
       }
 
@@ -149,6 +151,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
         responseCode: result.statusCode, responseBody: result.body, error: verdict.attemptError,
         status, lastError: verdict.error, nextDelayMs: verdict.nextDelayMs,
       });
+      countWebhookAttempt(verdict.outcome, status, result.durationMs);
       if (verdict.outcome === 'gone') {
         await endpoints.disable(endpoint.id, DISABLED_GONE);
         deps.logger.info({ endpointId: endpoint.id, deliveryId }, 'webhook endpoint answered 410 Gone; disabled');

@@ -23,6 +23,7 @@ import { widgetDemoPlugin } from './plugins/widget-demo.ts';
 import { validatorCompiler } from './validation.ts';
 import { SecretBox } from '../security/secret-box.ts';
 import type { PromiseLookup } from '../security/outbound-url.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
 
 export interface AppDeps {
   config: Config;
@@ -94,6 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   app.addHook('onRequest', refuseCredentialsInUrl);
 
+  await app.register(metricsPlugin);
   await app.register(errorsPlugin);
   await app.register(strictUtf8Plugin);
   await app.register(openapiPlugin);

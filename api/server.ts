@@ -3,6 +3,7 @@
 // On SIGINT/SIGTERM `app.close()` stops accepting, lets in-flight requests finish, then runs the
 // onClose hook below, which closes what this process opened, in reverse order.
 import { createDb } from '../db/pool.ts';
+import { collectProcessMetrics, startMetricsServer } from '../metrics/serve.ts';
 import { boot } from '../process/boot.ts';
 import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
 import { taskQueue } from '../workflows/shared.ts';
@@ -22,7 +23,12 @@ const db = await createDb(config.databaseUrl!, {
 const temporal = nativeClientProvider(config.temporal.address!, config.temporal.namespace);
 const dispatcher = createOutboxDispatcher({ db, client: temporal.get, taskQueue: taskQueue(config.temporal.taskQueue), logger });
 const app = await buildApp({ config, db, temporal: { client: temporal.get }, dispatcher, logger });
+// Prometheus metrics on a port of their own, not the public API's (off unless
+// HOSTGATE_API_METRICS_PORT is set; loopback unless HOSTGATE_METRICS_HOST says otherwise).
+collectProcessMetrics('api');
+const metrics = await startMetricsServer({ host: config.metrics.host, port: config.metrics.apiPort, logger });
 app.addHook('onClose', async () => {
+  await metrics.close();
   await dispatcher.stop();
   await temporal.close();
   await db.end();

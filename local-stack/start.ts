@@ -1,10 +1,14 @@
 // `npm start`: the whole service on one machine with embedded defaults. Postgres (DATABASE_URL or
 // embedded), Temporal (TEMPORAL_ADDRESS or the real dev server with its Web UI), migrations,
 // search attributes, a bootstrap organization and key, the workflow bundle and the widget script,
-// then the API, worker and edge processes. Ctrl-C stops every child (each once, with SIGTERM, in
-// its own process group: a terminal's Ctrl-C reaches only this launcher, and a second signal would
-// make a child skip its graceful close); a second start reuses the data under HOSTGATE_DATA_DIR.
-import { spawn, type ChildProcess } from 'node:child_process';
+// then the API, worker and edge processes. Every process started here is supervised
+// (local-stack/supervisor.ts): one that exits is restarted with backoff while the others keep
+// serving. Ctrl-C (SIGINT) or SIGTERM to this launcher stops every child (each once, with SIGTERM,
+// the Node children in their own process group: a terminal's Ctrl-C reaches only this launcher,
+// and a second signal would make a child skip its graceful close); a second start reuses the data
+// under HOSTGATE_DATA_DIR.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../config/index.ts';
 import { migrate } from '../db/migrate.ts';
@@ -12,12 +16,16 @@ import { createDb } from '../db/pool.ts';
 import { apiKeysRepository, scopes } from '../db/repositories/api-keys.ts';
 import { organizationsRepository } from '../db/repositories/organizations.ts';
 import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
-import { bundleIsFresh, buildWorkflowBundle } from '../worker/workflow-bundle.ts';
+import { bundleIsFresh, buildWorkflowBundle, defaultBundlePath } from '../worker/workflow-bundle.ts';
 import { ensureWidgetBuilt } from '../widget/build.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded-postgres.ts';
 import { localEncryptionKeys } from './encryption-keys.ts';
-import { findTemporalCli, startTemporalDevServer, type DevServerHandle } from './temporal-dev-server.ts';
+import { Supervisor } from './supervisor.ts';
+import { findTemporalCli, startTemporalDevServer, type DevServerHandle, type DevServerOptions } from './temporal-dev-server.ts';
 import path from 'node:path';
+
+/** Where `npm start` serves each process's metrics unless told otherwise. */
+const LOCAL_METRICS_PORTS = { api: 9464, worker: 9465, workerSdk: 9466, edge: 9467 } as const;
 
 const t0 = Date.now();
 const say = (msg: string) => console.log(`hostgate: ${msg}`);
@@ -34,23 +42,28 @@ const raw = config.raw;
 
 let postgres: EmbeddedPostgresHandle | null = null;
 let temporal: DevServerHandle | null = null;
-const children: ChildProcess[] = [];
+const supervisor = new Supervisor(say);
 let shuttingDown = false;
+
+/** The Node processes of the stack, in start order. Optional ones start when their entry exists. */
+const nodeServices: { name: string; entry: string; optional?: boolean }[] = [
+  { name: 'api', entry: '../api/server.ts' },
+  { name: 'worker', entry: '../worker/main.ts' },
+  { name: 'edge', entry: '../edge/main.ts' },
+  // The HAProxy edge agent (being added as edge/agent-main.ts): supervised once it is there.
+  { name: 'edge-agent', entry: '../edge/agent-main.ts', optional: true },
+];
 
 async function shutdown(code: number): Promise<never> {
   if (shuttingDown) return new Promise<never>(() => undefined);
   shuttingDown = true;
   say('stopping…');
-  await Promise.all(children.map((child) => new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 20_000).unref();
-  })));
-  // A terminal's Ctrl-C reaches every process of the group, so these may already be exiting.
-  const bounded = (p: Promise<unknown> | undefined) => Promise.race([p?.catch(() => undefined), new Promise((r) => setTimeout(r, 10_000).unref())]);
-  await bounded(temporal?.stop());
-  await bounded(postgres?.stop());
+  supervisor.holdRestarts();
+  // Every wait below is bounded: the children get SIGKILL 20 s after SIGTERM, the servers 10 s.
+  await supervisor.stop(nodeServices.map((s) => s.name));
+  const bounded = (p: Promise<unknown>) => Promise.race([p.catch(() => undefined), new Promise((r) => setTimeout(r, 10_000).unref())]);
+  await bounded(supervisor.stop(['temporal']));
+  await bounded(supervisor.stop(['postgres']));
   say('stopped');
   process.exit(code);
 }
@@ -66,7 +79,22 @@ try {
   if (databaseUrl) say('[1/6] Postgres: using DATABASE_URL');
   else {
     say(`[1/6] Postgres: starting embedded Postgres on 127.0.0.1:${raw.HOSTGATE_POSTGRES_PORT} (data in ${path.join(config.dataDir, 'postgres')})`);
-    postgres = await startEmbeddedPostgres(config.dataDir, raw.HOSTGATE_POSTGRES_PORT, say);
+    let started: EmbeddedPostgresHandle | null = null;
+    await supervisor.add({
+      name: 'postgres',
+      // First start: initialise if needed, create the database. A restart starts the cluster
+      // again on the same data (Postgres itself refuses while the dead one's backends linger:
+      // the supervisor then tries again after its backoff).
+      async start() {
+        if (!started) started = await startEmbeddedPostgres(config.dataDir, raw.HOSTGATE_POSTGRES_PORT, say);
+        else await started.restart();
+        const child = started.process();
+        if (!child) throw new Error('embedded Postgres started without a process');
+        return child;
+      },
+      stop: () => started!.stop(),
+    });
+    postgres = started!;
     databaseUrl = postgres.url;
   }
 
@@ -76,13 +104,23 @@ try {
   else {
     const cli = findTemporalCli(config.temporal.cliPath, say);
     say(`[2/6] Temporal: starting the dev server on 127.0.0.1:${raw.HOSTGATE_TEMPORAL_PORT} (UI :${raw.HOSTGATE_TEMPORAL_UI_PORT}, data in ${path.join(config.dataDir, 'temporal')})`);
-    temporal = await startTemporalDevServer({
+    const options: DevServerOptions = {
       cliPath: cli, port: raw.HOSTGATE_TEMPORAL_PORT, uiPort: raw.HOSTGATE_TEMPORAL_UI_PORT,
       dbFile: path.resolve(config.dataDir, 'temporal', 'temporal.db'), namespace: config.temporal.namespace, log: say,
+    };
+    await supervisor.add({
+      name: 'temporal',
+      // A restart begins once the dead server's process has exited, so its SQLite lock is gone;
+      // if another server still holds the file, the start fails with SQLITE_BUSY and the
+      // supervisor waits its backoff before trying again.
+      async start() {
+        temporal = await startTemporalDevServer(options);
+        return temporal.process;
+      },
+      stop: () => temporal!.stop(),
     });
-    temporalAddress = temporal.address;
-    temporalUi = temporal.uiUrl;
-    temporal.process.once('exit', (code) => { if (!shuttingDown) { say(`Temporal dev server exited (${String(code)})`); void shutdown(1); } });
+    temporalAddress = temporal!.address;
+    temporalUi = temporal!.uiUrl;
   }
 
   say('[3/6] migrations');
@@ -105,9 +143,10 @@ try {
   }
   await db.end();
 
-  if (!bundleIsFresh()) {
+  const bundlePath = config.worker.bundlePath ?? defaultBundlePath;
+  if (!bundleIsFresh(bundlePath)) {
     say('[5/6] building the workflow bundle (sources changed)');
-    await buildWorkflowBundle();
+    await buildWorkflowBundle(bundlePath);
   } else say('[5/6] workflow bundle is up to date');
   // The API serves the widget script as built; it is rebuilt only when its sources changed.
   const widget = await ensureWidgetBuilt({ apiOrigin: config.widgetApiOrigin });
@@ -120,14 +159,22 @@ try {
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: temporalAddress,
     HOSTGATE_ENCRYPTION_KEYS: raw.HOSTGATE_ENCRYPTION_KEYS ?? localEncryptionKeys(config.dataDir),
+    // Prometheus endpoints on loopback (HOSTGATE_METRICS_HOST), each on by default here; a
+    // variable set (0: off) wins. docs/operations.md, "Metrics".
+    HOSTGATE_API_METRICS_PORT: String(raw.HOSTGATE_API_METRICS_PORT ?? LOCAL_METRICS_PORTS.api),
+    HOSTGATE_WORKER_METRICS_PORT: String(raw.HOSTGATE_WORKER_METRICS_PORT ?? LOCAL_METRICS_PORTS.worker),
+    HOSTGATE_WORKER_SDK_METRICS_PORT: String(raw.HOSTGATE_WORKER_SDK_METRICS_PORT ?? LOCAL_METRICS_PORTS.workerSdk),
+    HOSTGATE_EDGE_METRICS_PORT: String(raw.HOSTGATE_EDGE_METRICS_PORT ?? LOCAL_METRICS_PORTS.edge),
   };
   say('[6/6] starting api, worker and edge');
-  for (const [name, entry] of [['api', '../api/server.ts'], ['worker', '../worker/main.ts'], ['edge', '../edge/main.ts']] as const) {
-    const child = spawn(process.execPath, [fileURLToPath(new URL(entry, import.meta.url))], { env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
-    child.once('exit', (code, signal) => {
-      if (!shuttingDown) { say(`${name} exited (${code ?? signal}); stopping everything`); void shutdown(1); }
+  for (const { name, entry, optional } of nodeServices) {
+    const file = fileURLToPath(new URL(entry, import.meta.url));
+    if (optional && !existsSync(file)) continue;
+    await supervisor.add({
+      name,
+      // A spawn that fails (no such file, EMFILE…) shows as an exit, which the supervisor handles.
+      start: async () => spawn(process.execPath, [file], { env, stdio: ['ignore', 'inherit', 'inherit'], detached: true }),
     });
-    children.push(child);
   }
 
   const apiUrl = `http://localhost:${config.apiPort}`;
@@ -144,7 +191,10 @@ try {
   say(`  API:          ${apiUrl}/v1`);
   say(`  API docs:     ${apiUrl}/docs  (OpenAPI: ${apiUrl}/v1/openapi.json)`);
   if (temporalUi) say(`  Temporal UI:  ${temporalUi}`);
-  say(`  Readiness:    ${apiUrl}/readyz`);
+  say(`  Readiness:    ${apiUrl}/readyz  (?strict=1: 503 while Temporal is away too)`);
+  const metricsUrls = [['api', env.HOSTGATE_API_METRICS_PORT], ['worker', env.HOSTGATE_WORKER_METRICS_PORT], ['worker SDK', env.HOSTGATE_WORKER_SDK_METRICS_PORT], ['edge', env.HOSTGATE_EDGE_METRICS_PORT]]
+    .filter(([, port]) => port !== '0').map(([name, port]) => `${name} :${port}`);
+  if (metricsUrls.length) say(`  Metrics:      http://${raw.HOSTGATE_METRICS_HOST}:<port>/metrics — ${metricsUrls.join(', ')}`);
   say(`  Widget demo:  ${apiUrl}/widget/demo`);
   say(`  ACME HTTP-01: http://localhost:${config.httpPort}/.well-known/acme-challenge/…  (port 80 in production)`);
   if (bootstrap) {

@@ -7,7 +7,7 @@
 // workflows over days of skipped DNS backoff ("No history found" on signal).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, makeTelemetryFilterString, type Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { handleBillingEvent } from '../billing/handle-event.ts';
 import { sql } from '../db/pool.ts';
 import { billingId, billingRepository } from '../db/repositories/billing.ts';
@@ -17,7 +17,7 @@ import { organizationsRepository } from '../db/repositories/organizations.ts';
 import { usageRepository } from '../db/repositories/usage.ts';
 import { createLogger } from '../logging/logger.ts';
 import { randomToken } from '../security/tokens.ts';
-import { createHostgateWorker } from '../worker/create-worker.ts';
+import { createHostgateWorker, type HostgateWorker } from '../worker/create-worker.ts';
 import { billingStateQuery } from '../workflows/billing/signals.ts';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
 import { testConfig } from './support/app.ts';
@@ -28,7 +28,7 @@ import { waitFor } from './support/wait.ts';
 describe('billing workflow over weeks (time-skipping)', () => {
   let env: TestWorkflowEnvironment | null = null;
   let t: TestDatabase;
-  let worker: Worker;
+  let worker: HostgateWorker;
   let dispatcher: OutboxDispatcher;
   let pump: NodeJS.Timeout | null = null;
   const config = testConfig();

@@ -168,4 +168,72 @@ describe('checkDns activity', () => {
     expect(failure).toBeInstanceOf(ApplicationFailure);
     expect(failure).toMatchObject({ nonRetryable: true });
   });
+
+  describe('bounded lookups (a slow resolver cannot hold the worker)', () => {
+    const slowConfig = (overrides: Record<string, string>) => testConfig({ HOSTGATE_DNS_SERVERS: dns.server, HOSTGATE_CNAME_TARGET: 'edge.hostgate.test', HOSTGATE_EDGE_IPV4: '127.0.0.1', HOSTGATE_DNS_QUERY_TIMEOUT_MS: '10000', HOSTGATE_DNS_TRIES: '1', ...overrides });
+    afterAll(() => dns.setDelay(null));
+
+    it('a local check gives up at its budget with lookup_failed (retryable), stored', async () => {
+      dns.set('shop.slow-local.test', [{ type: 'CNAME', value: 'edge.hostgate.test' }]);
+      dns.setDelay((name) => (name.endsWith('slow-local.test') ? 3000 : 0));
+      const activities = createDnsCheckActivities({ db: database.db, config: slowConfig({ HOSTGATE_DNS_LOCAL_BUDGET_MS: '500' }) });
+      const id = await domain('shop.slow-local.test');
+      const started = Date.now();
+      const result = await activities.checkDns({ domainId: id });
+      const took = Date.now() - started;
+      expect(took).toBeGreaterThanOrEqual(450);
+      expect(took).toBeLessThan(1500);
+      expect(result).toMatchObject({ ok: false, retryable: true, problem: { code: 'lookup_failed' } });
+      expect(await verification(id)).toMatchObject({ problem: { code: 'lookup_failed' } });
+    });
+
+    it('at most HOSTGATE_DNS_LOCAL_CONCURRENCY local checks reach DNS at once; the others give up at the budget', async () => {
+      dns.setDelay((name) => (name.endsWith('slow-many.test') ? 2000 : 0));
+      const activities = createDnsCheckActivities({ db: database.db, config: slowConfig({ HOSTGATE_DNS_LOCAL_BUDGET_MS: '1000', HOSTGATE_DNS_LOCAL_CONCURRENCY: '2' }) });
+      const ids = await Promise.all([1, 2, 3, 4, 5].map((i) => domain(`shop${i}.slow-many.test`)));
+      const asked = () => dns.queries.filter((q) => q.name.endsWith('slow-many.test')).length;
+      const started = Date.now();
+      const checks = Promise.all(ids.map((id) => activities.checkDns({ domainId: id })));
+      await new Promise((r) => setTimeout(r, 300));
+      // Each check begins with its CNAME question and waits there: two checks, two questions.
+      expect(asked()).toBe(2);
+      const results = await checks;
+      expect(Date.now() - started).toBeLessThan(2500);
+      for (const r of results) expect(r).toMatchObject({ ok: false, retryable: true, problem: { code: 'lookup_failed' } });
+      // The three that never got a permit never asked anything.
+      expect(asked()).toBe(2);
+    });
+
+    it('a periodic check probing the local path gives up within a second on slow DNS, storing nothing; answers on fast DNS', async () => {
+      dns.set('shop.slow-probe.test', [{ type: 'CNAME', value: 'edge.hostgate.test' }]);
+      dns.set('shop.fast-probe.test', [{ type: 'CNAME', value: 'edge.hostgate.test' }]);
+      dns.setDelay((name) => (name.endsWith('slow-probe.test') ? 3000 : 0));
+      const activities = createDnsCheckActivities({ db: database.db, config: slowConfig({ HOSTGATE_DNS_LOCAL_BUDGET_MS: '3000' }) });
+      const slowId = await domain('shop.slow-probe.test');
+      const slowRow = (await domainsRepository(database.db).getById(slowId))!;
+      const started = Date.now();
+      const slow = await activities.verifyDns({ domainId: slowId, expectedSeq: slowRow.status_seq, hostname: 'shop.slow-probe.test', isApex: false, probe: true });
+      expect(Date.now() - started).toBeLessThan(1500);
+      expect(slow).toMatchObject({ deferred: true, ok: false, state: { status: 'pending_dns', seq: slowRow.status_seq } });
+      expect((await domainsRepository(database.db).getById(slowId))!.verification).toBeNull();
+      const fastId = await domain('shop.fast-probe.test');
+      const fastRow = (await domainsRepository(database.db).getById(fastId))!;
+      const fast = await activities.verifyDns({ domainId: fastId, expectedSeq: fastRow.status_seq, hostname: 'shop.fast-probe.test', isApex: false, probe: true });
+      expect(fast).toMatchObject({ ok: true, state: { status: 'pending_certificate' } });
+      expect(fast.deferred).toBeUndefined();
+    });
+
+    it('the periodic (background) check waits for a slow but working resolver and moves the domain', async () => {
+      dns.set('shop.slow-bg.test', [{ type: 'CNAME', value: 'edge.hostgate.test' }]);
+      dns.setDelay((name) => (name.endsWith('slow-bg.test') ? 1500 : 0));
+      const activities = createDnsCheckActivities({ db: database.db, config: slowConfig({ HOSTGATE_DNS_LOCAL_BUDGET_MS: '500', HOSTGATE_DNS_BACKGROUND_BUDGET_MS: '10000' }) });
+      const id = await domain('shop.slow-bg.test');
+      const row = (await domainsRepository(database.db).getById(id))!;
+      const started = Date.now();
+      const result = await activities.recheckDns({ domainId: id, expectedSeq: row.status_seq, hostname: 'shop.slow-bg.test', isApex: false });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+      expect(result).toMatchObject({ ok: true, problem: null, state: { status: 'pending_certificate', seq: row.status_seq + 1 } });
+      expect(result).not.toHaveProperty('hostname');
+    });
+  });
 });

@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { buildApp } from '../api/app.ts';
 import { createDb } from '../db/pool.ts';
 import { createLogger } from '../logging/logger.ts';
+import { nativeClientProvider } from '../workflows/temporal-connection.ts';
 import { createTestApp, testConfig, type TestApp } from './support/app.ts';
 import { startTcpProxy } from './support/tcp-proxy.ts';
+import { waitFor } from './support/wait.ts';
 
 describe('health and readiness', () => {
   let t: TestApp;
@@ -42,7 +44,8 @@ describe('health and readiness', () => {
       expect(body.error.code).toBe('service_unavailable');
       expect(body.error.request_id).toBe('probe-2');
       expect(body.error.message).toMatch(/postgres/);
-      expect(Object.keys(body.error.details)).toEqual(['postgres']);
+      expect(Object.keys(body.error.details).sort()).toEqual(['checks', 'postgres']);
+      expect(body.error.details.checks).toEqual({ postgres: 'unreachable', temporal: 'ok' });
       expect(JSON.stringify(body)).not.toContain(viaProxy.toString());
       // Back up: ready again without a restart.
       await proxy.restore();
@@ -54,12 +57,46 @@ describe('health and readiness', () => {
     }
   });
 
-  it('/readyz is 503 when Temporal is not configured', async () => {
+  it('/readyz is 200 degraded when only Temporal is away (creates go through the outbox); strict=1 is 503', async () => {
+    // A real Temporal connection through a loopback proxy, then the proxy cut: Temporal away for real.
+    const [host, port] = t.temporal.address.split(':') as [string, string];
+    const proxy = await startTcpProxy(host, Number(port));
+    // The API's own kind of client (api/server.ts): the Rust core's connection.
+    const temporal = nativeClientProvider(`127.0.0.1:${proxy.port}`, 'default');
+    const app = await buildApp({ config: testConfig(), db: t.database.db, temporal: { client: temporal.get }, dispatcher: null, logger: createLogger('silent', 'test') });
+    try {
+      expect((await app.inject({ method: 'GET', url: '/readyz?strict=1' })).json()).toEqual({ status: 'ready', checks: { postgres: 'ok', temporal: 'ok' } });
+      await proxy.cut();
+      const started = Date.now();
+      const res = await app.inject({ method: 'GET', url: '/readyz' });
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ status: 'degraded', checks: { postgres: 'ok', temporal: 'unreachable' } });
+      expect(res.json().details.temporal).toMatch(/Temporal/);
+      const strict = await app.inject({ method: 'GET', url: '/readyz?strict=1' });
+      expect(strict.statusCode).toBe(503);
+      expect(strict.headers['retry-after']).toBe('5');
+      expect(strict.json().error.code).toBe('service_unavailable');
+      expect(strict.json().error.details.checks).toEqual({ postgres: 'ok', temporal: 'unreachable' });
+      await proxy.restore();
+      await waitFor('Temporal reachable again', async () => (await app.inject({ method: 'GET', url: '/readyz?strict=1' })).statusCode === 200, 20_000, 200);
+    } finally {
+      await app.close();
+      await temporal.close();
+      await proxy.close();
+    }
+  }, 30_000);
+
+  it('/readyz is degraded when Temporal is not configured, 503 when strict; a bad strict value is 400', async () => {
     const app = await buildApp({ config: testConfig(), db: t.database.db, temporal: null, dispatcher: null, logger: createLogger('silent', 'test') });
     try {
       const res = await app.inject({ method: 'GET', url: '/readyz' });
-      expect(res.statusCode).toBe(503);
-      expect(res.json().error.details).toHaveProperty('temporal');
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ status: 'degraded', checks: { postgres: 'ok', temporal: 'not_configured' } });
+      const strict = await app.inject({ method: 'GET', url: '/readyz?strict=true' });
+      expect(strict.statusCode).toBe(503);
+      expect(strict.json().error.details).toHaveProperty('temporal');
+      expect((await app.inject({ method: 'GET', url: '/readyz?strict=yes' })).statusCode).toBe(400);
     } finally {
       await app.close();
     }

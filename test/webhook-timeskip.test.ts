@@ -3,7 +3,7 @@
 // receiver on loopback and records every attempt in Postgres.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, makeTelemetryFilterString, type Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { sql } from '../db/pool.ts';
 import { destinationsRepository } from '../db/repositories/destinations.ts';
 import { domainsRepository } from '../db/repositories/domains.ts';
@@ -14,7 +14,7 @@ import { createLogger } from '../logging/logger.ts';
 import { SecretBox } from '../security/secret-box.ts';
 import { randomToken } from '../security/tokens.ts';
 import { verifyWebhook } from '../sdk/webhooks.ts';
-import { createHostgateWorker } from '../worker/create-worker.ts';
+import { createHostgateWorker, type HostgateWorker } from '../worker/create-worker.ts';
 import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
 import { retryDeliveryWorkflow } from '../workflows/webhook-delivery/client.ts';
 import { ATTEMPT_GAPS, JITTER } from '../model/webhook-schedule.ts';
@@ -28,7 +28,7 @@ describe('webhook delivery schedule (time-skipping)', () => {
   let env: TestWorkflowEnvironment | null = null;
   let t: TestDatabase;
   let receiver: Receiver;
-  let worker: Worker;
+  let worker: HostgateWorker;
   const config = testConfig({ HOSTGATE_ALLOW_PRIVATE_TARGETS: 'true' });
   const box = new SecretBox(config.encryptionKeys);
   const taskQueue = `timeskip-webhooks-${randomToken(8)}`;

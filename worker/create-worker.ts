@@ -1,6 +1,8 @@
 import v8 from 'node:v8';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
+import { createDnsCheckActivities } from '../activities/dns-check.ts';
+import { dnsTaskQueue } from '../workflows/domain/config.ts';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/pool.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -29,7 +31,61 @@ export function defaultMaxCachedWorkflows(): number {
   return Math.max(100, Math.floor((heapMiB - 512) * 2));
 }
 
-export async function createHostgateWorker(options: HostgateWorkerOptions): Promise<Worker> {
+/**
+ * The two Temporal workers of one worker process, run and stopped together: `main` hosts every
+ * workflow and activity of the task queue; `dns` serves only the periodic DNS checks on the DNS
+ * task queue (workflows/domain/config.ts `dnsTaskQueue`), with slots of its own, so slow DNS
+ * holds those and nothing else (issue 14).
+ */
+export interface HostgateWorker {
+  main: Worker;
+  dns: Worker;
+  /** Runs both until both stop; a worker that stops by itself (fatal error) stops the other. */
+  run(): Promise<void>;
+  /** Runs both until `until` settles, then shuts both down (tests). */
+  runUntil<R>(until: Promise<R> | (() => Promise<R>)): Promise<R>;
+  shutdown(): void;
+  /** The main worker's state. */
+  getState(): ReturnType<Worker['getState']>;
+}
+
+export async function createHostgateWorker(options: HostgateWorkerOptions): Promise<HostgateWorker> {
+  const main = await createMainWorker(options);
+  const dns = await Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: dnsTaskQueue(options.taskQueue),
+    activities: { recheckDns: createDnsCheckActivities({ db: options.db, config: options.config }).recheckDns },
+    maxConcurrentActivityTaskExecutions: options.config.dnsActivitySlots,
+    shutdownGraceTime: '20 seconds',
+  });
+  const shutdown = () => {
+    for (const w of [main, dns]) if (w.getState() === 'RUNNING') w.shutdown();
+  };
+  return {
+    main,
+    dns,
+    async run() {
+      const runs = [main.run(), dns.run()];
+      // Whichever stops first (shutdown or a fatal error) takes the other along.
+      await Promise.race(runs.map((r) => r.then(shutdown, (error: unknown) => { shutdown(); throw error; })));
+      await Promise.all(runs);
+    },
+    async runUntil<R>(until: Promise<R> | (() => Promise<R>)) {
+      const dnsRun = dns.run();
+      try {
+        return await main.runUntil(until);
+      } finally {
+        if (dns.getState() === 'RUNNING') dns.shutdown();
+        await dnsRun;
+      }
+    },
+    shutdown,
+    getState: () => main.getState(),
+  };
+}
+
+async function createMainWorker(options: HostgateWorkerOptions): Promise<Worker> {
   const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = options.bundlePath
     ? { workflowBundle: readBundle(options.bundlePath) }
     : { workflowsPath };

@@ -1,21 +1,29 @@
-// Worker process: hosts every workflow and activity, sweeps the workflow outbox, and fans hostname
-// events out to webhook deliveries. On SIGINT/SIGTERM the worker drains (Temporal finishes or
-// hands back its in-flight tasks), then the loops stop and the connections close.
+// Worker process: hosts every workflow and activity (and, on the DNS task queue, the periodic DNS
+// checks), sweeps the workflow outbox, fans hostname events out to webhook deliveries, keeps the
+// retention Schedules up to date and serves its metrics. On SIGINT/SIGTERM the worker drains
+// (Temporal finishes or hands back its in-flight tasks), then the loops stop and the connections
+// close.
 import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { createDb } from '../db/pool.ts';
+import { backlogGaugesRepository } from '../db/repositories/backlog-gauges.ts';
+import { registerBacklogGauges } from '../metrics/worker.ts';
+import { collectProcessMetrics, startMetricsServer } from '../metrics/serve.ts';
+import { ensureRetentionSchedules } from '../workflows/maintenance/client.ts';
 import { boot } from '../process/boot.ts';
 import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
 import { createWebhookFanOut } from '../workflows/webhook-delivery/fan-out.ts';
 import { taskQueue } from '../workflows/shared.ts';
 import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
 import { createHostgateWorker } from './create-worker.ts';
-import { startMaintenance } from './maintenance.ts';
 import { bundleIsFresh, buildWorkflowBundle, defaultBundlePath } from './workflow-bundle.ts';
 
 const { config, logger, onShutdown } = boot('worker', ['database', 'temporal', 'encryption']);
-// Signals are ours (process/boot.ts), not the Temporal runtime's.
-Runtime.install({ shutdownSignals: [], telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) } } });
+// Signals are ours (process/boot.ts), not the Temporal runtime's. The SDK's own metrics (task
+// slots, poll and task latencies, sticky cache) are served by the Rust core on a port of their
+// own when HOSTGATE_WORKER_SDK_METRICS_PORT is set (docs/operations.md, "Metrics").
+const sdkMetrics = config.metrics.workerSdkPort > 0 ? { metrics: { prometheus: { bindAddress: `${config.metrics.host}:${config.metrics.workerSdkPort}`, useSecondsForDurations: true } } } : {};
+Runtime.install({ shutdownSignals: [], telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) }, ...sdkMetrics } });
 
 const address = config.temporal.address!;
 const queue = taskQueue(config.temporal.taskQueue);
@@ -38,14 +46,21 @@ dispatcher.startLoop(1000);
 // Hostname events → webhook deliveries, woken by LISTEN/NOTIFY at commit, swept every second.
 const fanOut = createWebhookFanOut({ db, dispatcher, logger, databaseUrl: config.databaseUrl });
 await fanOut.start();
-const maintenance = startMaintenance({ db, logger });
+// Retention runs on Temporal Schedules (visible in the Web UI); every worker start brings them up
+// to date. Not fatal: a worker that cannot write them still serves (the next start tries again).
+await ensureRetentionSchedules(new Client({ connection, namespace: config.temporal.namespace }), { taskQueue: queue, periods: config.retention, batch: config.retention.batch })
+  .then((done) => logger.info({ schedules: done }, 'retention schedules up to date'))
+  .catch((error: unknown) => logger.error({ err: String(error) }, 'retention schedules could not be created or updated'));
+collectProcessMetrics('worker');
+registerBacklogGauges(backlogGaugesRepository(db).read);
+const metrics = await startMetricsServer({ host: config.metrics.host, port: config.metrics.workerPort, logger });
 
 logger.info({ taskQueue: queue, namespace: config.temporal.namespace }, 'worker running');
 const running = worker.run();
 onShutdown(async () => {
   if (worker.getState() === 'RUNNING') worker.shutdown();
   await running.catch(() => undefined);
-  maintenance.stop();
+  await metrics.close();
   await fanOut.stop();
   await dispatcher.stop();
   await db.end();

@@ -2,3 +2,4 @@
 export { domainLifecycleWorkflow } from './domain/workflows.ts';
 export { webhookDeliveryWorkflow } from './webhook-delivery/workflows.ts';
 export { billingSubscriptionWorkflow } from './billing/workflows.ts';
+export { retentionWorkflow } from './maintenance/workflows.ts';

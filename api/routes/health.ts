@@ -1,3 +1,8 @@
+// Liveness and readiness. `/readyz` answers 200 while Postgres answers: creates and every read
+// need only Postgres (Temporal work goes through the outbox and catches up when Temporal is
+// back), so a Temporal outage shows as `status: "degraded"` instead of taking the API out of a
+// load balancer. `/readyz?strict=1` answers 503 when anything is down, for deployments that want
+// the API to leave rotation with Temporal (docs/operations.md, "Health checks").
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Client } from '@temporalio/client';
 import { Type } from 'typebox';
@@ -6,7 +11,18 @@ import { ApiError } from '../errors.ts';
 import { ErrorResponse } from '../schemas/common.ts';
 
 const Health = Type.Object({ status: Type.Literal('ok') });
-const Ready = Type.Object({ status: Type.Literal('ready'), checks: Type.Object({ postgres: Type.Literal('ok'), temporal: Type.Literal('ok') }) });
+const CheckResult = Type.Union([Type.Literal('ok'), Type.Literal('unreachable'), Type.Literal('not_configured')]);
+const Checks = Type.Object({ postgres: CheckResult, temporal: CheckResult });
+const Ready = Type.Object({
+  status: Type.Union([Type.Literal('ready'), Type.Literal('degraded')]),
+  checks: Checks,
+  /** Why a check is not ok (short, no connection strings). */
+  details: Type.Optional(Type.Record(Type.String(), Type.String())),
+});
+const ReadyQuery = Type.Object({ strict: Type.Optional(Type.Union([Type.Literal('1'), Type.Literal('true'), Type.Literal('0'), Type.Literal('false')])) });
+
+/** How long each dependency may take to answer a readiness probe. */
+const CHECK_TIMEOUT_MS = 2000;
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -17,24 +33,41 @@ async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Pr
   }
 }
 
+// The call itself carries the deadline too: a probe that gave up must not leave the client
+// retrying behind it (one stray call per probe while Temporal is away).
 async function clientOf(client: Client | (() => Promise<Client>)): Promise<Client> {
   return typeof client === 'function' ? client() : client;
+}
+
+/** A reason fit for a public probe: the names of what failed, never a connection string. */
+function publicReason(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/postgres(ql)?:\/\/\S+/g, '<database>').slice(0, 200);
 }
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/healthz', { schema: { hide: true, response: { 200: Health } } }, async () => ({ status: 'ok' as const }));
 
-  app.get('/readyz', { schema: { hide: true, response: { 200: Ready, 503: ErrorResponse } } }, async () => {
+  app.get('/readyz', { schema: { hide: true, querystring: ReadyQuery, response: { 200: Ready, 503: ErrorResponse } } }, async (request) => {
+    const strict = request.query.strict === '1' || request.query.strict === 'true';
     const { db, temporal } = app.deps;
-    const failures: Record<string, string> = {};
-    await withTimeout(db.oneFirst(sql.unsafe`select 1`), 2000, 'Postgres').catch((e: unknown) => { failures.postgres = e instanceof Error ? e.message : String(e); });
-    if (!temporal) failures.temporal = 'Temporal is not configured (TEMPORAL_ADDRESS)';
-    else await withTimeout(clientOf(temporal.client).then((client) => client.workflowService.getSystemInfo({})), 2000, 'Temporal').catch((e: unknown) => { failures.temporal = e instanceof Error ? e.message : String(e); });
-    if (Object.keys(failures).length) {
-      // Only the names of what failed and a short reason: no connection strings.
-      const details = Object.fromEntries(Object.entries(failures).map(([k, v]) => [k, v.replace(/postgres(ql)?:\/\/\S+/g, '<database>').slice(0, 200)]));
-      throw new ApiError('service_unavailable', `not ready: ${Object.keys(failures).join(' and ')} unreachable`, { details, headers: { 'retry-after': '5' } });
+    const checks: { postgres: 'ok' | 'unreachable' | 'not_configured'; temporal: 'ok' | 'unreachable' | 'not_configured' } = { postgres: 'ok', temporal: 'ok' };
+    const details: Record<string, string> = {};
+    const postgres = withTimeout(db.oneFirst(sql.unsafe`select 1`), CHECK_TIMEOUT_MS, 'Postgres').catch((e: unknown) => {
+      checks.postgres = 'unreachable';
+      details.postgres = publicReason(e);
+    });
+    const temporalCheck = temporal
+      ? withTimeout(clientOf(temporal.client).then((client) => client.connection.withDeadline(Date.now() + CHECK_TIMEOUT_MS, () => client.workflowService.getSystemInfo({}))), CHECK_TIMEOUT_MS, 'Temporal').catch((e: unknown) => {
+        checks.temporal = 'unreachable';
+        details.temporal = publicReason(e);
+      })
+      : Promise.resolve().then(() => { checks.temporal = 'not_configured'; details.temporal = 'Temporal is not configured (TEMPORAL_ADDRESS)'; });
+    await Promise.all([postgres, temporalCheck]);
+    const failed = (Object.keys(checks) as (keyof typeof checks)[]).filter((k) => checks[k] !== 'ok');
+    if (checks.postgres !== 'ok' || (strict && failed.length > 0)) {
+      throw new ApiError('service_unavailable', `not ready: ${failed.join(' and ')} unreachable`, { details: { ...details, checks }, headers: { 'retry-after': '5' } });
     }
-    return { status: 'ready' as const, checks: { postgres: 'ok' as const, temporal: 'ok' as const } };
+    if (failed.length) return { status: 'degraded' as const, checks, details };
+    return { status: 'ready' as const, checks };
   });
 };

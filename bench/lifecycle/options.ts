@@ -28,6 +28,11 @@ export interface LifecycleOptions {
   /** Where the worker writes its V8 CPU profile, if anywhere. */
   profileWorker: string | undefined;
   temporalInMemory: boolean;
+  /**
+   * Slow-resolver mode (issue 14): --pending domains wait for DNS on a zone the loopback DNS
+   * server answers within this range of milliseconds; null: off.
+   */
+  slowDns: { minMs: number; maxMs: number; pending: number; verified: number } | null;
 }
 
 /** Parses process.argv; --help prints the usage and exits 0, a bad value exits 2 with the reason. */
@@ -43,11 +48,14 @@ export function parseOptions(): LifecycleOptions {
       'profile-worker': { type: 'string' },
       // Diagnosis only: how much of the burst the dev server's SQLite file costs (npm start uses the file).
       'temporal-in-memory': { type: 'boolean', default: false },
+      'slow-dns-ms': { type: 'string' },
+      pending: { type: 'string', default: '5000' },
+      verified: { type: 'string', default: '20' },
       help: { type: 'boolean', default: false },
     },
   });
   if (args.help) {
-    console.log('usage: npm run bench:lifecycle -- [--domains n (200)] [--sequential n (10)] [--idle-domains n (5000)] [--idle-seconds s (300)] [--settle-seconds s (60)] [--skip-idle] [--profile-worker dir (writes the worker\'s V8 CPU profile there)] [--temporal-in-memory (diagnosis)]');
+    console.log('usage: npm run bench:lifecycle -- [--domains n (200)] [--sequential n (10)] [--idle-domains n (5000)] [--idle-seconds s (300)] [--settle-seconds s (60)] [--skip-idle] [--profile-worker dir (writes the worker\'s V8 CPU profile there)] [--temporal-in-memory (diagnosis)] [--slow-dns-ms min-max --pending n (5000) --verified n (20): slow-resolver mode, replaces phases A and B]');
     process.exit(0);
   }
   return {
@@ -59,5 +67,17 @@ export function parseOptions(): LifecycleOptions {
     skipIdle: args['skip-idle'],
     profileWorker: args['profile-worker'],
     temporalInMemory: args['temporal-in-memory'],
+    slowDns: args['slow-dns-ms'] === undefined ? null : slowDnsArgs(args['slow-dns-ms'], args.pending, args.verified),
   };
+}
+
+function slowDnsArgs(range: string, pending: string, verified: string): NonNullable<LifecycleOptions['slowDns']> {
+  const m = /^(\d+)(?:-(\d+))?$/.exec(range);
+  if (!m) {
+    console.error(`--slow-dns-ms: expected min-max milliseconds (e.g. 3000-5000), got ${JSON.stringify(range)}`);
+    process.exit(2);
+  }
+  const minMs = intArg('slow-dns-ms', m[1]!, 1, 60_000);
+  const maxMs = m[2] === undefined ? minMs : intArg('slow-dns-ms', m[2], minMs, 60_000);
+  return { minMs, maxMs, pending: intArg('pending', pending, 1, 200_000), verified: intArg('verified', verified, 1, 1000) };
 }

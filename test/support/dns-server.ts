@@ -20,8 +20,16 @@ export interface TestDnsServer {
   server: string;
   set(name: string, records: TestRecord[]): void;
   remove(name: string): void;
-  /** Names answered NOERROR with no records (they exist, e.g. as parents of other names). */
+  /** Every question received, in order. */
   queries: { name: string; type: string }[];
+  /**
+   * Answers questions about matching names late: `delayMs` gives the delay for a (lower-case,
+   * no trailing dot) name, 0 or less for none; null answers everything at once again. A slow
+   * resolver for some zones while others answer at once (issue 14's slow-DNS mode).
+   */
+  setDelay(delayMs: ((name: string) => number) | null): void;
+  /** Questions received and not answered yet (delayed). */
+  delayed(): number;
   close(): Promise<void>;
 }
 
@@ -33,6 +41,8 @@ export async function startTestDnsServer(): Promise<TestDnsServer> {
   const norm = (n: string) => n.toLowerCase().replace(/\.$/, '');
   // A name "exists" when it or any name below it has records (so parents answer NODATA, not NXDOMAIN).
   const exists = (name: string) => [...zone.keys()].some((k) => k === name || k.endsWith(`.${name}`));
+  let delayOf: ((name: string) => number) | null = null;
+  const pending = new Set<NodeJS.Timeout>();
 
   const server = dns2.createServer({
     udp: true,
@@ -72,7 +82,11 @@ export async function startTestDnsServer(): Promise<TestDnsServer> {
         for (const r of records) if (r.type === qtype) push(name, r);
         break;
       }
-      send(response);
+      const delay = delayOf ? delayOf(qname) : 0;
+      if (delay <= 0) return send(response);
+      const timer = setTimeout(() => { pending.delete(timer); send(response); }, delay);
+      timer.unref();
+      pending.add(timer);
     },
   });
   const port = await freePort();
@@ -84,6 +98,9 @@ export async function startTestDnsServer(): Promise<TestDnsServer> {
     set: (name, records) => { zone.set(norm(name), records); },
     remove: (name) => { zone.delete(norm(name)); },
     queries,
-    close: async () => { await server.close(); },
+    setDelay: (fn) => { delayOf = fn; },
+    delayed: () => pending.size,
+    // Answers still waiting would be sent on closed sockets: dropped instead.
+    close: async () => { for (const t of pending) clearTimeout(t); pending.clear(); await server.close(); },
   };
 }

@@ -1,13 +1,13 @@
 // Temporal for one test file: the shared dev server, a task queue of its own, and a real worker
 // running this repository's workflows and activities.
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, makeTelemetryFilterString, type Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import type { Config } from '../../config/index.ts';
 import type { Db } from '../../db/pool.ts';
 import { testConfig } from './app.ts';
 import { createLogger } from '../../logging/logger.ts';
 import { randomToken } from '../../security/tokens.ts';
-import { createHostgateWorker } from '../../worker/create-worker.ts';
+import { createHostgateWorker, type HostgateWorker } from '../../worker/create-worker.ts';
 
 let runtimeInstalled = false;
 
@@ -32,7 +32,7 @@ export async function createTestTemporal(): Promise<TestTemporal> {
   return { address, taskQueue: `test-${randomToken(12)}`, connection, client, close: () => connection.close() };
 }
 
-export interface RunningWorker { worker: Worker; stop(): Promise<void> }
+export interface RunningWorker { worker: HostgateWorker; stop(): Promise<void> }
 
 export async function startTestWorker(t: TestTemporal, db: Db, config: Config = testConfig()): Promise<RunningWorker> {
   if (!runtimeInstalled) {

@@ -1,10 +1,11 @@
 // How the domain workflow calls its activities: one proxy per timeout class. Activities are
 // imported as types only, so no Postgres, DNS or HTTP code reaches the workflow bundle.
-import { proxyActivities, proxyLocalActivities, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, workflowInfo, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import type { createCertificateActivities } from '../../activities/certificates.ts';
 import type { createDnsCheckActivities } from '../../activities/dns-check.ts';
 import type { createDomainActivities } from '../../activities/domain.ts';
 import type { createVerifyAndIssueActivities } from '../../activities/verify-and-issue.ts';
+import { dnsTaskQueue } from './config.ts';
 
 export type AcmeActivities = ReturnType<typeof createCertificateActivities>;
 
@@ -23,6 +24,17 @@ export const store = proxyLocalActivities<ReturnType<typeof createDomainActiviti
 const dnsSteps = { startToCloseTimeout: '30 seconds', retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute' } } as const;
 export const dnsLocalOptions: LocalActivityOptions = dnsSteps;
 export const dnsLocal = proxyLocalActivities<ReturnType<typeof createDnsCheckActivities>>(dnsLocalOptions);
+
+// The periodic DNS check of a pending_dns domain (not the one a verify asks for): a REGULAR
+// activity on the DNS task queue, whose worker has slots of its own. A resolver answering in
+// seconds then costs those slots only; the workflow-task slots stay free (issue 14). Its lookups
+// are bounded by the background budget (15 s); the same retry-forever policy as a local check
+// covers Postgres being away. No schedule-to-start limit: a backlog only spaces the checks out.
+export const dnsBackgroundOptions: ActivityOptions = { ...dnsSteps, startToCloseTimeout: '1 minute' };
+/** Built per call: the queue is named after the workflow's own (tests run one per file). */
+export function dnsBackground() {
+  return proxyActivities<Pick<ReturnType<typeof createDnsCheckActivities>, 'recheckDns'>>({ ...dnsBackgroundOptions, taskQueue: dnsTaskQueue(workflowInfo().taskQueue) });
+}
 
 // The DNS check that, when it moves the domain, goes straight on to the certificate (its issuance
 // half reports rather than throws, and waits on the CA at most ~10 s): same retry-forever policy

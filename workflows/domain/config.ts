@@ -18,6 +18,15 @@ export function domainIdOfWorkflow(workflowId: string): string {
   return workflowId.slice(DOMAIN_WORKFLOW_PREFIX.length);
 }
 
+/**
+ * The task queue of the periodic DNS checks of pending_dns domains: regular activities served by
+ * a worker of their own (worker/dns-worker.ts) with their own slots, so slow DNS cannot hold the
+ * workflow-task or activity slots that verifies, issuance and deletions need.
+ */
+export function dnsTaskQueue(mainTaskQueue: string): string {
+  return `${mainTaskQueue}-dns`;
+}
+
 /** Where a domain stands: its status and the row's sequence number (a move's guard). */
 export interface DomainState { status: DomainStatus; seq: number }
 

@@ -1,12 +1,22 @@
 // pending_dns: DNS checks with backoff (at once on verify) until DNS is right — then, in the same
 // local activity, the domain moves to pending_certificate and one attempt at the certificate is
-// made — or until 14 days have passed (failed).
-import { CancellationScope } from '@temporalio/workflow';
+// made — or until 14 days have passed (failed). The check a verify asks for runs on the fast local
+// path; a periodic one (backoff) tries it too but gives up within a second when DNS is slow or
+// the probe lane busy, and then runs as a regular activity on the DNS task queue — a verify
+// arriving meanwhile does not wait for that (activities/dns-check.ts, lanes).
+import { CancellationScope, condition, patched } from '@temporalio/workflow';
 import type { Problem } from '../../../activities/domain.ts';
 import type { VerifyAndIssueResult } from '../../../activities/verify-and-issue.ts';
-import { store, verifyLocal, verifyLocalOptions } from '../activity-proxies.ts';
+import { dnsBackground, dnsBackgroundOptions, store, verifyLocal, verifyLocalOptions } from '../activity-proxies.ts';
 import { backoff, DNS_BACKOFF_CAP, DNS_BACKOFF_FIRST, DNS_GIVE_UP_AFTER } from '../backoff.ts';
 import { MAX_TURNS_PER_RUN, type DomainContext } from '../context.ts';
+
+/**
+ * Patch id of the periodic DNS checks that probe locally and fall back to the DNS task queue
+ * (issue 14). Histories recorded before it ran every check as an unbounded local activity and
+ * replay that way.
+ */
+export const DNS_QUEUE_PATCH = 'dns-checks-on-dns-queue';
 
 export async function waitForDns(ctx: DomainContext): Promise<void> {
   const { carry, pending, domainId, hostname } = ctx;
@@ -18,9 +28,25 @@ export async function waitForDns(ctx: DomainContext): Promise<void> {
     if (wait > 0 && !pending.verify) await ctx.waitUntil(() => pending.verify, wait);
   }
   for (;;) {
+    const onVerify = pending.verify;
     pending.verify = false;
-    const summary = `DNS check #${carry.dnsChecks + 1} of ${hostname}; if right, the certificate (one local attempt)`;
-    const result = await verifyLocal.verifyDnsAndIssue.executeWithOptions({ ...verifyLocalOptions, summary }, [{ domainId, expectedSeq: ctx.state.seq, hostname, isApex: ctx.input.isApex }]);
+    const input = { domainId, expectedSeq: ctx.state.seq, hostname, isApex: ctx.input.isApex };
+    let result: VerifyAndIssueResult;
+    if (!onVerify && patched(DNS_QUEUE_PATCH)) {
+      // A periodic check: the local path if DNS answers within the probe budget and the probe
+      // lane has a permit free (one workflow task, as before), else the DNS task queue.
+      const summary = `DNS check #${carry.dnsChecks + 1} of ${hostname} (periodic; on the DNS task queue if DNS is slow); if right, the certificate (one local attempt)`;
+      const probe = await verifyLocal.verifyDnsAndIssue.executeWithOptions({ ...verifyLocalOptions, summary }, [{ ...input, probe: true }]);
+      if (probe.deferred) {
+        const checked = await periodicCheck(ctx, input);
+        // A verify came in while the check waited or ran: check now on the fast path instead.
+        if (checked === null) continue;
+        result = checked;
+      } else result = probe;
+    } else {
+      const summary = `DNS check #${carry.dnsChecks + 1} of ${hostname}; if right, the certificate (one local attempt)`;
+      result = await verifyLocal.verifyDnsAndIssue.executeWithOptions({ ...verifyLocalOptions, summary }, [input]);
+    }
     carry.dnsChecks++;
     if (result.ok || result.state.seq !== ctx.state.seq) {
       // DNS is right and the domain moved on (or someone else moved it meanwhile).
@@ -29,6 +55,27 @@ export async function waitForDns(ctx: DomainContext): Promise<void> {
     }
     if (await backOff(ctx, result)) return;
   }
+}
+
+/**
+ * A periodic check on the DNS task queue; null when a verify signal arrived first (the check is
+ * then cancelled, and its late answer, if any, changes nothing: moves are guarded by `expectedSeq`
+ * and an older check never overwrites a newer one).
+ */
+async function periodicCheck(ctx: DomainContext, input: { domainId: string; expectedSeq: number; hostname: string; isApex: boolean | undefined }): Promise<VerifyAndIssueResult | null> {
+  const summary = `DNS check #${ctx.carry.dnsChecks + 1} of ${ctx.hostname} (periodic, DNS task queue)`;
+  const scope = new CancellationScope();
+  let finished = false;
+  const checking = scope.run(() => dnsBackground().recheckDns.executeWithOptions({ ...dnsBackgroundOptions, summary }, [input]))
+    .finally(() => { finished = true; });
+  // The check's own outcome decides unless a verify came first.
+  checking.catch(() => undefined);
+  await condition(() => finished || ctx.pending.verify);
+  if (!finished) {
+    scope.cancel();
+    return null;
+  }
+  return await checking;
 }
 
 /** Takes in what the check that moved the domain on did, its certificate attempt included. */

@@ -1,0 +1,27 @@
+// HTTP metrics of the API and the edge listener (prom-client's default registry of the process
+// that imports this): requests by route template, method and status class, and their latency.
+// Route templates (`/v1/domains/:id`), never raw URLs: ids, hostnames and tokens stay out of
+// the labels, and their number stays bounded.
+import client from 'prom-client';
+
+export const httpRequests = new client.Counter({
+  name: 'hostgate_http_requests_total',
+  help: 'HTTP requests answered, by route template (unmatched: no route), method and status code.',
+  labelNames: ['route', 'method', 'status'] as const,
+});
+
+export const httpRequestSeconds = new client.Histogram({
+  name: 'hostgate_http_request_duration_seconds',
+  help: 'Time from a request arriving to its answer being sent, by route template and method.',
+  labelNames: ['route', 'method'] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+});
+
+/** Methods outside the usual set are counted as OTHER (a client may send anything). */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUERY']);
+
+export function observeHttpRequest(route: string, method: string, status: number, seconds: number): void {
+  const m = METHODS.has(method) ? method : 'OTHER';
+  httpRequests.inc({ route, method: m, status: String(status) });
+  httpRequestSeconds.observe({ route, method: m }, seconds);
+}
