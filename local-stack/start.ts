@@ -45,13 +45,17 @@ let temporal: DevServerHandle | null = null;
 const supervisor = new Supervisor(say);
 let shuttingDown = false;
 
-/** The Node processes of the stack, in start order. Optional ones start when their entry exists. */
-const nodeServices: { name: string; entry: string; optional?: boolean }[] = [
+/**
+ * The Node processes of the stack, in start order. The HTTPS edge agent needs HAProxy: without
+ * the binary it is not started (a restart loop would only repeat the same exit), and the launcher
+ * says how to install it; domains then wait in pending_certificate with edge_not_deployed.
+ */
+const haproxyMissing = !existsSync(raw.HOSTGATE_EDGE_HAPROXY_BIN);
+const nodeServices: { name: string; entry: string; skip?: boolean }[] = [
   { name: 'api', entry: '../api/server.ts' },
   { name: 'worker', entry: '../worker/main.ts' },
   { name: 'edge', entry: '../edge/main.ts' },
-  // The HAProxy edge agent (being added as edge/agent-main.ts): supervised once it is there.
-  { name: 'edge-agent', entry: '../edge/agent-main.ts', optional: true },
+  { name: 'edge-agent', entry: '../edge/agent-main.ts', skip: haproxyMissing },
 ];
 
 async function shutdown(code: number): Promise<never> {
@@ -166,10 +170,10 @@ try {
     HOSTGATE_WORKER_SDK_METRICS_PORT: String(raw.HOSTGATE_WORKER_SDK_METRICS_PORT ?? LOCAL_METRICS_PORTS.workerSdk),
     HOSTGATE_EDGE_METRICS_PORT: String(raw.HOSTGATE_EDGE_METRICS_PORT ?? LOCAL_METRICS_PORTS.edge),
   };
-  say('[6/6] starting api, worker and edge');
-  for (const { name, entry, optional } of nodeServices) {
+  say('[6/6] starting api, worker, edge HTTP listener and HTTPS edge agent');
+  for (const { name, entry, skip } of nodeServices) {
     const file = fileURLToPath(new URL(entry, import.meta.url));
-    if (optional && !existsSync(file)) continue;
+    if (skip) continue;
     await supervisor.add({
       name,
       // A spawn that fails (no such file, EMFILE…) shows as an exit, which the supervisor handles.
@@ -197,6 +201,11 @@ try {
   if (metricsUrls.length) say(`  Metrics:      http://${raw.HOSTGATE_METRICS_HOST}:<port>/metrics — ${metricsUrls.join(', ')}`);
   say(`  Widget demo:  ${apiUrl}/widget/demo`);
   say(`  ACME HTTP-01: http://localhost:${config.httpPort}/.well-known/acme-challenge/…  (port 80 in production)`);
+  if (haproxyMissing) {
+    say(`  HTTPS edge:   NOT RUNNING — HAProxy is not installed at ${raw.HOSTGATE_EDGE_HAPROXY_BIN}: \`sudo apt-get install haproxy\` (Debian 12: 2.6), then restart`);
+  } else {
+    say(`  HTTPS edge:   https://<active hostname>:${raw.HOSTGATE_EDGE_HTTPS_PORT}/ on ${raw.HOSTGATE_EDGE_BIND_ADDRESS} (HAProxy; \`npm run cli -- edge status\`)`);
+  }
   if (bootstrap) {
     say(`  Organization: ${bootstrap.org}`);
     say(`  API key:      ${bootstrap.key}`);
