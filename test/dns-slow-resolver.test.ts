@@ -34,6 +34,10 @@ describe('slow DNS does not starve the worker', () => {
     });
     await acme.serveChallenges(t.database.db);
     worker = await startTestWorker(t.temporal, t.database.db, t.config);
+    // As the worker process does (worker/main.ts): sweep the outbox every second. A kick can pass a
+    // domain's signal row while its start row is still being dispatched (rows of one workflow go
+    // in order); under this test's load that start takes seconds, and only a sweep picks it up.
+    t.dispatcher.startLoop(1000);
     api = client(t.app, (await createOrgWithKey(t)).auth);
     destinationId = (await api.post('/v1/destinations', { url: 'https://app.vendor.example' })).json().data.id;
   });
