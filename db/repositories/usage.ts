@@ -35,6 +35,18 @@ export const DomainBandwidthRow = Type.Object({
 export type DomainBandwidthRow = Static<typeof DomainBandwidthRow>;
 const DomainBandwidth = row(DomainBandwidthRow);
 
+/**
+ * The period containing now of the usage row `u`: its own, or — when it ended with no domain
+ * change since (nothing rolled the row forward yet) — the next one (`rolled`). One definition for
+ * the organization's usage and a domain's bandwidth, so their figures cover the same period.
+ */
+const currentPeriod = sql.fragment`(
+  select u.period_end <= now() as rolled,
+    case when u.period_end <= now() then c.period_start else u.period_start end as period_start,
+    case when u.period_end <= now() then c.period_end else u.period_end end as period_end
+  from hg_period_containing(u.period_anchor, now()) c
+)`;
+
 export function usageRepository(db: Db) {
   return {
     /**
@@ -50,12 +62,7 @@ export function usageRepository(db: Db) {
            where b.organization_id = o.id and b.hour >= p.period_start and b.hour < p.period_end)::bigint as bandwidth_bytes
         from organizations o
         join organization_usage u on u.organization_id = o.id
-        cross join lateral (
-          select u.period_end <= now() as rolled,
-            case when u.period_end <= now() then c.period_start else u.period_start end as period_start,
-            case when u.period_end <= now() then c.period_end else u.period_end end as period_end
-          from hg_period_containing(u.period_anchor, now()) c
-        ) p
+        cross join lateral ${currentPeriod} p
         where o.id = ${organizationId}`);
     },
 
@@ -68,11 +75,7 @@ export function usageRepository(db: Db) {
         select p.period_start, p.period_end,
           coalesce(sum(b.bytes_in), 0)::bigint as bytes_in, coalesce(sum(b.bytes_out), 0)::bigint as bytes_out
         from organization_usage u
-        cross join lateral (
-          select case when u.period_end <= now() then c.period_start else u.period_start end as period_start,
-            case when u.period_end <= now() then c.period_end else u.period_end end as period_end
-          from hg_period_containing(u.period_anchor, now()) c
-        ) p
+        cross join lateral ${currentPeriod} p
         left join domain_bandwidth_hourly b on b.domain_id = ${domainId} and b.hour >= p.period_start and b.hour < p.period_end
         where u.organization_id = ${organizationId}
         group by p.period_start, p.period_end`);
