@@ -74,8 +74,11 @@ describe('slow DNS does not starve the worker', () => {
     await t.dispatcher.kick();
     await waitFor('the verified domain to be active', async () => (await status(id)) === 'active', 30_000, 100);
     const tookMs = Date.now() - sentAt;
-    // Waiting its turn on the DNS queue would take ~PENDING / 2 slots × 4 s ≈ 48 s.
-    expect(tookMs).toBeLessThan(10_000);
+    // Waiting its turn on the DNS queue would take ~PENDING / 2 slots × 4 s ≈ 48 s. The fast path
+    // takes 3–6 s on a quiet machine and was seen at 15 s on a loaded 2-core CI machine (the
+    // domain's start, its ACME order and Pebble's validation all share the cores with other
+    // suites): the bound separates "its own turn" from "behind the queue", not fast from slow.
+    expect(tookMs).toBeLessThan(25_000);
     // The slow ones are still waiting, none failed, and DNS is still slow for them.
     expect(acme.dns.delayed()).toBeGreaterThanOrEqual(1);
     const slowStatuses = await Promise.all(slow.map(status));
@@ -87,7 +90,8 @@ describe('slow DNS does not starve the worker', () => {
     expect((await api.delete(`/v1/domains/${victim}`)).statusCode).toBe(202);
     await t.dispatcher.kick();
     await waitFor('the slow domain to be deleted', async () => (await status(victim)) === 'deleted', 30_000, 100);
-    expect(Date.now() - deleteAt).toBeLessThan(10_000);
+    // Behind the queue it would wait for the slow checks ahead of it (≈ 48 s); same margin as above.
+    expect(Date.now() - deleteAt).toBeLessThan(25_000);
 
     // How it went: the verified domain's check ran on the fast local path; the slow domains'
     // periodic checks tried it, gave up within the probe budget and went to the DNS task queue.
