@@ -1,6 +1,6 @@
 // Activities of the billing workflow: each reads and writes Postgres (and the provider) and is
 // idempotent, so a retry after a crash repeats nothing that was done.
-import type { SubscriptionSnapshot } from '../model/billing-events.ts';
+import type { DuplicateSubscription, SubscriptionSnapshot } from '../model/billing-events.ts';
 import type { BillingProvider } from '../billing/provider.ts';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/pool.ts';
@@ -96,6 +96,20 @@ export function createBillingActivities(deps: BillingActivityDeps) {
     },
 
     /** Grace period over while past_due: suspends the organization's counted domains (reason `billing`). */
+    /**
+     * A subscription a concurrent checkout created beside the live one: canceled at once and its
+     * payment refunded (idempotent by key), so the organization is never billed twice.
+     */
+    async cancelDuplicateSubscription(input: { organizationId: string; duplicate: DuplicateSubscription }): Promise<{ refundedCents: number }> {
+      const { duplicate } = input;
+      const result = await deps.provider.cancelDuplicateSubscription({
+        subscriptionId: duplicate.subscriptionId,
+        idempotencyKey: `duplicate-${duplicate.subscriptionId}`,
+      });
+      deps.logger.warn({ organizationId: input.organizationId, subscriptionId: duplicate.subscriptionId, checkoutSessionId: duplicate.checkoutSessionId, refundedCents: result.refundedCents }, 'duplicate subscription from a concurrent checkout canceled and refunded');
+      return result;
+    },
+
     async suspendDomainsForBilling(input: { organizationId: string }): Promise<{ suspended: number }> {
       // The suspend signals ride the outbox; the worker's dispatcher sweeps it every second.
       const { domainIds } = await billing.suspendForBilling(input.organizationId);

@@ -25,7 +25,7 @@ export async function handleBillingEvent(db: Db, provider: ProviderName, eventId
     const applied = await billing.applyEvent(tx, provider, event);
     if (!applied) return { result: 'ignored' };
     await billing.attributeEvent(tx, provider, eventId, applied.organizationId);
-    const signal: BillingSignal = { eventId, event, subscription: snapshotOf(applied.subscription) };
+    const signal: BillingSignal = { eventId, event, subscription: snapshotOf(applied.subscription), ...(applied.duplicate ? { duplicate: applied.duplicate } : {}) };
     const outboxId = await outbox.enqueue(tx, 'signal_billing', billingWorkflowId(applied.organizationId), { organizationId: applied.organizationId, signal, ...options });
     return { result: 'processed', organizationId: applied.organizationId, outboxId };
   });

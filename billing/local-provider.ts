@@ -44,6 +44,14 @@ export function createLocalProvider(deps: { db: Db; publicUrl: string; onEvent?:
       });
       if (handled.result === 'processed') deps.onEvent?.(handled.outboxId);
     },
+    async expireCheckoutSession() {
+      // Our row is the session: the route marks it canceled, and its page no longer takes payment.
+      return 'expired';
+    },
+    async cancelDuplicateSubscription() {
+      // Nothing was charged anywhere: the local subscription only ever existed in our tables.
+      return { refundedCents: 0 };
+    },
     async addOverageItem() {
       // The local invoice row is the item (invoices / invoice_items); nothing to send.
       return null;

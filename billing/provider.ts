@@ -30,6 +30,16 @@ export interface BillingProvider {
   createPortalSession(input: { organizationId: string; subscription: ProviderSubscription; returnUrl: string | null }): Promise<ProviderSession>;
   /** Moves the subscription to another plan (Stripe prorates); the new state arrives as an event. */
   changePlan(input: { organizationId: string; subscription: ProviderSubscription; plan: PlanName; idempotencyKey: string }): Promise<void>;
+  /**
+   * Expires an open checkout session that a newer one replaces, so that only the newest can be paid.
+   * 'completed' when the payer finished it first (its completion event is on its way).
+   */
+  expireCheckoutSession(id: string): Promise<'expired' | 'completed'>;
+  /**
+   * Cancels, at once, a subscription that a second checkout created while the organization already
+   * had one (two tabs paid within moments of each other), and refunds what it charged.
+   */
+  cancelDuplicateSubscription(input: { subscriptionId: string; idempotencyKey: string }): Promise<{ refundedCents: number }>;
   /** Adds the closed period's overage to the provider's renewal invoice; returns the item id (null: kept locally only). */
   addOverageItem(input: { subscription: ProviderSubscription; invoiceId: string | null; quantity: number; unitAmountCents: number; description: string; idempotencyKey: string }): Promise<string | null>;
 }

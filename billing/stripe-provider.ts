@@ -160,6 +160,37 @@ export function createStripeProvider(deps: { db: Db; config: StripeConfig; publi
         if (handled.result === 'processed') deps.onEvent?.(handled.outboxId);
       }
     },
+    async expireCheckoutSession(id) {
+      try {
+        await call(() => stripe.checkout.sessions.expire(id, {}, { idempotencyKey: `expire-${id}` }));
+        return 'expired';
+      } catch (error) {
+        // Not expirable any more: it was paid (or expired) first. Stripe's answer says which.
+        if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+        const session = await call(() => stripe.checkout.sessions.retrieve(id));
+        return session.status === 'complete' ? 'completed' : 'expired';
+      }
+    },
+    async cancelDuplicateSubscription(input) {
+      const id = input.subscriptionId;
+      const sub = await call(() => stripe.subscriptions.retrieve(id));
+      if (sub.status !== 'canceled') {
+        await call(() => stripe.subscriptions.cancel(id, { prorate: false, cancellation_details: { comment: 'duplicate: the organization already had a live subscription when this checkout completed' } }, { idempotencyKey: `${input.idempotencyKey}-cancel` }));
+      }
+      // Its first invoice was paid at checkout: refund each payment of it (once, by key).
+      const invoiceId = typeof sub.latest_invoice === 'string' ? sub.latest_invoice : sub.latest_invoice?.id;
+      if (!invoiceId) return { refundedCents: 0 };
+      let refundedCents = 0;
+      const payments = await call(() => stripe.invoicePayments.list({ invoice: invoiceId, limit: 10 }));
+      for (const payment of payments.data) {
+        const intent = payment.payment.payment_intent;
+        const intentId = typeof intent === 'string' ? intent : intent?.id;
+        if (payment.status !== 'paid' || !intentId) continue;
+        const refund = await call(() => stripe.refunds.create({ payment_intent: intentId, reason: 'duplicate' }, { idempotencyKey: `${input.idempotencyKey}-refund-${intentId}` }));
+        refundedCents += refund.amount;
+      }
+      return { refundedCents };
+    },
     async addOverageItem(input) {
       if (!input.subscription.customerId) throw new Error('the subscription has no Stripe customer');
       const item = await call(() => stripe.invoiceItems.create({

@@ -30,9 +30,18 @@ export interface SubscriptionSnapshot {
   provider: 'local' | 'stripe';
 }
 
+/** A second subscription a concurrent checkout created beside the live one: to cancel and refund. */
+export interface DuplicateSubscription {
+  subscriptionId: string;
+  customerId: string | null;
+  checkoutSessionId: string;
+}
+
 /** The signal payload: the event, and the subscription as Postgres has it after applying it. */
 export interface BillingSignal {
   eventId: string;
   event: BillingEvent;
   subscription: SubscriptionSnapshot | null;
+  /** Set when the event was a checkout completed beside a live subscription (kept as it was). */
+  duplicate?: DuplicateSubscription;
 }

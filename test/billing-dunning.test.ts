@@ -5,6 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createBillingActivities } from '../activities/billing.ts';
 import { createBillingProvider } from '../billing/create-provider.ts';
+import { handleBillingEvent } from '../billing/handle-event.ts';
+import { billingRepository } from '../db/repositories/billing.ts';
+import { billingWorkflowId } from '../workflows/billing/config.ts';
+import { activityRuns } from './support/history.ts';
 import { sql } from '../db/pool.ts';
 import { domainsRepository } from '../db/repositories/domains.ts';
 import { createLogger } from '../logging/logger.ts';
@@ -52,4 +56,27 @@ describe('dunning suspends and resumes domains through their workflows', () => {
     expect((await api.get('/v1/usage')).json().data.active_hostnames).toBe(2);
     expect(await activities.resumeDomainsAfterBilling({ organizationId: org.id })).toEqual({ resumed: 0 });
   }, 90_000);
+
+  it('a second checkout completed beside the live subscription: the billing workflow cancels it, the live one is unchanged', async () => {
+    const { org, auth } = await createOrgWithKey(t);
+    const api = client(t.app, auth);
+    const billing = billingRepository(t.database.db);
+    const first = (await api.post('/v1/billing/checkout-session', { plan: 'growth' })).json().data.id as string;
+    // Another tab's session, opened before the first was paid (so not replaced by it).
+    await billing.createCheckoutSession({ id: 'cs_local_second_tab', organizationId: org.id, provider: 'local', plan: 'scale', successUrl: null, cancelUrl: null, ttlSeconds: 600 });
+    expect((await t.app.inject({ method: 'POST', url: `/v1/billing/local/checkout/${first}/pay` })).statusCode).toBe(303);
+    const live = await billing.getSubscription(org.id);
+    expect(live).toMatchObject({ plan: 'growth', status: 'active' });
+    // Its Pay raced past the page's check: the completion reaches the one event path.
+    const now = new Date();
+    const handled = await handleBillingEvent(t.database.db, 'local', 'evt_local_second_tab', {
+      type: 'checkout.completed', organizationId: org.id, checkoutSessionId: 'cs_local_second_tab', plan: 'scale',
+      customerId: `cus_local_${org.id}`, subscriptionId: 'sub_local_second_tab', periodStart: now.toISOString(), periodEnd: new Date(now.getTime() + 30 * 86400_000).toISOString(),
+    });
+    expect(handled.result).toBe('processed');
+    const handle = t.temporal.client.workflow.getHandle(billingWorkflowId(org.id));
+    await waitFor('the duplicate canceled by the billing workflow', async () => activityRuns((await handle.fetchHistory()).events ?? []).includes('cancelDuplicateSubscription'), 30_000, 200);
+    expect(await billing.getSubscription(org.id)).toEqual(live);
+    expect((await api.get('/v1/usage')).json().data).toMatchObject({ plan: 'growth', billing_status: 'active' });
+  }, 60_000);
 });

@@ -160,6 +160,57 @@ describe('billing with Stripe (fake Stripe API, signed events)', () => {
     expect(await db.one(sql.unsafe`select provider_invoice_id, total_cents, peak_hostnames from invoices where organization_id = ${org.id}`)).toEqual({ provider_invoice_id: 'in_test_renewal', total_cents: 60, peak_hostnames: 14 });
   });
 
+  it('a newer checkout expires the earlier open one at Stripe: only the newest can be paid', async () => {
+    const { org, auth } = await createOrgWithKey(t);
+    const api = client(t.app, auth);
+    const first = (await api.post('/v1/billing/checkout-session', { plan: 'starter' })).json().data.id as string;
+    const second = (await api.post('/v1/billing/checkout-session', { plan: 'growth' })).json().data.id as string;
+    const expire = fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/expire'));
+    expect(expire.map((r) => r.path)).toEqual([`/v1/checkout/sessions/${first}/expire`]);
+    expect(expire[0]!.headers['idempotency-key']).toBe(`expire-${first}`);
+    expect([fake.checkoutSessions.get(first)!.status, fake.checkoutSessions.get(second)!.status]).toEqual(['expired', 'open']);
+    expect(await t.database.db.any(sql.unsafe`select id, status from billing_checkout_sessions where organization_id = ${org.id} order by created_at, id`))
+      .toEqual([{ id: first, status: 'canceled' }, { id: second, status: 'open' }]);
+    // Opened at the same moment: each expires only the ones older than its own, so one stays open.
+    const burst = await Promise.all([1, 2, 3].map(() => api.post('/v1/billing/checkout-session', { plan: 'scale' })));
+    expect(burst.map((r) => r.statusCode)).toEqual([201, 201, 201]);
+    expect(await t.database.db.anyFirst(sql.unsafe`select id from billing_checkout_sessions where organization_id = ${org.id} and status = 'open'`)).toHaveLength(1);
+  });
+
+  it('two checkouts paid within moments: the first is the subscription, the second is kept out, canceled and refunded once', async () => {
+    const { org, auth } = await createOrgWithKey(t);
+    const api = client(t.app, auth);
+    const a = (await api.post('/v1/billing/checkout-session', { plan: 'growth' })).json().data.id as string;
+    // The payer finishes the first tab before the second is opened: Stripe refuses to expire it.
+    fake.checkoutSessions.get(a)!.status = 'complete';
+    const b = (await api.post('/v1/billing/checkout-session', { plan: 'scale' })).json().data.id as string;
+    expect(fake.requests.filter((r) => r.path === `/v1/checkout/sessions/${a}`).map((r) => r.method)).toEqual(['GET']);
+    expect(await t.database.db.oneFirst(sql.unsafe`select status from billing_checkout_sessions where id = ${a}`)).toBe('open');
+    // …and pays the second too before the first's completion event has arrived.
+    const subA = fake.addSubscription({ customer: 'cus_test_tab_a', price: PRICES.growth, plan: 'growth', amount: 9900 });
+    const subB = fake.addSubscription({ customer: 'cus_test_tab_b', price: PRICES.scale, plan: 'scale', amount: 29900 });
+    const completed = (session: string, sub: typeof subA, plan: string) => stripeEvent('checkout.session.completed', {
+      id: session, object: 'checkout.session', mode: 'subscription', client_reference_id: org.id, customer: sub.customer, subscription: sub.id, metadata: { organization_id: org.id, plan },
+    });
+    expect((await post(completed(a, subA, 'growth'))).json()).toEqual({ received: true, result: 'processed' });
+    expect((await post(completed(b, subB, 'scale'))).json()).toEqual({ received: true, result: 'processed' });
+    // The live subscription is the first, unchanged; the second went to the workflow to cancel.
+    expect(await t.database.db.one(sql.unsafe`select subscription_id, plan from billing_subscriptions where organization_id = ${org.id}`)).toEqual({ subscription_id: subA.id, plan: 'growth' });
+    expect((await api.get('/v1/usage')).json().data).toMatchObject({ plan: 'growth', billing_status: 'active' });
+    const signals = await t.database.db.anyFirst(sql.unsafe`select payload->'signal'->'duplicate' from workflow_outbox where kind = 'signal_billing' and payload->>'organizationId' = ${org.id} order by id`);
+    expect(signals).toEqual([null, { subscriptionId: subB.id, customerId: 'cus_test_tab_b', checkoutSessionId: b }]);
+    // What the billing workflow's activity then does, twice (a retry): one cancel, one refund.
+    const activities = createBillingActivities({ db: t.database.db, logger: createLogger('silent', 'test'), config: t.config, provider: createBillingProvider(t.config, t.database.db) });
+    const duplicate = signals[1] as { subscriptionId: string; customerId: string; checkoutSessionId: string };
+    expect(await activities.cancelDuplicateSubscription({ organizationId: org.id, duplicate })).toEqual({ refundedCents: 29900 });
+    expect(await activities.cancelDuplicateSubscription({ organizationId: org.id, duplicate })).toEqual({ refundedCents: 29900 });
+    expect(fake.subscriptions.get(subB.id)!.status).toBe('canceled');
+    expect(fake.subscriptions.get(subA.id)!.status).toBe('active');
+    expect(fake.requests.filter((r) => r.method === 'DELETE' && r.path === `/v1/subscriptions/${subB.id}`)).toHaveLength(1);
+    expect(fake.refunds.filter((r) => r.payment_intent && r.amount === 29900)).toHaveLength(1);
+    expect(fake.requests.filter((r) => r.path === '/v1/refunds').at(-1)!.form).toMatchObject({ reason: 'duplicate' });
+  });
+
   it('Stripe unreachable → 503 service_unavailable with Retry-After', async () => {
     const down = await createTestApp({ config: stripeEnv(`http://127.0.0.1:${await freePort()}`) });
     try {

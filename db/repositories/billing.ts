@@ -2,7 +2,7 @@
 // (de-duplicated), invoices of closed periods, and the domains dunning suspended.
 import type { CommonQueryMethods, DatabaseTransactionConnection } from 'slonik';
 import { Type, type Static } from 'typebox';
-import type { BillingEvent, SubscriptionSnapshot } from '../../model/billing-events.ts';
+import type { BillingEvent, DuplicateSubscription, SubscriptionSnapshot } from '../../model/billing-events.ts';
 import { randomToken } from '../../security/tokens.ts';
 import { row, sql, type Db } from '../pool.ts';
 import { Plan } from './organizations.ts';
@@ -44,6 +44,7 @@ export const CheckoutSessionRow = Type.Object({
 export type CheckoutSessionRow = Static<typeof CheckoutSessionRow>;
 const CheckoutSession = row(CheckoutSessionRow);
 
+const OpenSession = row(Type.Object({ id: Type.String(), provider: Provider }));
 const PortalSession = row(Type.Object({ id: Type.String(), organization_id: Type.String(), return_url: Type.Union([Type.String(), Type.Null()]), expired: Type.Boolean() }));
 
 export const InvoiceRow = Type.Object({
@@ -98,6 +99,15 @@ export function billingRepository(db: Db) {
         from billing_checkout_sessions where id = ${id}`);
     },
 
+    /** The organization's other sessions still open that were opened before this one (oldest first). */
+    async openCheckoutSessionsBefore(organizationId: string, id: string): Promise<readonly { id: string; provider: ProviderName }[]> {
+      return db.any(sql.type(OpenSession)`
+        select s.id, s.provider from billing_checkout_sessions s, billing_checkout_sessions mine
+        where mine.id = ${id} and s.organization_id = ${organizationId} and s.status = 'open' and s.id <> mine.id
+          and (s.created_at, s.id) < (mine.created_at, mine.id)
+        order by s.created_at, s.id`);
+    },
+
     /** Moves an open session to canceled; false when it was not open. */
     async cancelCheckoutSession(id: string): Promise<boolean> {
       const r = await db.query(sql.unsafe`update billing_checkout_sessions set status = 'canceled', completed_at = hg_now() where id = ${id} and status = 'open'`);
@@ -132,13 +142,20 @@ export function billingRepository(db: Db) {
      * transaction. Returns the organization and the subscription after the event, or null when
      * the event names a subscription we do not know (another system's, or one replaced since).
      */
-    async applyEvent(tx: DatabaseTransactionConnection, provider: ProviderName, event: BillingEvent): Promise<{ organizationId: string; subscription: SubscriptionRow } | null> {
+    async applyEvent(tx: DatabaseTransactionConnection, provider: ProviderName, event: BillingEvent): Promise<{ organizationId: string; subscription: SubscriptionRow; duplicate?: DuplicateSubscription } | null> {
       if (event.type === 'checkout.completed') {
-        // Only the completion that moves our session from open counts: a second one (two clicks
-        // on Pay at once, a replay under another event id, a session canceled meanwhile) waits on
-        // this row lock, finds it no longer open, and changes nothing.
-        const updated = await tx.query(sql.unsafe`update billing_checkout_sessions set status = 'completed', completed_at = hg_now() where id = ${event.checkoutSessionId} and organization_id = ${event.organizationId} and status = 'open'`);
+        // Only the first completion of our session counts: a second one (two clicks on Pay at
+        // once, a replay under another event id) waits on this row lock, finds it completed, and
+        // changes nothing. A session a newer one replaced (canceled) still counts if it was paid:
+        // the payer was charged, and the subscription is theirs.
+        const updated = await tx.query(sql.unsafe`update billing_checkout_sessions set status = 'completed', completed_at = hg_now() where id = ${event.checkoutSessionId} and organization_id = ${event.organizationId} and status <> 'completed'`);
         if (updated.rowCount === 0) return null;
+        // Another checkout of the organization completed first (two tabs): the live subscription
+        // stays as it is, and this one is handed back to be canceled and refunded.
+        const live = await tx.maybeOne(sql.type(Subscription)`select ${subscriptionColumns} from billing_subscriptions where organization_id = ${event.organizationId} for update`);
+        if (live && live.status !== 'canceled' && live.subscription_id && live.subscription_id !== event.subscriptionId) {
+          return { organizationId: event.organizationId, subscription: live, duplicate: { subscriptionId: event.subscriptionId, customerId: event.customerId, checkoutSessionId: event.checkoutSessionId } };
+        }
         await tx.query(sql.unsafe`
           insert into billing_subscriptions (organization_id, provider, customer_id, subscription_id, plan, status, current_period_start, current_period_end)
           values (${event.organizationId}, ${provider}, ${event.customerId}, ${event.subscriptionId}, ${event.plan}, 'active', ${event.periodStart}, ${event.periodEnd})

@@ -67,6 +67,11 @@ export async function billingSubscriptionWorkflow(input: BillingWorkflowInput): 
       const signal = inbox.shift()!;
       state.eventsHandled++;
       const { event } = signal;
+      if (signal.duplicate) {
+        // A second checkout completed beside the live subscription: the live one stays unchanged.
+        await billing.cancelDuplicateSubscription({ organizationId, duplicate: signal.duplicate });
+        continue;
+      }
       if (event.type === 'invoice.created' && state.subscription) {
         await billing.attachOverageToInvoice({ organizationId, providerInvoiceId: event.invoiceId, invoicePeriodEnd: event.periodEnd, plan: state.subscription.plan });
       }
