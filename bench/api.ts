@@ -193,7 +193,7 @@ async function main(): Promise<Headline> {
   }
 
   const config = loadConfig({
-    HOSTGATE_ENV: 'production',
+    HOSTGATE_ENV: 'production', HOSTGATE_BILLING_PROVIDER: 'local',
     DATABASE_URL: benchUrl,
     DATABASE_POOL_SIZE: String(poolSize),
     TEMPORAL_ADDRESS: temporalAddress,

@@ -137,7 +137,7 @@ async function main(): Promise<Headline> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: process.env.HOME ?? tmp,
-    HOSTGATE_ENV: 'production',
+    HOSTGATE_ENV: 'production', HOSTGATE_BILLING_PROVIDER: 'local',
     DATABASE_URL: pg.url,
     TEMPORAL_ADDRESS: temporal.address,
     TEMPORAL_TASK_QUEUE: taskQueue,

@@ -46,7 +46,7 @@ async function main(): Promise<Headline> {
   await migrate(pgb.benchUrl);
 
   const config = loadConfig({
-    HOSTGATE_ENV: 'production', DATABASE_URL: pgb.benchUrl, HOSTGATE_HOST: '127.0.0.1', LOG_LEVEL: 'silent',
+    HOSTGATE_ENV: 'production', HOSTGATE_BILLING_PROVIDER: 'local', DATABASE_URL: pgb.benchUrl, HOSTGATE_HOST: '127.0.0.1', LOG_LEVEL: 'silent',
     HOSTGATE_RATE_LIMIT_PER_SECOND: '1000000000', HOSTGATE_RATE_LIMIT_BURST: '1000000000',
     HOSTGATE_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
   });

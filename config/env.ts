@@ -71,6 +71,7 @@ const variables = {
   HOSTGATE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 3600000 }), default: '10000', describe: 'an integer from 100 to 3600000: milliseconds Postgres keeps an API session that sits idle inside a transaction (idle_in_transaction_session_timeout)' },
   HOSTGATE_REQUEST_TIMEOUT_MS: { schema: Type.Integer({ minimum: 1000, maximum: 600000 }), default: '10000', describe: 'an integer from 1000 to 600000: milliseconds a client has to send a whole request, headers and body (slower senders get 408)' },
   // Billing (docs/billing.md). No STRIPE_SECRET_KEY: the built-in local provider.
+  HOSTGATE_BILLING_PROVIDER: { schema: Type.Union([Type.Literal('stripe'), Type.Literal('local')]), default: undefined, describe: "stripe or local; unset: stripe when STRIPE_SECRET_KEY is set, else local — except with HOSTGATE_ENV=production, where the local provider (whose checkout page takes no payment) must be chosen on purpose" },
   STRIPE_SECRET_KEY: { schema: Type.String({ pattern: '^(sk|rk)_[A-Za-z0-9_]+$' }), default: undefined, describe: 'a Stripe secret key (sk_… or rk_…); unset: the built-in local billing provider' },
   STRIPE_WEBHOOK_SECRET: { schema: Type.String({ pattern: '^whsec_[A-Za-z0-9_]+$' }), default: undefined, describe: "the signing secret of the Stripe webhook endpoint (whsec_…)" },
   STRIPE_PRICE_STARTER: { schema: Type.String({ pattern: '^price_[A-Za-z0-9_]+$' }), default: undefined, describe: 'the Stripe price id (price_…) of the starter plan' },

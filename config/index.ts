@@ -85,6 +85,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
       if (!raw[name]) problems.push(`${name} is required when STRIPE_SECRET_KEY is set (see docs/billing.md)`);
     }
   }
+  if (raw.HOSTGATE_BILLING_PROVIDER === 'stripe' && !raw.STRIPE_SECRET_KEY) problems.push('HOSTGATE_BILLING_PROVIDER=stripe needs STRIPE_SECRET_KEY (see docs/billing.md)');
+  if (raw.HOSTGATE_BILLING_PROVIDER === 'local' && raw.STRIPE_SECRET_KEY) problems.push('HOSTGATE_BILLING_PROVIDER=local and STRIPE_SECRET_KEY are both set: unset one (see docs/billing.md)');
+  if (raw.HOSTGATE_ENV === 'production' && !raw.STRIPE_SECRET_KEY && raw.HOSTGATE_BILLING_PROVIDER !== 'local') {
+    // The local provider's checkout page activates a plan with no payment: anyone holding a key
+    // with billing:write could take any plan for free. In production that must be a choice.
+    problems.push('HOSTGATE_ENV=production needs a billing provider: set STRIPE_SECRET_KEY and its prices (see docs/billing.md), or HOSTGATE_BILLING_PROVIDER=local to run the built-in provider on purpose (its checkout page takes no payment: for billing handled outside Hostgate, or a trial)');
+  }
   if (problems.length) throw new ConfigError(problems);
   const serviceDomain = raw.HOSTGATE_SERVICE_DOMAIN;
   const publicUrl = raw.HOSTGATE_PUBLIC_URL ?? `http://localhost:${raw.HOSTGATE_API_PORT}`;

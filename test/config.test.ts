@@ -32,6 +32,18 @@ describe('configuration', () => {
     expect(loadConfig({ HOSTGATE_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}` }).encryptionKeys[0]?.id).toBe('k1');
   });
 
+  it('production needs a billing provider chosen: Stripe, or the local one on purpose', () => {
+    // The local provider's checkout page activates a plan with no payment.
+    expect(() => loadConfig({ HOSTGATE_ENV: 'production' })).toThrow(/HOSTGATE_ENV=production needs a billing provider: set STRIPE_SECRET_KEY[\s\S]*HOSTGATE_BILLING_PROVIDER=local/);
+    expect(loadConfig({ HOSTGATE_ENV: 'production', HOSTGATE_BILLING_PROVIDER: 'local' }).billing.stripe).toBeNull();
+    const stripe = { STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_WEBHOOK_SECRET: 'whsec_x', STRIPE_PRICE_STARTER: 'price_a', STRIPE_PRICE_GROWTH: 'price_b', STRIPE_PRICE_SCALE: 'price_c' };
+    expect(loadConfig({ HOSTGATE_ENV: 'production', ...stripe }).billing.stripe?.secretKey).toBe('sk_live_x');
+    expect(() => loadConfig({ HOSTGATE_ENV: 'production', HOSTGATE_BILLING_PROVIDER: 'local', ...stripe })).toThrow(/both set/);
+    expect(() => loadConfig({ HOSTGATE_BILLING_PROVIDER: 'stripe' })).toThrow(/HOSTGATE_BILLING_PROVIDER=stripe needs STRIPE_SECRET_KEY/);
+    // Outside production the local provider stays the default (npm start, tests).
+    expect(loadConfig({}).billing.stripe).toBeNull();
+  });
+
   it('requires what a process cannot run without', () => {
     expect(() => loadConfig({}, ['database', 'temporal'])).toThrow(/DATABASE_URL is required[\s\S]*TEMPORAL_ADDRESS is required/);
   });

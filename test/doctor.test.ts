@@ -47,7 +47,7 @@ describe('hostgate doctor', () => {
     pebble = await startPebble({ dnsServer: dns.server });
     dataDir = await mkdtemp(path.join(tmpdir(), 'hg-doctor-'));
     env = {
-      HOSTGATE_ENV: 'production',
+      HOSTGATE_ENV: 'production', HOSTGATE_BILLING_PROVIDER: 'local',
       HOSTGATE_DATA_DIR: dataDir,
       DATABASE_URL: database.url,
       TEMPORAL_ADDRESS: temporalAddress(),

@@ -71,7 +71,7 @@ export async function startStack(options: LifecycleOptions, pgInfo: BenchPostgre
   progress(`DNS on ${acme.dns.server}, Pebble at ${acme.pebble.directoryUrl} (pid ${pebblePid ?? 'unknown'}), HTTP-01 to port ${acme.pebble.httpPort}`);
 
   const sharedEnv: Record<string, string> = {
-    HOSTGATE_ENV: 'production',
+    HOSTGATE_ENV: 'production', HOSTGATE_BILLING_PROVIDER: 'local',
     DATABASE_URL: benchUrl,
     DATABASE_POOL_SIZE: String(POOL_SIZE),
     TEMPORAL_ADDRESS: temporalAddress,
