@@ -211,6 +211,19 @@ describe('billing with Stripe (fake Stripe API, signed events)', () => {
     expect(fake.requests.filter((r) => r.path === '/v1/refunds').at(-1)!.form).toMatchObject({ reason: 'duplicate' });
   });
 
+  it('Stripe refusing our key (401) → 500 internal_error, not the provider\'s status or message', async () => {
+    const misconfigured = await createTestApp({ config: { ...stripeEnv(fake.url), STRIPE_SECRET_KEY: 'sk_test_revoked' } });
+    try {
+      const { auth } = await createOrgWithKey(misconfigured);
+      const res = await client(misconfigured.app, auth).post('/v1/billing/checkout-session', { plan: 'starter' });
+      expect(fake.requests.at(-1)!.headers.authorization).toBe('Bearer sk_test_revoked');
+      expect([res.statusCode, res.json().error.code]).toEqual([500, 'internal_error']);
+      expect(JSON.stringify(res.json())).not.toMatch(/Invalid API Key|sk_test/);
+    } finally {
+      await misconfigured.close();
+    }
+  });
+
   it('Stripe unreachable → 503 service_unavailable with Retry-After', async () => {
     const down = await createTestApp({ config: stripeEnv(`http://127.0.0.1:${await freePort()}`) });
     try {

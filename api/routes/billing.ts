@@ -42,7 +42,12 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return value;
   }
 
-  /** Provider calls: an unreachable provider is a 503 with Retry-After, never a 500. */
+  /**
+   * Provider calls: an unreachable provider is a 503 with Retry-After. Any other refusal (a
+   * revoked key, a missing permission, an object Stripe no longer has) is ours to fix, not the
+   * caller's: a 500 whose cause goes to the log only — never the provider's status (a Stripe 401
+   * or 404 must not reach the caller as invalid_request or not_found) or its message.
+   */
   async function viaProvider<T>(call: () => Promise<T>): Promise<T> {
     try {
       return await call();
@@ -50,7 +55,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (error instanceof ProviderUnavailableError) {
         throw new ApiError('service_unavailable', `the payment provider is unreachable; retry in ${error.retryAfterSeconds} s`, { headers: { 'retry-after': String(error.retryAfterSeconds) }, details: { provider: provider.name } });
       }
-      throw error;
+      throw new Error(`the ${provider.name} billing provider refused the call: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
   }
 
