@@ -8,7 +8,9 @@ import { pino } from 'pino';
 import { sql } from '../db/pool.ts';
 import { DEAD_LETTER_PREFIX, workflowOutboxRepository } from '../db/repositories/workflow-outbox.ts';
 import { loggerOptions } from '../logging/logger.ts';
-import { createOutboxDispatcher, type OutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
+import { createOutboxDispatcher, DISPATCH_DEADLINE_MS, type OutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
+import { nativeClientProvider } from '../workflows/temporal-connection.ts';
+import { startTcpProxy } from './support/tcp-proxy.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
 import { createTestTemporal, type TestTemporal } from './support/temporal.ts';
 
@@ -78,4 +80,38 @@ describe('workflow outbox messages', () => {
     expect(started.type).toBe('domainLifecycleWorkflow');
     expect((await temporal.client.workflow.getHandle('webhook-delivery/whd_ok1').describe()).type).toBe('webhookDeliveryWorkflow');
   });
+
+  it('a Temporal that accepts calls and never answers holds a dispatch for the deadline only; the row goes out once it answers', async () => {
+    const [host, port] = temporal.address.split(':') as [string, string];
+    const proxy = await startTcpProxy(host, Number(port));
+    const provider = nativeClientProvider(`127.0.0.1:${proxy.port}`, 'default');
+    const frozenLogger = pino({ level: 'silent' });
+    const viaProxy = createOutboxDispatcher({ db: t.db, client: provider.get, taskQueue: temporal.taskQueue, logger: frozenLogger });
+    try {
+      const first = await insert('start_delivery', 'webhook-delivery/whd_frz1', { deliveryId: 'whd_frz1', endpointId: 'we_1', organizationId: 'org_1', event: 'hostname.created', searchAttributes: false });
+      await viaProxy.kick([first]);
+      expect(await rowOf(first)).toEqual({ done: true, last_error: null });
+
+      proxy.freeze();
+      const held = await insert('start_delivery', 'webhook-delivery/whd_frz2', { deliveryId: 'whd_frz2', endpointId: 'we_1', organizationId: 'org_1', event: 'hostname.created', searchAttributes: false });
+      const started = Date.now();
+      await viaProxy.kick([held]);
+      const waited = Date.now() - started;
+      // Bounded by the deadline (not by the frozen connection), and the row is back in the queue.
+      expect(waited).toBeGreaterThanOrEqual(DISPATCH_DEADLINE_MS - 500);
+      expect(waited).toBeLessThan(DISPATCH_DEADLINE_MS + 5_000);
+      const row = await rowOf(held);
+      expect(row.done).toBe(false);
+      expect(row.last_error).toMatch(/Timeout expired|DEADLINE_EXCEEDED|no answer from Temporal/);
+
+      proxy.thaw();
+      await viaProxy.kick([held]);
+      expect(await rowOf(held)).toEqual({ done: true, last_error: null });
+    } finally {
+      proxy.thaw();
+      await viaProxy.stop();
+      await provider.close();
+      await proxy.close();
+    }
+  }, 60_000);
 });

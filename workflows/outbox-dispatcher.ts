@@ -12,6 +12,38 @@ import { domainIdOfWorkflow, domainWorkflowId } from './domain/config.ts';
 import { retryDeliveryWorkflow, startDeliveryWorkflow } from './webhook-delivery/client.ts';
 import { signalBillingWorkflow } from './billing/client.ts';
 
+/**
+ * How long one start or signal may take, connecting included. They answer in milliseconds; a
+ * Temporal frontend that accepts the call and never answers (frozen, partitioned) would otherwise
+ * hold the sweep — and with it every start and signal — forever. Past it the row is released and
+ * the next sweep tries again.
+ */
+export const DISPATCH_DEADLINE_MS = 10_000;
+
+class DispatchTimeoutError extends Error {
+  constructor(what: string) {
+    super(`${what} got no answer from Temporal within ${DISPATCH_DEADLINE_MS} ms`);
+    this.name = 'DispatchTimeoutError';
+  }
+}
+
+/** The promise, or DispatchTimeoutError once `deadline` (epoch ms) has passed. */
+function before<T>(promise: Promise<T>, deadline: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new DispatchTimeoutError(what)), Math.max(0, deadline - Date.now())); });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** An error and its causes in one line ("Failed to start Workflow: 4 DEADLINE_EXCEEDED: …"). */
+function describe(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error, depth = 0; e !== undefined && e !== null && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const text = e instanceof Error ? e.message : String(e);
+    if (text && !parts.includes(text)) parts.push(text);
+  }
+  return parts.join(': ');
+}
+
 export interface OutboxDispatcher {
   /** Dispatches the given rows now (or every pending row); resolves when done, never rejects. */
   kick(ids?: readonly number[]): Promise<void>;
@@ -36,15 +68,19 @@ export function createOutboxDispatcher(deps: {
   let stopped = false;
 
   async function dispatchOne(r: LeasedMessage): Promise<void> {
-    const client = await clientOf();
-    switch (r.kind) {
-      case 'start_domain': await startDomainWorkflow(client, deps.taskQueue, r.payload); break;
-      case 'signal_domain': await signalDomainWorkflow(client, domainIdOfWorkflow(r.workflow_id), r.payload.signal, r.payload.reason); break;
-      case 'start_delivery': await startDeliveryWorkflow(client, deps.taskQueue, r.payload); break;
-      case 'retry_delivery': await retryDeliveryWorkflow(client, deps.taskQueue, r.payload); break;
-      // Billing: a provider event for `billing/<org id>`, signal-with-start.
-      case 'signal_billing': await signalBillingWorkflow(client, deps.taskQueue, { organizationId: r.payload.organizationId, ...(r.payload.searchAttributes === false ? { searchAttributes: false } : {}) }, r.payload.signal); break;
-    }
+    const deadline = Date.now() + DISPATCH_DEADLINE_MS;
+    const client = await before(clientOf(), deadline, 'connecting');
+    // The gRPC deadline cancels the call on the wire; the timer covers what happens before it is sent.
+    await before(client.withDeadline(deadline, async () => {
+      switch (r.kind) {
+        case 'start_domain': await startDomainWorkflow(client, deps.taskQueue, r.payload); break;
+        case 'signal_domain': await signalDomainWorkflow(client, domainIdOfWorkflow(r.workflow_id), r.payload.signal, r.payload.reason); break;
+        case 'start_delivery': await startDeliveryWorkflow(client, deps.taskQueue, r.payload); break;
+        case 'retry_delivery': await retryDeliveryWorkflow(client, deps.taskQueue, r.payload); break;
+        // Billing: a provider event for `billing/<org id>`, signal-with-start.
+        case 'signal_billing': await signalBillingWorkflow(client, deps.taskQueue, { organizationId: r.payload.organizationId, ...(r.payload.searchAttributes === false ? { searchAttributes: false } : {}) }, r.payload.signal); break;
+      }
+    }), deadline + 1000, `${r.kind} ${r.workflow_id}`);
   }
 
   /** A row no dispatcher can act on: logged and taken out of the queue, never retried. */
@@ -68,7 +104,7 @@ export function createOutboxDispatcher(deps: {
           await dispatchOne(r);
           done.push(r.id);
         } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
+          const message = describe(error);
           deps.logger.warn({ outboxId: r.id, workflowId: r.workflow_id, err: message }, 'workflow dispatch failed; will retry');
           await outbox.release(r.id, message).catch(() => undefined);
         }
