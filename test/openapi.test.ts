@@ -12,7 +12,8 @@ import { createHash } from 'node:crypto';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import { errorStatus, type ErrorCode } from '../api/errors.ts';
+import { ApiError, errorStatus, type ErrorCode } from '../api/errors.ts';
+import { toWidgetError } from '../api/routes/widget.ts';
 import { canonicalJson } from '../api/plugins/idempotency.ts';
 import { sql } from '../db/pool.ts';
 import { apiKeysRepository } from '../db/repositories/api-keys.ts';
@@ -216,6 +217,24 @@ describe('OpenAPI document', () => {
       }
     }
     expect(operations).toBeGreaterThan(ops.length); // the widget's operations were checked too
+  });
+
+  it('the widget operations list only codes the widget API answers as they are (any other becomes widget_request_failed)', () => {
+    let checked = 0;
+    for (const [template, item] of Object.entries<Json>(doc.paths)) {
+      for (const [method, spec] of Object.entries<Json>(item)) {
+        if (!(spec.security ?? []).some((r: Json) => 'widgetToken' in r)) continue;
+        for (const [status, response] of Object.entries<Json>(spec.responses)) {
+          if (Number(status) < 400) continue;
+          for (const code of listedCodes(response)) {
+            const where = `${method.toUpperCase()} ${template} ${status}`;
+            expect([where, toWidgetError(new ApiError(code as ErrorCode, 'x')).code]).toEqual([where, code]);
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
   });
 
   it('the example check is not vacuous: a malformed example fails the envelope schema', () => {
