@@ -12,6 +12,7 @@ import type { OutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
 import { refuseCredentialsInUrl } from './plugins/api-key-auth.ts';
 import { clientErrorHandler, connectionsCheckingInterval, SHUTDOWN_RETRY_AFTER_SECONDS } from './plugins/connection-errors.ts';
 import { ApiError } from './errors.ts';
+import { errorResponsesPlugin } from './plugins/error-responses.ts';
 import { errorsPlugin, sendError, toApiError } from './plugins/errors.ts';
 import { strictUtf8Plugin } from './plugins/strict-utf8.ts';
 import { requestIdFrom } from './request-id.ts';
@@ -97,6 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.register(metricsPlugin);
   await app.register(errorsPlugin);
+  await app.register(errorResponsesPlugin);
   await app.register(strictUtf8Plugin);
   await app.register(openapiPlugin);
   await app.register(healthRoutes);

@@ -1,6 +1,7 @@
 // The served OpenAPI document: a valid OpenAPI 3.1 document (checked with
 // @seriousme/openapi-schema-validator), and a truthful one. Every operation declares a 2xx and the
-// envelope for each error status it can answer, each error description lists its codes, writes
+// envelope for each error status it can answer, each error description lists its codes with one
+// example body per code (valid against the envelope), writes
 // declare the required Idempotency-Key, API-key operations declare the `apiKey` scheme — and each
 // of these claims is cross-checked against what the running app actually answers. Swagger UI at
 // /docs loads with its assets, offline.
@@ -11,7 +12,8 @@ import { createHash } from 'node:crypto';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import { errorStatus, type ErrorCode } from '../api/errors.ts';
+import { ApiError, errorStatus, type ErrorCode } from '../api/errors.ts';
+import { toWidgetError } from '../api/routes/widget.ts';
 import { canonicalJson } from '../api/plugins/idempotency.ts';
 import { sql } from '../db/pool.ts';
 import { apiKeysRepository } from '../db/repositories/api-keys.ts';
@@ -191,6 +193,56 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('every error response of every route (widget ones included) has one example body per listed code, valid against its envelope', () => {
+    let operations = 0;
+    for (const [template, item] of Object.entries<Json>(doc.paths)) {
+      for (const [method, spec] of Object.entries<Json>(item)) {
+        operations++;
+        const errors = Object.entries<Json>(spec.responses).filter(([status]) => Number(status) >= 400);
+        const where = `${method.toUpperCase()} ${template}`;
+        expect([where, errors.length > 0]).toEqual([where, true]);
+        for (const [status, response] of errors) {
+          const media = response.content?.['application/json'];
+          const examples = Object.entries<Json>(media?.examples ?? {});
+          // One example per code the description lists, named by its code, answering that code.
+          expect([where, status, examples.map(([name]) => name)]).toEqual([where, status, listedCodes(response)]);
+          for (const [name, example] of examples) {
+            expect([where, status, example.value?.error?.code]).toEqual([where, status, name]);
+            expect([where, status, name, errorStatus[name as ErrorCode]]).toEqual([where, status, name, Number(status)]);
+            expect([where, status, name, conforms(media.schema, JSON.stringify(example.value))]).toEqual([where, status, name, null]);
+            // The envelope's own keys only (the schema does not forbid others).
+            expect([where, name, Object.keys(example.value.error).every((k) => ENVELOPE_KEYS.includes(k))]).toEqual([where, name, true]);
+          }
+        }
+      }
+    }
+    expect(operations).toBeGreaterThan(ops.length); // the widget's operations were checked too
+  });
+
+  it('the widget operations list only codes the widget API answers as they are (any other becomes widget_request_failed)', () => {
+    let checked = 0;
+    for (const [template, item] of Object.entries<Json>(doc.paths)) {
+      for (const [method, spec] of Object.entries<Json>(item)) {
+        if (!(spec.security ?? []).some((r: Json) => 'widgetToken' in r)) continue;
+        for (const [status, response] of Object.entries<Json>(spec.responses)) {
+          if (Number(status) < 400) continue;
+          for (const code of listedCodes(response)) {
+            const where = `${method.toUpperCase()} ${template} ${status}`;
+            expect([where, toWidgetError(new ApiError(code as ErrorCode, 'x')).code]).toEqual([where, code]);
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
+  it('the example check is not vacuous: a malformed example fails the envelope schema', () => {
+    const media = doc.paths['/v1/domains'].post.responses['409'].content['application/json'];
+    expect(conforms(media.schema, JSON.stringify({ error: { code: 'domain_conflict' } }))).not.toBeNull();
+    expect(conforms(media.schema, JSON.stringify({ code: 'domain_conflict', message: 'x', request_id: 'r' }))).not.toBeNull();
+  });
+
   it('every write declares a required Idempotency-Key header, and exactly the operations that declare it enforce it', async () => {
     for (const op of ops) {
       const header = parametersOf(op).find((p) => p.in === 'header' && String(p.name).toLowerCase() === 'idempotency-key');
@@ -238,6 +290,7 @@ describe('OpenAPI document', () => {
 
     await call('missing_api_key', { auth: {} });
     await call('invalid_api_key', { auth: { authorization: 'Bearer hg_live_doesnotexist' } });
+    await call('api_key_in_query', { query: '?api_key=hg_live_doesnotexist' });
     if (hasId(op)) {
       await call('invalid_request', { id: 'x'.repeat(65) });
       await call(notFoundCode(op.template), { id: 'zz_unknown' });
@@ -325,24 +378,63 @@ describe('OpenAPI document', () => {
     expect(KNOWN_DOC_GAPS.filter((g) => !isDocumented(g))).toEqual([]);
   });
 
-  it('cross-check: the resource-specific codes are answered and documented', async () => {
+  it('cross-check: the resource-specific codes (404s, 409 conflicts, 422s, billing, the widget API) are answered and documented', async () => {
     const c = client(t.app, full);
     const destination = (await c.post('/v1/destinations', { url: 'https://cross.example.com' })).json().data.id as string;
     const created = await c.post('/v1/domains', { hostname: 'cross.openapi.example', destination_id: destination });
     expect(created.statusCode).toBe(201);
+    const gone = (await c.post('/v1/domains', { hostname: 'gone.openapi.example', destination_id: destination })).json().data.id as string;
+    expect((await c.delete(`/v1/domains/${gone}`)).statusCode).toBe(202);
+    // A delivery whose endpoint is then disabled, and one whose endpoint is then deleted.
+    const deliveryTo = async (path: string) => {
+      const endpoint = (await c.post('/v1/webhook-endpoints', { url: `https://hooks.example.com/${path}` })).json().data.id as string;
+      await c.post('/v1/domains', { hostname: `${path}.openapi.example`, destination_id: destination });
+      await webhookDeliveriesRepository(t.database.db).fanOut(100);
+      return { endpoint, delivery: (await c.get(`/v1/webhook-deliveries?endpoint_id=${endpoint}`)).json().data[0].id as string };
+    };
+    const paused = await deliveryTo('cross-paused');
+    expect((await c.patch(`/v1/webhook-endpoints/${paused.endpoint}`, { enabled: false })).statusCode).toBe(200);
+    const deleted = await deliveryTo('cross-deleted');
+    expect((await c.post('/v1/destinations', { url: 'https://cross-second.example.com' })).statusCode).toBe(201);
+    expect((await c.delete(`/v1/webhook-endpoints/${deleted.endpoint}`)).statusCode).toBe(200);
+    // The widget API, with a session of this organization.
+    const origin = 'https://app.example.com';
+    const session = (await c.post('/v1/widget-sessions', { external_customer_id: 'cus_cross', allowed_origins: [origin], destination_id: destination })).json().data;
+    const widget = (method: 'GET' | 'POST', url: string, o: { token?: string; origin?: string; payload?: string } = {}) => t.app.inject({
+      method, url, payload: o.payload,
+      headers: { origin: o.origin ?? origin, ...(o.token === '' ? {} : { authorization: `Bearer ${o.token ?? session.token}` }), ...(method === 'POST' ? { 'idempotency-key': `w-${uniq()}` } : {}), ...(o.payload ? { 'content-type': 'application/json' } : {}) },
+    });
+
     const cases: { op: string; res: Awaited<ReturnType<typeof c.post>>; status: number; code: ErrorCode }[] = [
       { op: 'POST /v1/domains', res: await c.post('/v1/domains', { hostname: 'cross.openapi.example', destination_id: destination }), status: 409, code: 'domain_conflict' },
       { op: 'POST /v1/domains', res: await c.post('/v1/domains', { hostname: 'other.openapi.example', destination_id: 'dst_doesnotexist' }), status: 404, code: 'destination_not_found' },
       { op: 'POST /v1/domains', res: await c.post('/v1/domains', { hostname: 'not a hostname', destination_id: destination }), status: 400, code: 'invalid_request' },
+      { op: 'POST /v1/domains/{id}/verify', res: await c.post(`/v1/domains/${gone}/verify`), status: 409, code: 'domain_deleted' },
       { op: 'DELETE /v1/destinations/{id}', res: await c.delete(`/v1/destinations/${destination}`), status: 409, code: 'destination_in_use' },
       { op: 'POST /v1/destinations', res: await c.post('/v1/destinations', { url: 'http://plain.example.com' }), status: 400, code: 'invalid_request' },
       { op: 'POST /v1/webhook-endpoints', res: await c.post('/v1/webhook-endpoints', { url: 'https://hooks.example.com/x', events: ['no.such.event'] }), status: 400, code: 'invalid_request' },
       { op: 'PATCH /v1/webhook-endpoints/{id}', res: await c.patch('/v1/webhook-endpoints/whe_doesnotexist', { enabled: false }), status: 404, code: 'webhook_endpoint_not_found' },
+      { op: 'POST /v1/webhook-deliveries/{id}/retry', res: await c.post(`/v1/webhook-deliveries/${paused.delivery}/retry`), status: 409, code: 'webhook_endpoint_disabled' },
+      { op: 'POST /v1/webhook-deliveries/{id}/retry', res: await c.post(`/v1/webhook-deliveries/${deleted.delivery}/retry`), status: 409, code: 'webhook_endpoint_deleted' },
+      // The organization has two destinations: a session must name one.
+      { op: 'POST /v1/widget-sessions', res: await c.post('/v1/widget-sessions', { external_customer_id: 'cus_cross' }), status: 422, code: 'destination_required' },
+      { op: 'POST /v1/widget-sessions', res: await c.post('/v1/widget-sessions', { external_customer_id: 'cus_cross', destination_id: 'dst_doesnotexist' }), status: 404, code: 'destination_not_found' },
+      { op: 'POST /v1/billing/plan', res: await c.post('/v1/billing/plan', { plan: 'scale' }), status: 409, code: 'subscription_missing' },
+      { op: 'POST /v1/billing/portal-session', res: await c.post('/v1/billing/portal-session', { return_url: 'https://elsewhere.example/account' }), status: 400, code: 'return_url_not_allowed' },
+      { op: 'GET /v1/widget/domains', res: await widget('GET', '/v1/widget/domains', { token: '' }), status: 401, code: 'missing_token' },
+      { op: 'GET /v1/widget/domains', res: await widget('GET', '/v1/widget/domains', { token: 'wst_doesnotexist' }), status: 401, code: 'invalid_widget_token' },
+      { op: 'GET /v1/widget/domains', res: await widget('GET', '/v1/widget/domains', { origin: 'https://elsewhere.example' }), status: 403, code: 'origin_forbidden' },
+      { op: 'GET /v1/widget/domains/{id}', res: await widget('GET', '/v1/widget/domains/dom_doesnotexist'), status: 404, code: 'widget_domain_not_found' },
+      { op: 'POST /v1/widget/domains/{id}/verify', res: await widget('POST', '/v1/widget/domains/dom_doesnotexist/verify'), status: 404, code: 'widget_domain_not_found' },
+      { op: 'POST /v1/widget/domains', res: await widget('POST', '/v1/widget/domains', { payload: '{"hostname": ' }), status: 400, code: 'widget_request_failed' },
+      { op: 'POST /v1/widget/domains', res: await widget('POST', '/v1/widget/domains', { payload: JSON.stringify({ hostname: 'cross.openapi.example' }) }), status: 409, code: 'domain_conflict' },
     ];
     for (const k of cases) {
       expect([k.op, k.res.statusCode, k.res.json().error?.code]).toEqual([k.op, k.status, k.code]);
       const [method, template] = k.op.split(' ');
-      expect([k.op, listedCodes(doc.paths[template!][method!.toLowerCase()].responses[String(k.status)])]).toEqual([k.op, expect.arrayContaining([k.code])]);
+      const documented = doc.paths[template!][method!.toLowerCase()].responses[String(k.status)];
+      expect([k.op, listedCodes(documented)]).toEqual([k.op, expect.arrayContaining([k.code])]);
+      expect([k.op, conforms(documented.content['application/json'].schema, k.res.body)]).toEqual([k.op, null]);
     }
   });
 

@@ -12,14 +12,11 @@ import { principalOf } from '../plugins/api-key-auth.ts';
 import { presentUsage } from '../presenters/usage.ts';
 import { BillingSession, CheckoutSessionBody, PlanChangeBody, PortalSessionBody } from '../schemas/billing.ts';
 import { DataOf } from '../schemas/common.ts';
-import { errorResponses } from '../schemas/responses.ts';
 import { Usage } from '../schemas/usage.ts';
 
 /** Checkout pages stay payable for a day (Stripe's default expiry is 24 h too). */
 const CHECKOUT_TTL_SECONDS = 24 * 3600;
 
-const common = ['invalid_request', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'service_unavailable'] as const;
-const idempotencyCodes = ['idempotency_key_missing', 'idempotency_key_invalid', 'idempotency_key_in_use', 'idempotency_key_reused'] as const;
 
 export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config, dispatcher } = app.deps;
@@ -67,11 +64,11 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/billing/checkout-session', {
     // Not idempotent by contract: every call opens a new session (spec, section 4).
-    config: { apiKey: true, scope: 'billing:write' },
+    config: { apiKey: true, scope: 'billing:write', errors: ['return_url_not_allowed', 'subscription_exists'] },
     schema: {
       tags: ['billing'], summary: 'Start a subscription: returns the payment page\'s URL',
       body: CheckoutSessionBody,
-      response: { 201: DataOf(BillingSession), ...errorResponses(...common, 'return_url_not_allowed', 'subscription_exists') },
+      response: { 201: DataOf(BillingSession) },
     },
   }, async (request, reply) => {
     const { organizationId } = principalOf(request);
@@ -99,11 +96,11 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/billing/portal-session', {
-    config: { apiKey: true, scope: 'billing:write', idempotent: true },
+    config: { apiKey: true, scope: 'billing:write', idempotent: true, errors: ['return_url_not_allowed', 'subscription_missing'] },
     schema: {
       tags: ['billing'], summary: 'Open the customer portal: invoices, payment method, plan, cancellation',
       body: PortalSessionBody,
-      response: { 201: DataOf(BillingSession), ...errorResponses(...common, ...idempotencyCodes, 'return_url_not_allowed', 'subscription_missing') },
+      response: { 201: DataOf(BillingSession) },
     },
   }, async (request, reply) => {
     const { organizationId } = principalOf(request);
@@ -116,11 +113,11 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/billing/plan', {
-    config: { apiKey: true, scope: 'billing:write', idempotent: true },
+    config: { apiKey: true, scope: 'billing:write', idempotent: true, errors: ['subscription_missing', 'plan_unchanged'] },
     schema: {
       tags: ['billing'], summary: 'Change the plan (prorated by the provider); answers the usage with the new plan',
       body: PlanChangeBody,
-      response: { 200: DataOf(Usage), ...errorResponses(...common, ...idempotencyCodes, 'subscription_missing', 'plan_unchanged') },
+      response: { 200: DataOf(Usage) },
     },
   }, async (request) => {
     const { organizationId } = principalOf(request);

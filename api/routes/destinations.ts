@@ -9,7 +9,6 @@ import { recordAnswerWithin } from '../plugins/idempotency.ts';
 import { presentDestination } from '../presenters/destination.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
 import { CreateDestinationBody, Destination, DestinationIdParams } from '../schemas/destinations.ts';
-import { errorResponses } from '../schemas/responses.ts';
 
 export const destinationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const destinations = destinationsRepository(app.deps.db);
@@ -20,7 +19,7 @@ export const destinationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['destinations'], summary: 'Declare a destination (an HTTPS origin of your application)',
       body: CreateDestinationBody,
-      response: { 201: DataOf(Destination), ...errorResponses('invalid_request', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'idempotency_key_in_use', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
+      response: { 201: DataOf(Destination) },
     },
   }, async (request, reply) => {
     const parsed = parseDestinationUrl(request.body.url, { allowPrivate: app.deps.config.allowPrivateTargets });
@@ -40,7 +39,7 @@ export const destinationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['destinations'], summary: 'List destinations, newest first',
       querystring: Type.Object(ListQuery, { additionalProperties: false }),
-      response: { 200: PageOf(Destination), ...errorResponses('invalid_request', 'missing_api_key', 'invalid_api_key', 'rate_limited', 'service_unavailable') },
+      response: { 200: PageOf(Destination) },
     },
   }, async (request) => {
     requireCursorOf(request.query.cursor, 'destination');
@@ -48,11 +47,11 @@ export const destinationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/destinations/:id', {
-    config: { apiKey: true },
+    config: { apiKey: true, errors: ['destination_not_found'] },
     schema: {
       tags: ['destinations'], summary: 'Read a destination',
       params: DestinationIdParams,
-      response: { 200: DataOf(Destination), ...errorResponses('invalid_request', 'missing_api_key', 'invalid_api_key', 'destination_not_found', 'rate_limited', 'service_unavailable') },
+      response: { 200: DataOf(Destination) },
     },
   }, async (request) => {
     const destination = await destinations.get(principalOf(request).organizationId, request.params.id);
@@ -61,11 +60,11 @@ export const destinationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.delete('/destinations/:id', {
-    config: { apiKey: true, scope: 'destinations:write', idempotent: true },
+    config: { apiKey: true, scope: 'destinations:write', idempotent: true, errors: ['destination_not_found', 'destination_in_use'] },
     schema: {
       tags: ['destinations'], summary: 'Delete a destination no live domain points at',
       params: DestinationIdParams,
-      response: { 200: DataOf(Destination), ...errorResponses('invalid_request', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'destination_not_found', 'destination_in_use', 'idempotency_key_in_use', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
+      response: { 200: DataOf(Destination) },
     },
   }, async (request) => {
     const { result, destination } = await destinations.delete(principalOf(request).organizationId, request.params.id);

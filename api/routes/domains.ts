@@ -11,7 +11,6 @@ import { recordAnswerWithin } from '../plugins/idempotency.ts';
 import { presentBandwidth, presentDomain } from '../presenters/domain.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
 import { CreateDomainBody, Domain, DomainDetail, DomainIdParams, DomainStatus } from '../schemas/domains.ts';
-import { errorResponses } from '../schemas/responses.ts';
 
 export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config, dispatcher } = app.deps;
@@ -25,11 +24,11 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const kick = (ids?: number[]) => { void dispatcher?.kick(ids); };
 
   app.post('/domains', {
-    config: { apiKey: true, scope: 'domains:write', idempotent: true },
+    config: { apiKey: true, scope: 'domains:write', idempotent: true, errors: ['destination_not_found', 'domain_conflict', 'apex_domains_unavailable'] },
     schema: {
       tags: ['domains'], summary: 'Connect a customer hostname; returns the DNS records to set',
       body: CreateDomainBody,
-      response: { 201: DataOf(Domain), ...errorResponses('invalid_request', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'destination_not_found', 'domain_conflict', 'apex_domains_unavailable', 'idempotency_key_in_use', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
+      response: { 201: DataOf(Domain) },
     },
   }, async (request, reply) => {
     const { organizationId } = principalOf(request);
@@ -69,7 +68,7 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
         hostname: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
         external_customer_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
       }, { additionalProperties: false }),
-      response: { 200: PageOf(Domain), ...errorResponses('invalid_request', 'missing_api_key', 'invalid_api_key', 'rate_limited', 'service_unavailable') },
+      response: { 200: PageOf(Domain) },
     },
   }, async (request) => {
     const q = request.query;
@@ -83,11 +82,11 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/domains/:id', {
-    config: { apiKey: true },
+    config: { apiKey: true, errors: ['domain_not_found'] },
     schema: {
       tags: ['domains'], summary: 'Read a domain with its DNS records and verification state',
       params: DomainIdParams,
-      response: { 200: DataOf(DomainDetail), ...errorResponses('invalid_request', 'missing_api_key', 'invalid_api_key', 'domain_not_found', 'rate_limited', 'service_unavailable') },
+      response: { 200: DataOf(DomainDetail) },
     },
   }, async (request) => {
     const { organizationId } = principalOf(request);
@@ -97,11 +96,11 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.delete('/domains/:id', {
-    config: { apiKey: true, scope: 'domains:write', idempotent: true },
+    config: { apiKey: true, scope: 'domains:write', idempotent: true, errors: ['domain_not_found'] },
     schema: {
       tags: ['domains'], summary: 'Delete a domain: answers 202 with the domain in `deleting`; it becomes `deleted` once cleaned up',
       params: DomainIdParams,
-      response: { 202: DataOf(Domain), ...errorResponses('invalid_request', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'domain_not_found', 'idempotency_key_in_use', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
+      response: { 202: DataOf(Domain) },
     },
   }, async (request, reply) => {
     const result = await domains.transition(request.params.id, 'deleting', 'deleted through the API', { organizationId: principalOf(request).organizationId, signal: { signal: 'delete' } });
@@ -112,11 +111,11 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/domains/:id/verify', {
-    config: { apiKey: true, scope: 'domains:write', idempotent: true },
+    config: { apiKey: true, scope: 'domains:write', idempotent: true, errors: ['domain_not_found', 'domain_deleted'] },
     schema: {
       tags: ['domains'], summary: 'Check DNS now instead of waiting for the next scheduled check',
       params: DomainIdParams,
-      response: { 202: DataOf(Domain), ...errorResponses('invalid_request', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'domain_not_found', 'domain_deleted', 'idempotency_key_in_use', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
+      response: { 202: DataOf(Domain) },
     },
   }, async (request, reply) => {
     const { organizationId } = principalOf(request);

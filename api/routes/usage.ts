@@ -4,7 +4,6 @@ import { ApiError } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
 import { presentUsage } from '../presenters/usage.ts';
 import { DataOf } from '../schemas/common.ts';
-import { errorResponses } from '../schemas/responses.ts';
 import { Usage } from '../schemas/usage.ts';
 
 export const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -14,7 +13,7 @@ export const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { apiKey: true },
     schema: {
       tags: ['billing'], summary: 'Usage of the current period: hostnames (active, peak, overage), bandwidth, plan and billing status',
-      response: { 200: DataOf(Usage), ...errorResponses('missing_api_key', 'invalid_api_key', 'rate_limited', 'service_unavailable') },
+      response: { 200: DataOf(Usage) },
     },
   }, async (request) => {
     const { organizationId } = principalOf(request);

@@ -3,14 +3,11 @@ import { Type } from 'typebox';
 import { requireCursorOf } from '../../db/pagination.ts';
 import { webhookDeliveriesRepository } from '../../db/repositories/webhook-deliveries.ts';
 import { webhookEndpointsRepository } from '../../db/repositories/webhook-endpoints.ts';
-import { ApiError, type ErrorCode } from '../errors.ts';
+import { ApiError } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
 import { presentWebhookAttempt, presentWebhookDelivery } from '../presenters/webhook-delivery.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
-import { errorResponses } from '../schemas/responses.ts';
 import { ListWebhookDeliveriesQuery, WebhookAttempt, WebhookDelivery, WebhookDeliveryIdParams } from '../schemas/webhook-deliveries.ts';
-
-const readErrors: ErrorCode[] = ['invalid_request', 'missing_api_key', 'invalid_api_key', 'rate_limited', 'service_unavailable'];
 
 export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, dispatcher } = app.deps;
@@ -23,7 +20,7 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['webhook-deliveries'], summary: 'List webhook deliveries, newest first; filter by endpoint_id and status',
       querystring: ListWebhookDeliveriesQuery,
-      response: { 200: PageOf(WebhookDelivery), ...errorResponses(...readErrors) },
+      response: { 200: PageOf(WebhookDelivery) },
     },
   }, async (request) => {
     const q = request.query;
@@ -32,11 +29,11 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/webhook-deliveries/:id', {
-    config: { apiKey: true },
+    config: { apiKey: true, errors: ['webhook_delivery_not_found'] },
     schema: {
       tags: ['webhook-deliveries'], summary: 'Read a webhook delivery: status, attempt count, last response code and error, next attempt',
       params: WebhookDeliveryIdParams,
-      response: { 200: DataOf(WebhookDelivery), ...errorResponses(...readErrors, 'webhook_delivery_not_found') },
+      response: { 200: DataOf(WebhookDelivery) },
     },
   }, async (request) => {
     const delivery = await deliveries.get(principalOf(request).organizationId, request.params.id);
@@ -45,12 +42,12 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/webhook-deliveries/:id/attempts', {
-    config: { apiKey: true },
+    config: { apiKey: true, errors: ['webhook_delivery_not_found'] },
     schema: {
       tags: ['webhook-deliveries'], summary: 'List the attempts of a webhook delivery, newest first: time, duration, response code, first 1 KiB of the response body',
       params: WebhookDeliveryIdParams,
       querystring: Type.Object(ListQuery, { additionalProperties: false }),
-      response: { 200: PageOf(WebhookAttempt), ...errorResponses(...readErrors, 'webhook_delivery_not_found') },
+      response: { 200: PageOf(WebhookAttempt) },
     },
   }, async (request) => {
     const page = await deliveries.listAttempts(principalOf(request).organizationId, request.params.id, { limit: request.query.limit ?? 20, cursor: request.query.cursor }, presentWebhookAttempt);
@@ -59,11 +56,11 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/webhook-deliveries/:id/retry', {
-    config: { apiKey: true, scope: 'webhooks:write', idempotent: true },
+    config: { apiKey: true, scope: 'webhooks:write', idempotent: true, errors: ['webhook_delivery_not_found', 'webhook_endpoint_disabled', 'webhook_endpoint_deleted'] },
     schema: {
       tags: ['webhook-deliveries'], summary: 'Retry a delivery now: resets it to pending with attempt_count 0 and makes a new attempt at once (also on a failed or succeeded delivery)',
       params: WebhookDeliveryIdParams,
-      response: { 200: DataOf(WebhookDelivery), ...errorResponses('invalid_request', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'webhook_delivery_not_found', 'webhook_endpoint_disabled', 'webhook_endpoint_deleted', 'idempotency_key_in_use', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
+      response: { 200: DataOf(WebhookDelivery) },
     },
   }, async (request) => {
     const { organizationId } = principalOf(request);

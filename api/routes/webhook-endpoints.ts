@@ -4,12 +4,11 @@ import { requireCursorOf } from '../../db/pagination.ts';
 import { webhookEndpointsRepository } from '../../db/repositories/webhook-endpoints.ts';
 import { eventKinds } from '../../model/domain-status.ts';
 import { parseWebhookUrl, resolvesToPrivate } from '../../security/outbound-url.ts';
-import { ApiError, type ErrorCode } from '../errors.ts';
+import { ApiError } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
 import { recordAnswerWithin } from '../plugins/idempotency.ts';
 import { presentCreatedWebhookEndpoint, presentRotatedWebhookEndpoint, presentWebhookEndpoint } from '../presenters/webhook-endpoint.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
-import { errorResponses } from '../schemas/responses.ts';
 import {
   CreateWebhookEndpointBody, RotatedWebhookEndpoint, UpdateWebhookEndpointBody, WebhookEndpoint, WebhookEndpointIdParams, WebhookEndpointWithSecret,
 } from '../schemas/webhook-endpoints.ts';
@@ -28,9 +27,6 @@ function checkEvents(events: readonly string[]): string[] {
   }
   return [...events];
 }
-
-// Codes every write of this resource can answer besides its own.
-const writeErrors: ErrorCode[] = ['invalid_request', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'idempotency_key_in_use', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'rate_limited', 'service_unavailable'];
 
 export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app.deps;
@@ -51,7 +47,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['webhook-endpoints'], summary: 'Create a webhook endpoint; the response carries its signing secret, shown only this once',
       body: CreateWebhookEndpointBody,
-      response: { 201: DataOf(WebhookEndpointWithSecret), ...errorResponses(...writeErrors) },
+      response: { 201: DataOf(WebhookEndpointWithSecret) },
     },
   }, async (request, reply) => {
     const url = await checkUrl(request.body.url);
@@ -71,7 +67,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['webhook-endpoints'], summary: 'List webhook endpoints, newest first',
       querystring: Type.Object(ListQuery, { additionalProperties: false }),
-      response: { 200: PageOf(WebhookEndpoint), ...errorResponses('invalid_request', 'missing_api_key', 'invalid_api_key', 'rate_limited', 'service_unavailable') },
+      response: { 200: PageOf(WebhookEndpoint) },
     },
   }, async (request) => {
     requireCursorOf(request.query.cursor, 'webhookEndpoint');
@@ -79,11 +75,11 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/webhook-endpoints/:id', {
-    config: { apiKey: true },
+    config: { apiKey: true, errors: ['webhook_endpoint_not_found'] },
     schema: {
       tags: ['webhook-endpoints'], summary: 'Read a webhook endpoint (without its secret)',
       params: WebhookEndpointIdParams,
-      response: { 200: DataOf(WebhookEndpoint), ...errorResponses('invalid_request', 'missing_api_key', 'invalid_api_key', 'webhook_endpoint_not_found', 'rate_limited', 'service_unavailable') },
+      response: { 200: DataOf(WebhookEndpoint) },
     },
   }, async (request) => {
     const endpoint = await endpoints.get(principalOf(request).organizationId, request.params.id);
@@ -92,12 +88,12 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.patch('/webhook-endpoints/:id', {
-    config: { apiKey: true, scope: 'webhooks:write', idempotent: true },
+    config: { apiKey: true, scope: 'webhooks:write', idempotent: true, errors: ['webhook_endpoint_not_found'] },
     schema: {
       tags: ['webhook-endpoints'], summary: 'Update a webhook endpoint: url, events, enabled, description (at least one)',
       params: WebhookEndpointIdParams,
       body: UpdateWebhookEndpointBody,
-      response: { 200: DataOf(WebhookEndpoint), ...errorResponses(...writeErrors, 'webhook_endpoint_not_found') },
+      response: { 200: DataOf(WebhookEndpoint) },
     },
   }, async (request) => {
     const body = request.body;
@@ -116,11 +112,11 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.delete('/webhook-endpoints/:id', {
-    config: { apiKey: true, scope: 'webhooks:write', idempotent: true },
+    config: { apiKey: true, scope: 'webhooks:write', idempotent: true, errors: ['webhook_endpoint_not_found'] },
     schema: {
       tags: ['webhook-endpoints'], summary: 'Delete a webhook endpoint; it receives no further deliveries',
       params: WebhookEndpointIdParams,
-      response: { 200: DataOf(WebhookEndpoint), ...errorResponses(...writeErrors, 'webhook_endpoint_not_found') },
+      response: { 200: DataOf(WebhookEndpoint) },
     },
   }, async (request) => {
     const endpoint = await endpoints.delete(principalOf(request).organizationId, request.params.id);
@@ -129,11 +125,11 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/webhook-endpoints/:id/rotate-secret', {
-    config: { apiKey: true, scope: 'webhooks:write', idempotent: true },
+    config: { apiKey: true, scope: 'webhooks:write', idempotent: true, errors: ['webhook_endpoint_not_found'] },
     schema: {
       tags: ['webhook-endpoints'], summary: 'Replace the signing secret; the previous one keeps signing beside it for 24 h',
       params: WebhookEndpointIdParams,
-      response: { 200: DataOf(RotatedWebhookEndpoint), ...errorResponses(...writeErrors, 'webhook_endpoint_not_found') },
+      response: { 200: DataOf(RotatedWebhookEndpoint) },
     },
   }, async (request) => {
     const rotated = await endpoints.rotateSecret(principalOf(request).organizationId, request.params.id);

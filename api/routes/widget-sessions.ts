@@ -8,7 +8,6 @@ import { ApiError } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
 import { recordAnswerWithin } from '../plugins/idempotency.ts';
 import { DataOf } from '../schemas/common.ts';
-import { errorResponses } from '../schemas/responses.ts';
 import { CreateWidgetSessionBody, WidgetSession } from '../schemas/widget.ts';
 
 export function presentWidgetSession(session: WidgetSessionRow, token: string) {
@@ -29,12 +28,12 @@ export const widgetSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const destinations = destinationsRepository(app.deps.db);
 
   app.post('/widget-sessions', {
-    config: { apiKey: true, scope: 'widget:write', idempotent: true },
+    config: { apiKey: true, scope: 'widget:write', idempotent: true, errors: ['destination_not_found', 'destination_required'] },
     schema: {
       tags: ['widget'],
       summary: `Create a widget session: a token for <service-widget>, valid ${WIDGET_TOKEN_TTL_SECONDS} s, bound to the allowed origins, the customer and the destination`,
       body: CreateWidgetSessionBody,
-      response: { 201: DataOf(WidgetSession), ...errorResponses('invalid_request', 'idempotency_key_missing', 'idempotency_key_invalid', 'missing_api_key', 'invalid_api_key', 'insufficient_scope', 'destination_not_found', 'destination_required', 'idempotency_key_in_use', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'rate_limited', 'service_unavailable') },
+      response: { 201: DataOf(WidgetSession) },
     },
   }, async (request, reply) => {
     const { organizationId } = principalOf(request);

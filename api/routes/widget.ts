@@ -19,7 +19,6 @@ import { sendError, toApiError } from '../plugins/errors.ts';
 import { widgetAuthPlugin, widgetSessionOf } from '../plugins/widget-auth.ts';
 import { presentWidgetDomain } from '../presenters/widget-domain.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
-import { errorResponses } from '../schemas/responses.ts';
 import { CreateWidgetDomainBody, HandoverBody, WidgetDomain, WidgetDomainIdParams } from '../schemas/widget.ts';
 import { recordAnswerWithin } from '../plugins/idempotency.ts';
 
@@ -41,7 +40,6 @@ export function toWidgetError(error: ApiError): ApiError {
 /** A previous session may hand its domains over this long after it expired. */
 const HANDOVER_GRACE_MS = 24 * 3600 * 1000;
 
-const common = ['widget_request_failed', 'missing_token', 'invalid_widget_token', 'widget_token_expired', 'origin_forbidden', 'rate_limited', 'service_unavailable'] as const;
 
 export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(widgetAuthPlugin);
@@ -77,7 +75,7 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['widget'],
       summary: "Browser: the domains the widget created for this session's customer (any of its sessions), newest first, deleted ones left out; a reloaded page resumes with them",
       querystring: Type.Object(ListQuery),
-      response: { 200: PageOf(WidgetDomain), ...errorResponses(...common) },
+      response: { 200: PageOf(WidgetDomain) },
     },
   }, async (request) => {
     const session = widgetSessionOf(request);
@@ -86,14 +84,13 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/widget/domains', {
-    config: { widget: true, widgetLimit: 'create', idempotent: true },
+    config: { widget: true, widgetLimit: 'create', idempotent: true, errors: ['destination_not_found', 'domain_conflict'] },
     schema: {
       tags: ['widget'], summary: 'Browser: connect a hostname for the session\'s customer; returns the DNS records to set',
       body: CreateWidgetDomainBody,
       response: {
         201: DataOf(WidgetDomain),
         200: { ...DataOf(WidgetDomain), description: "The customer's widget sessions already created this hostname: the element continues with it" },
-        ...errorResponses(...common, 'destination_not_found', 'domain_conflict', 'apex_domains_unavailable'),
       },
     },
   }, async (request, reply) => {
@@ -141,22 +138,22 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/widget/domains/:id', {
-    config: { widget: true, widgetLimit: 'poll' },
+    config: { widget: true, widgetLimit: 'poll', errors: ['widget_domain_not_found'] },
     schema: {
       tags: ['widget'], summary: 'Browser: read a domain of this session (status, DNS records, verification); the widget polls it every 10 s',
       params: WidgetDomainIdParams,
-      response: { 200: DataOf(WidgetDomain), ...errorResponses(...common, 'widget_domain_not_found') },
+      response: { 200: DataOf(WidgetDomain) },
     },
   }, async (request) => {
     return { data: present(await ownDomain(widgetSessionOf(request), request.params.id)) };
   });
 
   app.post('/widget/domains/:id/verify', {
-    config: { widget: true, widgetLimit: 'poll', idempotent: true },
+    config: { widget: true, widgetLimit: 'poll', idempotent: true, errors: ['widget_domain_not_found'] },
     schema: {
       tags: ['widget'], summary: 'Browser: check DNS now instead of waiting for the next scheduled check',
       params: WidgetDomainIdParams,
-      response: { 202: DataOf(WidgetDomain), ...errorResponses(...common, 'widget_domain_not_found') },
+      response: { 202: DataOf(WidgetDomain) },
     },
   }, async (request, reply) => {
     const session = widgetSessionOf(request);
@@ -168,13 +165,13 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/widget/domains/:id/handover', {
-    config: { widget: true, widgetLimit: 'poll', idempotent: true },
+    config: { widget: true, widgetLimit: 'poll', idempotent: true, errors: ['widget_domain_not_found'] },
     schema: {
       tags: ['widget'],
       summary: 'Browser: move a domain from the session that created it (its token, expired less than 24 h ago) to this session of the same customer, so a new token resumes where the old one stopped',
       params: WidgetDomainIdParams,
       body: HandoverBody,
-      response: { 200: DataOf(WidgetDomain), ...errorResponses(...common, 'widget_domain_not_found') },
+      response: { 200: DataOf(WidgetDomain) },
     },
   }, async (request) => {
     const session = widgetSessionOf(request);

@@ -58,7 +58,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `invalid_request` */
+                /** @description Error codes: `invalid_request`, `api_key_in_query` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -228,7 +228,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `invalid_request`, `idempotency_key_missing`, `idempotency_key_invalid` */
+                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -517,7 +517,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `invalid_request` */
+                /** @description Error codes: `invalid_request`, `api_key_in_query` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -706,7 +706,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `invalid_request`, `idempotency_key_missing`, `idempotency_key_invalid` */
+                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -798,7 +798,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `destination_in_use`, `idempotency_key_in_use` */
+                /** @description Error codes: `idempotency_key_in_use`, `destination_in_use` */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1059,7 +1059,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `invalid_request` */
+                /** @description Error codes: `invalid_request`, `api_key_in_query` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -1264,7 +1264,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `invalid_request`, `idempotency_key_missing`, `idempotency_key_invalid` */
+                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -1356,7 +1356,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `domain_conflict`, `idempotency_key_in_use` */
+                /** @description Error codes: `idempotency_key_in_use`, `domain_conflict` */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1425,7 +1425,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `apex_domains_unavailable`, `idempotency_key_reused` */
+                /** @description Error codes: `idempotency_key_reused`, `apex_domains_unavailable` */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1629,7 +1629,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `invalid_request` */
+                /** @description Error codes: `invalid_request`, `api_key_in_query` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -1852,7 +1852,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `invalid_request`, `idempotency_key_missing`, `idempotency_key_invalid` */
+                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -2202,7 +2202,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `invalid_request`, `idempotency_key_missing`, `idempotency_key_invalid` */
+                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -2294,7 +2294,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `domain_deleted`, `idempotency_key_in_use` */
+                /** @description Error codes: `idempotency_key_in_use`, `domain_deleted` */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2497,7 +2497,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `invalid_request` */
+                /** @description Error codes: `invalid_request`, `api_key_in_query` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -2673,7 +2673,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `invalid_request`, `idempotency_key_missing`, `idempotency_key_invalid` */
+                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -2941,7 +2941,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `invalid_request` */
+                /** @description Error codes: `invalid_request`, `api_key_in_query` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -3109,7 +3109,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `invalid_request`, `idempotency_key_missing`, `idempotency_key_invalid` */
+                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -3406,7 +3406,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `invalid_request`, `idempotency_key_missing`, `idempotency_key_invalid` */
+                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -3724,7 +3724,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `invalid_request`, `idempotency_key_missing`, `idempotency_key_invalid` */
+                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -4023,7 +4023,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `invalid_request` */
+                /** @description Error codes: `invalid_request`, `api_key_in_query` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -4178,7 +4178,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `invalid_request` */
+                /** @description Error codes: `invalid_request`, `api_key_in_query` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -4362,7 +4362,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `invalid_request` */
+                /** @description Error codes: `invalid_request`, `api_key_in_query` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -4545,7 +4545,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `invalid_request`, `idempotency_key_missing`, `idempotency_key_invalid` */
+                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -4637,7 +4637,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `webhook_endpoint_disabled`, `webhook_endpoint_deleted`, `idempotency_key_in_use` */
+                /** @description Error codes: `idempotency_key_in_use`, `webhook_endpoint_disabled`, `webhook_endpoint_deleted` */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4871,7 +4871,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `invalid_request`, `idempotency_key_missing`, `idempotency_key_invalid` */
+                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5032,7 +5032,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `destination_required`, `idempotency_key_reused` */
+                /** @description Error codes: `idempotency_key_reused`, `destination_required` */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5625,29 +5625,6 @@ export interface paths {
                 };
                 /** @description Error codes: `domain_conflict` */
                 409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `apex_domains_unavailable` */
-                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6604,6 +6581,29 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Error codes: `api_key_in_query` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
                 /** @description Error codes: `missing_api_key`, `invalid_api_key` */
                 401: {
                     headers: {
@@ -6758,7 +6758,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `invalid_request`, `return_url_not_allowed` */
+                /** @description Error codes: `invalid_request`, `api_key_in_query`, `return_url_not_allowed` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -7021,7 +7021,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `invalid_request`, `idempotency_key_missing`, `idempotency_key_invalid`, `return_url_not_allowed` */
+                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid`, `return_url_not_allowed` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -7330,7 +7330,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error codes: `invalid_request`, `idempotency_key_missing`, `idempotency_key_invalid` */
+                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
                 400: {
                     headers: {
                         [name: string]: unknown;
