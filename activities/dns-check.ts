@@ -23,7 +23,8 @@ import { domainVerificationRepository, type StoredVerification } from '../db/rep
 import { domainsRepository, type DomainRow } from '../db/repositories/domains.ts';
 import type { Db } from '../db/pool.ts';
 import type { DomainState } from './domain.ts';
-import { beforeDeadline, DEADLINE_PASSED, Semaphore } from './lookup-budget.ts';
+import { Semaphore } from '../process/semaphore.ts';
+import { beforeDeadline, DEADLINE_PASSED } from './lookup-budget.ts';
 import { dnsLocalLookupsInFlight, observeDnsLookup } from '../metrics/worker.ts';
 import {
   evaluateDnsVerification, isRetryableProblem, normName,

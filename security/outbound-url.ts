@@ -9,6 +9,7 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { promises as dnsPromises } from 'node:dns';
 import { BlockList, isIP, isIPv4, isIPv6, type LookupFunction } from 'node:net';
+import { Semaphore } from '../process/semaphore.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Addresses (node:net BlockList, as model/dns-verification.ts does for CDN ranges)
@@ -209,14 +210,36 @@ function literal(hostname: string): string | null {
   return isIPv4(text) || isIPv6(text) ? text : null;
 }
 
+/**
+ * getaddrinfo runs on libuv's thread pool (4 threads by default), cannot be cancelled, and waits
+ * for the system resolver's own timeouts: a few customer hostnames whose DNS never answers would
+ * hold every thread, and the process's other lookups — Postgres and Temporal by name, as in the
+ * compose file — would queue behind them. Customer lookups get at most this many threads at once;
+ * past `LOOKUP_QUEUE_MS` of waiting for one, the lookup fails (a delivery is retried later).
+ */
+export const GUARDED_LOOKUPS_AT_ONCE = 2;
+const LOOKUP_QUEUE_MS = 5_000;
+const lookupLane = new Semaphore(GUARDED_LOOKUPS_AT_ONCE);
+
+/** Guarded lookups running or waiting right now (tests, metrics). */
+export function guardedLookupsInFlight(): number {
+  return lookupLane.inUse;
+}
+
+async function lookUpOnLane(lookup: PromiseLookup, hostname: string, lookupOptions: LookupOptions): Promise<LookupAddress[]> {
+  const release = await lookupLane.acquire(LOOKUP_QUEUE_MS);
+  if (!release) throw Object.assign(new Error(`DNS lookup of ${hostname} not started: ${GUARDED_LOOKUPS_AT_ONCE} lookups of customer hostnames are already waiting for answers; retry later`), { code: 'ELOOKUPBUSY' });
+  // The permit goes back when getaddrinfo returns, not when a caller stops waiting for it.
+  return lookup(hostname, { ...lookupOptions, all: true }).finally(release);
+}
+
 async function resolveChecked(hostname: string, opts: GuardOptions, lookupOptions: LookupOptions): Promise<LookupAddress[]> {
   const ip = literal(hostname);
   let addresses: LookupAddress[];
   if (ip !== null) {
     addresses = [{ address: ip, family: isIPv4(ip) ? 4 : 6 }];
   } else {
-    const lookup = opts.lookup ?? dnsPromises.lookup;
-    addresses = await lookup(hostname, { ...lookupOptions, all: true });
+    addresses = await lookUpOnLane(opts.lookup ?? dnsPromises.lookup, hostname, lookupOptions);
   }
   if (addresses.length === 0) throw new UnsafeAddressError(`${hostname} did not resolve to any address.`, hostname);
   if (!opts.allowPrivate) {

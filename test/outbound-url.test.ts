@@ -3,8 +3,8 @@ import type { LookupAddress } from 'node:dns';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-  createGuardedLookup, isPublicAddress, parseDestinationUrl, parseWebhookUrl, resolvePublicAddress,
-  UnsafeAddressError, type PromiseLookup,
+  createGuardedLookup, GUARDED_LOOKUPS_AT_ONCE, guardedLookupsInFlight, isPublicAddress, parseDestinationUrl, parseWebhookUrl,
+  resolvePublicAddress, UnsafeAddressError, type PromiseLookup,
 } from '../security/outbound-url.ts';
 
 describe('isPublicAddress', () => {
@@ -285,4 +285,31 @@ describe('createGuardedLookup', () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
+});
+
+describe('customer lookups and the thread pool', () => {
+  it(`at most ${GUARDED_LOOKUPS_AT_ONCE} wait on DNS at once; one more gives up after queueing 5 s, and the slots come back when DNS answers`, async () => {
+    // Lookups that DNS never answers (getaddrinfo holding a thread) until the test lets them go.
+    const pending: (() => void)[] = [];
+    const hanging = ((hostname: string) => new Promise((resolve) => {
+      pending.push(() => resolve([{ address: '93.184.216.34', family: 4 }]));
+    })) as unknown as PromiseLookup;
+    const opts = { allowPrivate: false, lookup: hanging };
+    const held = Array.from({ length: GUARDED_LOOKUPS_AT_ONCE }, (_, i) => resolvePublicAddress(`never${i}.example.com`, opts));
+    try {
+      await new Promise((r) => setImmediate(r));
+      expect(pending).toHaveLength(GUARDED_LOOKUPS_AT_ONCE);
+      expect(guardedLookupsInFlight()).toBe(GUARDED_LOOKUPS_AT_ONCE);
+      const started = Date.now();
+      await expect(resolvePublicAddress('one-more.example.com', opts)).rejects.toMatchObject({ code: 'ELOOKUPBUSY' });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(4_900);
+      // It never reached the resolver.
+      expect(pending).toHaveLength(GUARDED_LOOKUPS_AT_ONCE);
+    } finally {
+      for (const answer of pending) answer();
+      await Promise.all(held);
+    }
+    expect(guardedLookupsInFlight()).toBe(0);
+    expect(await resolvePublicAddress('public.example.com', { allowPrivate: false, lookup: fakeLookup(answers) })).toEqual({ address: '93.184.216.34', family: 4 });
+  }, 15_000);
 });
