@@ -113,7 +113,7 @@ export interface DbLimits {
   connectTimeoutMs?: number;
   /** Postgres ends a session that sits idle inside a transaction this long (a stuck caller). */
   idleInTransactionTimeoutMs?: number;
-  /** How long a call may wait for a free pool connection; unset: unbounded (slonik's queue). */
+  /** How long a call may wait for a free pool connection; unset: DEFAULT_ACQUIRE_TIMEOUT_MS (30 s). */
   acquireTimeoutMs?: number;
 }
 
@@ -207,6 +207,12 @@ function boundedAcquisition(pool: DatabasePool, permits: number, timeoutMs: numb
 const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const DEFAULT_IDLE_IN_TRANSACTION_MS = 60_000;
+/**
+ * Waiting for a pooled connection: slonik queues without a limit, so a process whose connections
+ * are all stuck (Postgres frozen) or busy (a flood of port-80 challenge lookups) would pile up
+ * waiters for ever. Past it the caller gets DatabaseTimeoutError('acquire') and retries.
+ */
+const DEFAULT_ACQUIRE_TIMEOUT_MS = 30_000;
 
 export async function createDb(databaseUrl: string, options: DbLimits = {}): Promise<Db> {
   const statementTimeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
@@ -230,5 +236,5 @@ export async function createDb(databaseUrl: string, options: DbLimits = {}): Pro
     idleTimeout: 60_000,
   });
   const guarded = guardTransactions(quiet(pool));
-  return options.acquireTimeoutMs ? boundedAcquisition(guarded, maximumPoolSize, options.acquireTimeoutMs) : guarded;
+  return boundedAcquisition(guarded, maximumPoolSize, options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS);
 }
