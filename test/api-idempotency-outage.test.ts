@@ -7,6 +7,7 @@ import { buildApp, type App } from '../api/app.ts';
 import { Type } from 'typebox';
 import { createDb, row, sql, type Db } from '../db/pool.ts';
 import { IdempotencyClaimLostError, idempotencyRepository } from '../db/repositories/idempotency-keys.ts';
+import { secretContext } from '../db/repositories/webhook-endpoints.ts';
 import { createLogger } from '../logging/logger.ts';
 import { SecretBox } from '../security/secret-box.ts';
 import { createOrgWithKey, createTestApp, testConfig, type TestApp } from './support/app.ts';
@@ -82,6 +83,37 @@ describe('idempotent creates across a lost COMMIT acknowledgement', () => {
       expect(retry.json().data.id).toBe(ids[0]);
       expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from ${sql.identifier([c.table])}`)).toBe(before + 1);
     }
+  });
+
+  it('every other write too: a committed delete, secret rotation or delivery retry whose answer was lost is replayed, not redone', async () => {
+    const send = (method: 'POST' | 'DELETE', url: string, key: string) => app.inject({ method, url, headers: { ...auth, 'idempotency-key': key } });
+    const loseCommitOf = async (method: 'POST' | 'DELETE', url: string, key: string) => {
+      const lost = proxy.loseAnswerTo('COMMIT');
+      const first = await send(method, url, key);
+      await lost;
+      expect([url, first.statusCode]).toEqual([url, 503]);
+      const retry = await send(method, url, key);
+      expect([url, retry.statusCode, retry.headers['idempotent-replayed']]).toEqual([url, 200, 'true']);
+      return retry.json().data;
+    };
+    // A delete that happened: the retry gets its 200, not 404 destination_not_found.
+    const dest = (await app.inject({ method: 'POST', url: '/v1/destinations', headers: { ...auth, 'idempotency-key': 'lost-del-dest' }, payload: { url: 'https://lost-delete.example.com' } })).json().data.id as string;
+    expect((await loseCommitOf('DELETE', `/v1/destinations/${dest}`, 'lost-del-dest-1')).id).toBe(dest);
+    expect((await app.inject({ method: 'GET', url: `/v1/destinations/${dest}`, headers: auth })).statusCode).toBe(404);
+
+    // A rotation: the retry hands back the secret that was stored, and does not rotate again
+    // (a second rotation would push out the secret the receiver still uses).
+    const endpoint = (await app.inject({ method: 'POST', url: '/v1/webhook-endpoints', headers: { ...auth, 'idempotency-key': 'lost-rot-ep' }, payload: { url: 'https://hooks.lost-rotate.example.com/in' } })).json().data;
+    const rotated = await loseCommitOf('POST', `/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, 'lost-rot-1');
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).not.toBe(endpoint.secret);
+    const box = new SecretBox(testConfig().encryptionKeys);
+    const stored = await t.database.db.one(sql.unsafe`select secret_enc, secret_key_id, previous_secret_enc, previous_secret_key_id from webhook_endpoints where id = ${endpoint.id}`) as { secret_enc: Buffer; secret_key_id: string; previous_secret_enc: Buffer; previous_secret_key_id: string };
+    expect(box.open({ keyId: stored.secret_key_id, ciphertext: stored.secret_enc }, secretContext(endpoint.id)).toString('utf8')).toBe(rotated.secret);
+    expect(box.open({ keyId: stored.previous_secret_key_id, ciphertext: stored.previous_secret_enc }, secretContext(endpoint.id)).toString('utf8')).toBe(endpoint.secret);
+
+    // A delete of the endpoint: 200 again on retry, not 404 webhook_endpoint_not_found.
+    expect((await loseCommitOf('DELETE', `/v1/webhook-endpoints/${endpoint.id}`, 'lost-del-ep-1')).id).toBe(endpoint.id);
   });
 
   it('a create whose transaction did not commit leaves the key free for the retry', async () => {

@@ -58,6 +58,21 @@ export async function recordAnswerWithin(request: FastifyRequest, reply: Fastify
   claim.recordedStatus = status;
 }
 
+/**
+ * Runs a write in one transaction and stores `status` + what it returns as the request's
+ * idempotent answer inside it (recordAnswerWithin): for every write, not only creates, the change
+ * and the key's answer commit together. A retry after a lost answer then replays it instead of
+ * meeting the changed state (a 404 for a delete that happened, a second secret rotation). A
+ * refusal thrown inside changes nothing and is stored after, as every 4xx is.
+ */
+export async function writeAndAnswer<T>(request: FastifyRequest, reply: FastifyReply, status: number, write: (tx: DatabaseTransactionConnection) => Promise<T>): Promise<T> {
+  return request.server.deps.db.transaction(async (tx) => {
+    const answer = await write(tx);
+    await recordAnswerWithin(request, reply, tx, status, answer);
+    return answer;
+  });
+}
+
 export const idempotencyPlugin = fp(async function idempotency(app: FastifyInstance) {
   const repo = idempotencyRepository(app.deps.db, app.secretBox);
   app.decorateRequest('idempotencyScope', null);

@@ -5,7 +5,7 @@ import { destinationsRepository } from '../../db/repositories/destinations.ts';
 import { parseDestinationUrl } from '../../security/outbound-url.ts';
 import { ApiError } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
-import { recordAnswerWithin } from '../plugins/idempotency.ts';
+import { recordAnswerWithin, writeAndAnswer } from '../plugins/idempotency.ts';
 import { presentDestination } from '../presenters/destination.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
 import { CreateDestinationBody, Destination, DestinationIdParams } from '../schemas/destinations.ts';
@@ -66,10 +66,10 @@ export const destinationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: DestinationIdParams,
       response: { 200: DataOf(Destination) },
     },
-  }, async (request) => {
-    const { result, destination } = await destinations.delete(principalOf(request).organizationId, request.params.id);
+  }, async (request, reply) => writeAndAnswer(request, reply, 200, async (tx) => {
+    const { result, destination } = await destinations.delete(principalOf(request).organizationId, request.params.id, tx);
     if (result === 'not_found') throw notFound(request.params.id);
     if (result === 'in_use') throw new ApiError('destination_in_use', `destination ${request.params.id} still has domains pointing at it; delete or move them first`);
     return { data: presentDestination(destination!) };
-  });
+  }));
 };

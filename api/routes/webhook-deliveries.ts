@@ -5,6 +5,7 @@ import { webhookDeliveriesRepository } from '../../db/repositories/webhook-deliv
 import { webhookEndpointsRepository } from '../../db/repositories/webhook-endpoints.ts';
 import { ApiError } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
+import { writeAndAnswer } from '../plugins/idempotency.ts';
 import { presentWebhookAttempt, presentWebhookDelivery } from '../presenters/webhook-delivery.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
 import { ListWebhookDeliveriesQuery, WebhookAttempt, WebhookDelivery, WebhookDeliveryIdParams } from '../schemas/webhook-deliveries.ts';
@@ -62,7 +63,7 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: WebhookDeliveryIdParams,
       response: { 200: DataOf(WebhookDelivery) },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const { organizationId } = principalOf(request);
     // A retry to an endpoint that will not be called fails at once with nothing learnt: refused
     // here instead of answering 200 and failing behind the caller's back (issue 14).
@@ -71,11 +72,17 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const endpoint = await endpoints.get(organizationId, existing.endpoint_id);
     if (!endpoint) throw new ApiError('webhook_endpoint_deleted', `the endpoint of delivery ${request.params.id} (${existing.endpoint_id}) was deleted; nothing can be delivered to it`, { param: 'id', details: { endpoint_id: existing.endpoint_id } });
     if (!endpoint.enabled) throw new ApiError('webhook_endpoint_disabled', `the endpoint of delivery ${request.params.id} (${existing.endpoint_id}) is disabled (${endpoint.disabled_reason ?? 'manual'}); enable it with PATCH /v1/webhook-endpoints/${existing.endpoint_id} {"enabled": true}, then retry`, { param: 'id', details: { endpoint_id: existing.endpoint_id, disabled_reason: endpoint.disabled_reason } });
-    const result = await deliveries.resetForRetry(organizationId, request.params.id);
-    if (!result) throw notFound(request.params.id);
-    // The reset and its signal are committed together; dispatching right away is the fast path,
-    // the worker's outbox sweep covers a dispatch that fails (Temporal down, process killed).
-    void dispatcher?.kick([result.outboxId]);
-    return { data: presentWebhookDelivery(result.delivery) };
+    let outboxId = 0;
+    const answer = await writeAndAnswer(request, reply, 200, async (tx) => {
+      const result = await deliveries.resetForRetry(organizationId, request.params.id, tx);
+      if (!result) throw notFound(request.params.id);
+      outboxId = result.outboxId;
+      return { data: presentWebhookDelivery(result.delivery) };
+    });
+    // The reset, its signal and the key's answer are committed together; dispatching right away
+    // is the fast path, the worker's outbox sweep covers a dispatch that fails (Temporal down,
+    // process killed).
+    void dispatcher?.kick([outboxId]);
+    return answer;
   });
 };

@@ -6,7 +6,7 @@ import { eventKinds } from '../../model/domain-status.ts';
 import { parseWebhookUrl, resolvesToPrivate } from '../../security/outbound-url.ts';
 import { ApiError } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
-import { recordAnswerWithin } from '../plugins/idempotency.ts';
+import { recordAnswerWithin, writeAndAnswer } from '../plugins/idempotency.ts';
 import { presentCreatedWebhookEndpoint, presentRotatedWebhookEndpoint, presentWebhookEndpoint } from '../presenters/webhook-endpoint.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
 import {
@@ -95,7 +95,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: UpdateWebhookEndpointBody,
       response: { 200: DataOf(WebhookEndpoint) },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const body = request.body;
     if (body.url === undefined && body.events === undefined && body.enabled === undefined && body.description === undefined) {
       throw new ApiError('invalid_request', 'send at least one of url, events, enabled, description');
@@ -106,9 +106,11 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
       enabled: body.enabled,
       description: body.description,
     };
-    const endpoint = await endpoints.update(principalOf(request).organizationId, request.params.id, patch);
-    if (!endpoint) throw notFound(request.params.id);
-    return { data: presentWebhookEndpoint(endpoint) };
+    return writeAndAnswer(request, reply, 200, async (tx) => {
+      const endpoint = await endpoints.update(principalOf(request).organizationId, request.params.id, patch, tx);
+      if (!endpoint) throw notFound(request.params.id);
+      return { data: presentWebhookEndpoint(endpoint) };
+    });
   });
 
   app.delete('/webhook-endpoints/:id', {
@@ -118,11 +120,11 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: WebhookEndpointIdParams,
       response: { 200: DataOf(WebhookEndpoint) },
     },
-  }, async (request) => {
-    const endpoint = await endpoints.delete(principalOf(request).organizationId, request.params.id);
+  }, async (request, reply) => writeAndAnswer(request, reply, 200, async (tx) => {
+    const endpoint = await endpoints.delete(principalOf(request).organizationId, request.params.id, tx);
     if (!endpoint) throw notFound(request.params.id);
     return { data: presentWebhookEndpoint(endpoint) };
-  });
+  }));
 
   app.post('/webhook-endpoints/:id/rotate-secret', {
     config: { apiKey: true, scope: 'webhooks:write', idempotent: true, errors: ['webhook_endpoint_not_found'] },
@@ -131,9 +133,11 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: WebhookEndpointIdParams,
       response: { 200: DataOf(RotatedWebhookEndpoint) },
     },
-  }, async (request) => {
-    const rotated = await endpoints.rotateSecret(principalOf(request).organizationId, request.params.id);
+  }, async (request, reply) => writeAndAnswer(request, reply, 200, async (tx) => {
+    // The new secret is in the stored answer (sealed at rest): a retry after a lost answer gets
+    // this secret back instead of rotating again and dropping the one still in use.
+    const rotated = await endpoints.rotateSecret(principalOf(request).organizationId, request.params.id, tx);
     if (!rotated) throw notFound(request.params.id);
     return { data: presentRotatedWebhookEndpoint(rotated.endpoint, rotated.secret) };
-  });
+  }));
 };

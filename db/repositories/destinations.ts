@@ -1,4 +1,4 @@
-import type { DatabaseTransactionConnection } from 'slonik';
+import type { CommonQueryMethods, DatabaseTransactionConnection } from 'slonik';
 import { Type, type Static } from 'typebox';
 import { newId } from '../ids.ts';
 import { afterCursor, toPage, type Page } from '../pagination.ts';
@@ -49,8 +49,8 @@ export function destinationsRepository(db: Db) {
       return toPage(rows, page.limit, map);
     },
     /** Soft delete; refused while a non-deleted domain points at it. */
-    async delete(organizationId: string, id: string): Promise<{ result: DeleteResult; destination: DestinationRow | null }> {
-      return db.transaction(async (tx) => {
+    async delete(organizationId: string, id: string, q: CommonQueryMethods = db): Promise<{ result: DeleteResult; destination: DestinationRow | null }> {
+      return q.transaction(async (tx) => {
         const destination = await tx.maybeOne(sql.type(Destination)`select ${columns} from destinations where id = ${id} and organization_id = ${organizationId} and deleted_at is null for update`);
         if (!destination) return { result: 'not_found', destination: null };
         const inUse = await tx.exists(sql.unsafe`select 1 from domains where destination_id = ${id} and status <> 'deleted'`);

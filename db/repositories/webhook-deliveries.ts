@@ -1,6 +1,7 @@
 // Webhook deliveries (one per event × subscribed endpoint) and their attempts. Rows are written by
 // the fan-out (creation), by the delivery activity (one transaction per attempt) and by the API
 // (retry). The delivery workflow owns the schedule; these rows mirror it for the API.
+import type { CommonQueryMethods } from 'slonik';
 import { Type, type Static } from 'typebox';
 import { WEBHOOK_DELIVERY_WORKFLOW_PREFIX, webhookDeliveryWorkflowId, type DeliveryWorkflowPayload } from '../../workflows/webhook-delivery/config.ts';
 import { newId } from '../ids.ts';
@@ -173,8 +174,8 @@ export function webhookDeliveriesRepository(db: Db) {
      * the `retry` signal (signal-with-start: a delivery whose workflow ended gets a new run) in one
      * transaction. Null when the delivery is not the organization's.
      */
-    async resetForRetry(organizationId: string, id: string): Promise<{ delivery: WebhookDeliveryRow; outboxId: number } | null> {
-      return db.transaction(async (tx) => {
+    async resetForRetry(organizationId: string, id: string, q: CommonQueryMethods = db): Promise<{ delivery: WebhookDeliveryRow; outboxId: number } | null> {
+      return q.transaction(async (tx) => {
         const delivery = await tx.maybeOne(sql.type(Delivery)`
           update webhook_deliveries set status = 'pending', attempt_count = 0, next_attempt_at = hg_now(), updated_at = hg_now()
           where id = ${id} and organization_id = ${organizationId} returning ${columns}`);

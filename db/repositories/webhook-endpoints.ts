@@ -2,7 +2,7 @@
 // to its row by the AAD context `webhook_endpoint:<id>:secret`; the plaintext is returned once, by
 // `create` and `rotateSecret`, and otherwise only to the delivery code through `signingSecrets`.
 // A rotation keeps the replaced secret as "previous" for 24 h, so receivers can roll over.
-import type { DatabaseTransactionConnection } from 'slonik';
+import type { CommonQueryMethods, DatabaseTransactionConnection } from 'slonik';
 import { Type, type Static } from 'typebox';
 import type { SecretBox } from '../../security/secret-box.ts';
 import { randomToken } from '../../security/tokens.ts';
@@ -116,7 +116,7 @@ export function webhookEndpointsRepository(db: Db, box: SecretBox | (() => Secre
      * Applies the given fields (undefined = unchanged). Enabling clears `disabled_reason`;
      * disabling an enabled endpoint records `manual`, and keeps the reason of one already disabled.
      */
-    async update(organizationId: string, id: string, patch: WebhookEndpointPatch): Promise<WebhookEndpointRow | null> {
+    async update(organizationId: string, id: string, patch: WebhookEndpointPatch, q: CommonQueryMethods = db): Promise<WebhookEndpointRow | null> {
       const sets = [sql.fragment`updated_at = hg_now()`];
       if (patch.url !== undefined) sets.push(sql.fragment`url = ${patch.url}`);
       if (patch.events !== undefined) sets.push(sql.fragment`events = ${sql.array([...patch.events], 'text')}`);
@@ -127,7 +127,7 @@ export function webhookEndpointsRepository(db: Db, box: SecretBox | (() => Secre
           ? sql.fragment`disabled_reason = null`
           : sql.fragment`disabled_reason = case when enabled then ${DISABLED_MANUALLY} else coalesce(disabled_reason, ${DISABLED_MANUALLY}) end`);
       }
-      return db.maybeOne(sql.type(Endpoint)`
+      return q.maybeOne(sql.type(Endpoint)`
         update webhook_endpoints set ${sql.join(sets, sql.fragment`, `)} where ${live(organizationId, id)} returning ${columns}`);
     },
 
@@ -139,8 +139,8 @@ export function webhookEndpointsRepository(db: Db, box: SecretBox | (() => Secre
     },
 
     /** Soft delete; the endpoint then reads as missing and receives no deliveries. */
-    async delete(organizationId: string, id: string): Promise<WebhookEndpointRow | null> {
-      return db.maybeOne(sql.type(Endpoint)`
+    async delete(organizationId: string, id: string, q: CommonQueryMethods = db): Promise<WebhookEndpointRow | null> {
+      return q.maybeOne(sql.type(Endpoint)`
         update webhook_endpoints set deleted_at = hg_now(), updated_at = hg_now() where ${live(organizationId, id)} returning ${columns}`);
     },
 
@@ -148,11 +148,11 @@ export function webhookEndpointsRepository(db: Db, box: SecretBox | (() => Secre
      * Replaces the secret. The replaced one becomes "previous" and keeps signing for 24 h (a
      * second rotation within that window drops the older previous secret). Returns the new secret.
      */
-    async rotateSecret(organizationId: string, id: string): Promise<{ endpoint: WebhookEndpointRow; secret: string } | null> {
+    async rotateSecret(organizationId: string, id: string, q: CommonQueryMethods = db): Promise<{ endpoint: WebhookEndpointRow; secret: string } | null> {
       const secret = newWebhookSecret();
       const sealed = secretBox().seal(secret, secretContext(id));
       // In UPDATE, the right-hand sides read the row as it was: previous_* take the old secret.
-      const endpoint = await db.maybeOne(sql.type(Endpoint)`
+      const endpoint = await q.maybeOne(sql.type(Endpoint)`
         update webhook_endpoints set
           previous_secret_enc = secret_enc,
           previous_secret_key_id = secret_key_id,
