@@ -167,6 +167,19 @@ export function parseDestinationUrl(input: string, opts: { allowPrivate: boolean
 }
 
 /**
+ * Why `host` (a destination's) is this service's own edge, or null: the service domain or a name
+ * under it, the CNAME target customers point at, or an edge address. Requests proxied there would
+ * come back to the edge in a loop.
+ */
+export function ownEdgeHost(host: string, edge: { serviceDomain: string; cnameTarget: string; ipv4: readonly string[]; ipv6: readonly string[] }): string | null {
+  const h = host.toLowerCase();
+  const own = [edge.serviceDomain.toLowerCase(), edge.cnameTarget.toLowerCase()];
+  if (own.some((name) => h === name || h.endsWith(`.${name}`))) return `${host} is this service's own domain`;
+  if ([...edge.ipv4, ...edge.ipv6].some((ip) => ip.toLowerCase() === h)) return `${host} is an address of this service's edge`;
+  return null;
+}
+
+/**
  * A webhook endpoint: https (http only with `allowPrivate`, for local receivers), any port, path and
  * query, no credentials, no fragment (it is never sent, so one is most likely a paste mistake).
  * `url` is the WHATWG-serialised form (lowercase scheme and host, punycode, default port dropped).
@@ -203,7 +216,12 @@ export class UnsafeAddressError extends Error {
 
 export type PromiseLookup = typeof dnsPromises.lookup;
 
-export interface GuardOptions { allowPrivate: boolean; lookup?: PromiseLookup }
+export interface GuardOptions {
+  allowPrivate: boolean;
+  lookup?: PromiseLookup;
+  /** Public addresses refused too (this service's own edge: a destination there would loop). */
+  forbidden?: readonly string[];
+}
 
 function literal(hostname: string): string | null {
   const text = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
@@ -243,6 +261,8 @@ async function resolveChecked(hostname: string, opts: GuardOptions, lookupOption
   }
   if (addresses.length === 0) throw new UnsafeAddressError(`${hostname} did not resolve to any address.`, hostname);
   if (!opts.allowPrivate) {
+    const loop = opts.forbidden?.length ? addresses.find((a) => opts.forbidden!.includes(a.address)) : undefined;
+    if (loop) throw new UnsafeAddressError(`${hostname} resolves to ${loop.address}, an address of this service's edge: requests sent there would come back to the edge in a loop; give your application's own origin.`, hostname, loop.address);
     const bad = addresses.find((a) => !isPublicAddress(a.address));
     if (bad) {
       const what = ip !== null ? `${hostname} is` : `${hostname} resolves to ${bad.address}, which is`;

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireCursorOf } from '../../db/pagination.ts';
 import { destinationsRepository } from '../../db/repositories/destinations.ts';
-import { parseDestinationUrl } from '../../security/outbound-url.ts';
+import { domainsRepository } from '../../db/repositories/domains.ts';
+import { ownEdgeHost, parseDestinationUrl, resolvesToPrivate } from '../../security/outbound-url.ts';
 import { ApiError } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
 import { recordAnswerWithin, writeAndAnswer } from '../plugins/idempotency.ts';
@@ -12,6 +13,26 @@ import { CreateDestinationBody, Destination, DestinationIdParams } from '../sche
 
 export const destinationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const destinations = destinationsRepository(app.deps.db);
+  const domains = domainsRepository(app.deps.db);
+  const { config } = app.deps;
+
+  /**
+   * The origin must be the vendor's application, reachable on the public internet: not this
+   * service's edge or a hostname it serves (the edge would proxy to itself, request after request),
+   * and not a name that resolves to a private address (the edge would connect inside our network).
+   * The edge checks the address it connects to again on every request (docs/edge.md).
+   */
+  async function refuseUnsafeOrigin(host: string): Promise<void> {
+    const refuse = (why: string) => new ApiError('invalid_request', `${why}: a destination must be your application's own HTTPS origin, not something Hostgate serves, or requests would loop back to the edge.`, { param: 'url' });
+    // With private targets allowed (local stacks, tests) the edge and the origin share loopback:
+    // only the names are refused there.
+    const edgeAddresses = config.allowPrivateTargets ? { ipv4: [], ipv6: [] } : { ipv4: config.edgeIpv4, ipv6: config.edgeIpv6 };
+    const own = ownEdgeHost(host, { serviceDomain: config.serviceDomain, cnameTarget: config.cnameTarget, ...edgeAddresses });
+    if (own) throw refuse(own);
+    if (await domains.isConnected(host.toLowerCase())) throw refuse(`${host} is a customer hostname this service serves`);
+    const problem = await resolvesToPrivate(host, { allowPrivate: config.allowPrivateTargets, lookup: app.deps.dnsLookup, forbidden: [...config.edgeIpv4, ...config.edgeIpv6] });
+    if (problem) throw new ApiError('invalid_request', problem, { param: 'url' });
+  }
   const notFound = (id: string) => new ApiError('destination_not_found', `destination ${id} does not exist`, { param: 'id' });
 
   app.post('/destinations', {
@@ -24,6 +45,7 @@ export const destinationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => {
     const parsed = parseDestinationUrl(request.body.url, { allowPrivate: app.deps.config.allowPrivateTargets });
     if (!parsed.ok) throw new ApiError('invalid_request', parsed.message, { param: 'url' });
+    await refuseUnsafeOrigin(parsed.host);
     // The row and the key's 201 commit together (see recordAnswerWithin).
     const answer = await app.deps.db.transaction(async (tx) => {
       const destination = await destinations.create({ organizationId: principalOf(request).organizationId, url: parsed.url, host: parsed.host, port: parsed.port }, tx);

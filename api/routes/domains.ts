@@ -5,7 +5,7 @@ import { destinationsRepository } from '../../db/repositories/destinations.ts';
 import { usageRepository } from '../../db/repositories/usage.ts';
 import { DomainConflictError, domainsRepository } from '../../db/repositories/domains.ts';
 import { normalizeHostname } from '../../model/hostname.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, loopsToItself } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
 import { recordAnswerWithin } from '../plugins/idempotency.ts';
 import { presentBandwidth, presentDomain } from '../presenters/domain.ts';
@@ -44,6 +44,7 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
       created = await db.transaction(async (tx) => {
         const destination = await destinations.lockLive(tx, organizationId, request.body.destination_id);
         if (!destination) throw new ApiError('destination_not_found', `destination ${request.body.destination_id} does not exist`, { param: 'destination_id' });
+        if (destination.host === normalized.hostname) throw loopsToItself(normalized.hostname, 'invalid_request');
         const result = await domains.create({ organizationId, destinationId: destination.id, hostname: normalized.hostname, isApex: normalized.isApex, externalCustomerId: request.body.external_customer_id ?? null }, tx);
         // The 201 commits with the domain: a retry after a lost answer replays it (issue 14).
         const answer = { data: present(result.domain) };

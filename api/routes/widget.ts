@@ -14,7 +14,7 @@ import { DomainConflictError, domainsRepository, type DomainRow } from '../../db
 import { widgetSessionsRepository, type WidgetSessionRow } from '../../db/repositories/widget-sessions.ts';
 import { normalizeHostname } from '../../model/hostname.ts';
 import { WIDGET_TOKEN_PREFIX } from '../../security/tokens.ts';
-import { ApiError, type ErrorCode } from '../errors.ts';
+import { ApiError, loopsToItself, type ErrorCode } from '../errors.ts';
 import { sendError, toApiError } from '../plugins/errors.ts';
 import { widgetAuthPlugin, widgetSessionOf } from '../plugins/widget-auth.ts';
 import { presentWidgetDomain } from '../presenters/widget-domain.ts';
@@ -117,6 +117,7 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
             ? 'the destination of this widget session no longer exists'
             : 'this widget session has no destination: create the session with a destination_id (the organization does not have exactly one destination)');
         }
+        if (destination.host === normalized.hostname) throw loopsToItself(normalized.hostname, 'widget_request_failed');
         const result = await domains.create({
           organizationId: orgId, destinationId: destination.id, hostname: normalized.hostname, isApex: normalized.isApex,
           externalCustomerId: session.external_customer_id, widgetSessionId: session.id,

@@ -168,6 +168,11 @@ export function domainsRepository(db: Db) {
       return db.maybeOne(sql.type(Domain)`select ${columns} from domains where id = ${id} and organization_id = ${organizationId}`);
     },
 
+    /** Whether any organization has this hostname connected (not deleted): Hostgate serves it. */
+    async isConnected(hostname: string): Promise<boolean> {
+      return db.exists(sql.unsafe`select 1 from domains where hostname = ${hostname} and status <> 'deleted'`);
+    },
+
     async getById(id: string): Promise<DomainRow | null> {
       return db.maybeOne(sql.type(Domain)`select ${columns} from domains where id = ${id}`);
     },
