@@ -10,6 +10,12 @@ const REFUSED_PARAM = /^(x_?)?(api_?key|access_?token|token|authorization|bearer
 const REDACTED_PARAM = /^(x_?)?(api_?key|key|access_?token|refresh_?token|id_?token|token|auth|authorization|bearer|secret|client_?secret|password|passwd|pwd|signature|sig|session|session_?id|jwt|credentials?)$/;
 /** Values that are credentials whatever the parameter is called: our API keys and widget tokens. */
 const CREDENTIAL_VALUE = /^(hg_live_|wst_)/;
+/**
+ * Credentials that travel in a path: those tokens, and the ids of the local billing provider's
+ * checkout and portal pages (`/v1/billing/local/portal/ps_local_…`), which are bearer capabilities:
+ * whoever has the URL can pay, change the plan or cancel.
+ */
+const CREDENTIAL_IN_PATH = /(hg_live_|wst_|cs_local_|ps_local_)[A-Za-z0-9_%-]+/g;
 
 const normal = (name: string) => name.toLowerCase().replace(/-/g, '_');
 
@@ -43,11 +49,12 @@ export function credentialParamsIn(url: string): string[] {
 
 /**
  * The URL with the value of every credential-looking query parameter replaced by `[redacted]`,
- * and any of our tokens elsewhere in it (a path segment) too. The rest stays byte for byte.
+ * and any of our tokens or page capabilities elsewhere in it (a path segment) too. The rest stays
+ * byte for byte.
  */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
-  const path = (q < 0 ? url : url.slice(0, q)).replace(/(hg_live_|wst_)[A-Za-z0-9_%-]+/g, '$1[redacted]');
+  const path = (q < 0 ? url : url.slice(0, q)).replace(CREDENTIAL_IN_PATH, '$1[redacted]');
   if (q < 0) return path;
   const query = url.slice(q + 1).split('&').map((pair) => {
     const eq = pair.indexOf('=');

@@ -160,6 +160,19 @@ describe('billing with Stripe (fake Stripe API, signed events)', () => {
     expect(await db.one(sql.unsafe`select provider_invoice_id, total_cents, peak_hostnames from invoices where organization_id = ${org.id}`)).toEqual({ provider_invoice_id: 'in_test_renewal', total_cents: 60, peak_hostnames: 14 });
   });
 
+  it('a paid checkout session we have no row for (its insert failed after Stripe made it) still starts the subscription; another deployment\'s organization is ignored', async () => {
+    const { org, auth } = await createOrgWithKey(t);
+    const sub = fake.addSubscription({ customer: 'cus_test_orphan', price: PRICES.starter, plan: 'starter' });
+    const event = (orgId: string) => stripeEvent('checkout.session.completed', {
+      id: `cs_test_orphan_${orgId}`, object: 'checkout.session', mode: 'subscription', client_reference_id: orgId, customer: sub.customer, subscription: sub.id, metadata: { organization_id: orgId, plan: 'starter' },
+    });
+    expect((await post(event(org.id))).json()).toEqual({ received: true, result: 'processed' });
+    expect((await client(t.app, auth).get('/v1/usage')).json().data).toMatchObject({ plan: 'starter', billing_status: 'active' });
+    expect(await t.database.db.oneFirst(sql.unsafe`select status from billing_checkout_sessions where id = ${`cs_test_orphan_${org.id}`}`)).toBe('completed');
+    const foreign = await post(event('org_of_another_deployment'));
+    expect([foreign.statusCode, foreign.json()]).toEqual([200, { received: true, result: 'ignored' }]);
+  });
+
   it('a newer checkout expires the earlier open one at Stripe: only the newest can be paid', async () => {
     const { org, auth } = await createOrgWithKey(t);
     const api = client(t.app, auth);

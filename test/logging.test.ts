@@ -72,6 +72,17 @@ describe('credentials in URLs (issue 14, item 6)', () => {
     expect(all).not.toContain('abc123secret');
   });
 
+  it('redacts the local billing pages\' ids (bearer capabilities) from logged paths', async () => {
+    const capability = 'ps_local_abcdefghijklmnopqrstuvwx';
+    await app.inject({ method: 'GET', url: `/v1/billing/local/portal/${capability}` });
+    await app.inject({ method: 'POST', url: '/v1/billing/local/checkout/cs_local_zyxwvutsrqponmlkjihgfedc/pay' });
+    const all = lines.join('');
+    expect(all).toContain('/v1/billing/local/portal/ps_local_[redacted]');
+    expect(all).toContain('/v1/billing/local/checkout/cs_local_[redacted]/pay');
+    expect(all).not.toContain(capability);
+    expect(all).not.toContain('zyxwvutsrqponmlkjihgfedc');
+  });
+
   it('leaves ordinary query parameters alone', async () => {
     const { auth } = await createOrgWithKey({ database: t });
     const res = await app.inject({ method: 'GET', url: '/v1/domains?limit=5&hostname=token.example.com', headers: auth });

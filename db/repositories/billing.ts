@@ -148,7 +148,15 @@ export function billingRepository(db: Db) {
         // once, a replay under another event id) waits on this row lock, finds it completed, and
         // changes nothing. A session a newer one replaced (canceled) still counts if it was paid:
         // the payer was charged, and the subscription is theirs.
-        const updated = await tx.query(sql.unsafe`update billing_checkout_sessions set status = 'completed', completed_at = hg_now() where id = ${event.checkoutSessionId} and organization_id = ${event.organizationId} and status <> 'completed'`);
+        // Another deployment's organization (one Stripe account shared by test and live setups).
+        if (!(await tx.exists(sql.unsafe`select 1 from organizations where id = ${event.organizationId}`))) return null;
+        // A session we have no row for (the insert after Stripe created it failed) was still paid
+        // by someone holding its URL: recorded now, as completed, so the payment is not lost.
+        const updated = await tx.query(sql.unsafe`
+          insert into billing_checkout_sessions (id, organization_id, provider, plan, status, expires_at, completed_at)
+          values (${event.checkoutSessionId}, ${event.organizationId}, ${provider}, ${event.plan}, 'completed', hg_now(), hg_now())
+          on conflict (id) do update set status = 'completed', completed_at = hg_now()
+            where billing_checkout_sessions.organization_id = excluded.organization_id and billing_checkout_sessions.status <> 'completed'`);
         if (updated.rowCount === 0) return null;
         // Another checkout of the organization completed first (two tabs): the live subscription
         // stays as it is, and this one is handed back to be canceled and refunded.
