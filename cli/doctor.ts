@@ -110,6 +110,15 @@ function checkEncryptionKeys(config: Config): CheckResult {
   return ok(name, `${config.encryptionKeys.length} key(s); "${config.encryptionKeys[0]!.id}" encrypts`);
 }
 
+/** Private targets are for local stacks: in production they open webhooks and origins to the inside. */
+function checkOutboundTargets(config: Config): CheckResult {
+  const name = 'outbound targets';
+  if (config.env === 'production' && config.allowPrivateTargets) {
+    return problem(name, 'HOSTGATE_ALLOW_PRIVATE_TARGETS=true: webhooks and destinations may name loopback, private and cloud-metadata addresses, so any API key can make this network call itself', 'unset HOSTGATE_ALLOW_PRIVATE_TARGETS in production (keep it for local stacks and tests)', false);
+  }
+  return ok(name, config.allowPrivateTargets ? 'private addresses allowed (not production)' : 'public addresses only (SSRF guard on)');
+}
+
 function checkEdgeAddresses(config: Config): CheckResult {
   const name = 'edge addresses';
   const missing: string[] = [];
@@ -212,7 +221,7 @@ export async function runDoctor(config: Config, databaseUrl: string | undefined,
     checkDatabase(databaseUrl, timeoutMs), checkTemporal(config, timeoutMs), checkEdgePorts(config, timeoutMs),
     checkAcmeDirectory(config, timeoutMs), checkDnsResolvers(config, timeoutMs),
   ]);
-  return [database, temporal, checkEncryptionKeys(config), checkEdgeAddresses(config), ...edgePorts, ...acme, dns];
+  return [database, temporal, checkEncryptionKeys(config), checkOutboundTargets(config), checkEdgeAddresses(config), ...edgePorts, ...acme, dns];
 }
 
 /** One line per check, then the fix under each problem. */

@@ -84,7 +84,7 @@ describe('hostgate doctor', () => {
   it('a correct production setup: every check ok, exit 0 (also as a process)', async () => {
     const r = await doctor();
     expect(r.out).not.toMatch(/PROBLEM|warning/);
-    for (const name of ['database', 'temporal', 'encryption keys', 'edge addresses', 'edge HTTPS port', 'edge HTTP port', 'ACME directory', 'DNS resolvers']) {
+    for (const name of ['database', 'temporal', 'encryption keys', 'outbound targets', 'edge addresses', 'edge HTTPS port', 'edge HTTP port', 'ACME directory', 'DNS resolvers']) {
       expect([name, r.lines.some((l) => l.startsWith('ok') && l.includes(`  ${name}:`))]).toEqual([name, true]);
     }
     expect(r.out).toMatch(/migrations current/);
@@ -115,6 +115,14 @@ describe('hostgate doctor', () => {
     expect(r.lines.filter((l) => l.startsWith('PROBLEM')).length).toBe(name === 'edge addresses' ? 2 : 1);
     expect(r.ms).toBeLessThan(8000);
     expect(r.out).not.toContain(database.url); // a URL may carry a password: never printed whole
+  }, 30_000);
+
+  it('private targets allowed in production: a warning with its fix, not a blocker', async () => {
+    const r = await doctor({ HOSTGATE_ALLOW_PRIVATE_TARGETS: 'true' });
+    const line = r.lines.find((l) => l.startsWith('warning') && l.includes('  outbound targets:'));
+    expect(line).toMatch(/HOSTGATE_ALLOW_PRIVATE_TARGETS=true: webhooks and destinations may name loopback/);
+    expect(r.lines[r.lines.indexOf(line!) + 1]).toMatch(/unset HOSTGATE_ALLOW_PRIVATE_TARGETS in production/);
+    expect(r.code).toBe(0);
   }, 30_000);
 
   it('the development key that `npm start` generated is refused in production', async () => {
