@@ -234,4 +234,23 @@ describe('origin addresses (the agent looks origins up; HAProxy reads the map)',
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('does not hold HAProxy\'s start back on a DNS server that does not answer', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'hg-edge-origins-'));
+    try {
+      const mapFile = path.join(dir, 'origins.map');
+      const origins = createOriginAddresses({
+        admin: { master: async () => '', worker: async () => '' }, mapFile, resolvers: [], maxRefreshMs: 30_000,
+        logger: createLogger('silent', 'test'), prepareBudgetMs: 300,
+        // One name answers, the other never does (a dead DNS server would take seconds per name).
+        lookup: (host) => (host === 'fast.vendor.test' ? Promise.resolve(address(['192.0.2.1'])) : new Promise<Lookup>(() => {})),
+      });
+      const started = Date.now();
+      await origins.prepare(['fast.vendor.test', 'slow.vendor.test']);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(await readFile(mapFile, 'utf8')).toBe('fast.vendor.test 192.0.2.1\n');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -21,6 +21,12 @@ import { writeAtomic } from './haproxy-files.ts';
 const MIN_REFRESH_MS = 5_000;
 /** Lookups in flight at once (boot with thousands of distinct destinations). */
 const CONCURRENCY = 16;
+/**
+ * How long boot waits for lookups before HAProxy starts. A slow or unreachable DNS server must not
+ * hold the edge back (thousands of hosts × a timeout each); hosts not looked up by then are served
+ * by HAProxy's do-resolve fallback until the refresh loop has their address.
+ */
+const PREPARE_BUDGET_MS = 5_000;
 
 export type Lookup =
   | { kind: 'address'; addresses: string[]; ttlMs: number }
@@ -63,6 +69,7 @@ export function createOriginAddresses(deps: {
   maxRefreshMs: number;
   logger: Logger;
   lookup?: (host: string) => Promise<Lookup>;
+  prepareBudgetMs?: number;
 }) {
   const resolver = new Resolver({ timeout: 1000, tries: 2 });
   if (deps.resolvers.length > 0) resolver.setServers(deps.resolvers);
@@ -79,6 +86,7 @@ export function createOriginAddresses(deps: {
   let inMap = new Map<string, string>();
   /** The destination hosts of the served routes, each with the time it is due for a lookup. */
   const due = new Map<string, number>();
+  const failing = new Set<string>();
   let chain: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
     const next = chain.then(fn, fn);
@@ -86,20 +94,34 @@ export function createOriginAddresses(deps: {
     return next;
   };
 
-  /** Looks up `hosts`, CONCURRENCY at a time: host → the address to hold (null: none, undefined: keep). */
-  async function lookUp(hosts: string[]): Promise<Map<string, string | null | undefined>> {
+  /**
+   * Looks up `hosts`, CONCURRENCY at a time: host → the address to hold (null: none, undefined:
+   * keep). With a `deadline`, returns by then: hosts not looked up are left out (still due).
+   */
+  async function lookUp(hosts: string[], deadline = Number.POSITIVE_INFINITY): Promise<Map<string, string | null | undefined>> {
     const result = new Map<string, string | null | undefined>();
     let next = 0;
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, hosts.length) }, async () => {
-      while (next < hosts.length) {
+    let timer: NodeJS.Timeout | undefined;
+    const workers = Promise.all(Array.from({ length: Math.min(CONCURRENCY, hosts.length) }, async () => {
+      while (next < hosts.length && Date.now() < deadline) {
         const host = hosts[next++]!;
         const answer = await lookup(host);
-        if (answer.kind === 'failed') deps.logger.warn({ host, code: answer.code }, 'edge: origin address lookup failed; keeping the last address');
+        // Logged when a host starts failing, not at every retry (a DNS outage × thousands of hosts).
+        if (answer.kind === 'failed' && !failing.has(host)) deps.logger.warn({ host, code: answer.code }, 'edge: origin address lookup failed; keeping the last address, retrying');
+        if (answer.kind === 'failed') failing.add(host);
+        else failing.delete(host);
+        if (Date.now() > deadline) return; // answered too late for this pass: the refresh asks again
         result.set(host, nextAddress(inMap.get(host), answer));
         due.set(host, Date.now() + refreshDelayMs(answer, deps.maxRefreshMs));
       }
     }));
-    return result;
+    if (Number.isFinite(deadline)) {
+      await Promise.race([workers, new Promise((r) => { timer = setTimeout(r, Math.max(0, deadline - Date.now())); })]);
+      clearTimeout(timer);
+    } else {
+      await workers;
+    }
+    return new Map(result);
   }
 
   /** The map content for the wanted hosts after `found` (hosts not looked up keep their address). */
@@ -138,7 +160,7 @@ export function createOriginAddresses(deps: {
 
   const setWanted = (hosts: Iterable<string>) => {
     const wanted = new Set(hosts);
-    for (const h of [...due.keys()]) if (!wanted.has(h)) due.delete(h);
+    for (const h of [...due.keys()]) if (!wanted.has(h)) { due.delete(h); failing.delete(h); }
     const fresh = [...wanted].filter((h) => !due.has(h));
     for (const h of fresh) due.set(h, 0);
     return fresh;
@@ -148,7 +170,8 @@ export function createOriginAddresses(deps: {
     /** Before HAProxy starts: look every host up and write the file it loads. */
     prepare: (hosts: Iterable<string>) => exclusive(async () => {
       setWanted(hosts);
-      const found = await lookUp([...due.keys()]);
+      const found = await lookUp([...due.keys()], Date.now() + (deps.prepareBudgetMs ?? PREPARE_BUDGET_MS));
+      if (found.size < due.size) deps.logger.warn({ looked_up: found.size, hosts: due.size }, 'edge: origin lookups still running at start; HAProxy resolves the others until they finish');
       inMap = merged(found);
       await apply(inMap, false);
     }),
