@@ -1,12 +1,21 @@
-// `npm run bench:edge [-- --duration 10 --connections 32 --hostnames 10000 --samples 50]`: the HTTPS
-// edge on this machine — real HAProxy driven by the real agent process (edge/agent-main.ts), a
-// real HTTPS origin (Node, own process) and Postgres. Not a test: it prints figures and exits 0
-// whether or not targets are met (1 only when it cannot run). The last line is one JSON object.
+// `npm run bench:edge [-- --duration 10 --connections 32 --rounds 3 --client auto --hostnames 10000
+// --samples 50 --phases throughput,handshakes,deployment,scale]`: the HTTPS edge on this machine —
+// real HAProxy driven by the real agent process (edge/agent-main.ts), a real HTTPS origin (Node,
+// own process) and Postgres. Not a test: it prints figures and exits 0 whether or not targets are
+// met (1 only when it cannot run). The last line is one JSON object. Methodology: docs/edge.md,
+// "Benchmark".
 //
 // Phases:
-//   throughput   autocannon (this process), keep-alive, GET of a 1 KB response: through the edge,
-//                then directly to the same origin, same settings → edge_vs_direct (req/s ratio),
-//                p99 added by the edge.
+//   throughput   keep-alive GETs of a 1 KB response, `--connections` at a time, for `--duration`
+//                seconds: through the edge, and directly to the same origin, same client, same
+//                settings, in `--rounds` interleaved rounds (the order alternates) →
+//                edge_vs_direct (median of the rounds' req/s ratios), p99 added by the edge. The
+//                client is h2load (`nghttp2-client`) when installed, else autocannon (`--client`).
+//                Every run also reports the CPU each process used per request (client, HAProxy,
+//                origin, from /proc) and how many connections the origin accepted: on a machine
+//                where all three share the cores, that accounting — not req/s alone — says what
+//                the edge costs, and `cpu_bound_ratio` is the ratio it implies when CPU is all
+//                that limits both runs.
 //   handshakes   new TLS connections per second to the edge (full handshake each, no resumption;
 //                the client's own handshake cost is part of the figure).
 //   deployment   a domain + certificate committed → first 200 at the edge (LISTEN/NOTIFY path).
@@ -16,7 +25,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, webcrypto } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
@@ -26,12 +34,15 @@ import { migrate } from '../db/migrate.ts';
 import { newId } from '../db/ids.ts';
 import { createDb, sql, type Db } from '../db/pool.ts';
 import { createAdminSocket } from '../edge/agent/admin-socket.ts';
+import { parseShowProc } from '../edge/agent/haproxy-supervisor.ts';
 import { certificateKeyContext } from '../edge/agent/snapshot.ts';
 import { SecretBox } from '../security/secret-box.ts';
 import { testConfig } from '../test/support/app.ts';
 import { startTestDnsServer } from '../test/support/dns-server.ts';
 import { edgeGet, startEdgeProcess, type EdgeProcess } from '../test/support/haproxy-edge.ts';
 import { createTestCa, randomLoopback } from '../test/support/origin.ts';
+import { h2loadAvailable, h2loadInstallHint, runLoad, type LoadClient, type LoadResult, type LoadTarget } from './support/http-load.ts';
+import { machineBusySeconds, treeUsage } from './support/proc-sampler.ts';
 import { cleanup, connectBenchPostgres, errorText, intArg, onCleanup, progress } from './support/run.ts';
 
 const { values: args } = parseArgs({
@@ -40,17 +51,38 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '32' },
     hostnames: { type: 'string', default: '10000' },
     samples: { type: 'string', default: '50' },
+    rounds: { type: 'string', default: '3' },
+    client: { type: 'string', default: 'auto' },
+    phases: { type: 'string', default: 'throughput,handshakes,deployment,scale' },
     help: { type: 'boolean', default: false },
   },
 });
 if (args.help) {
-  console.log('usage: npm run bench:edge -- [--duration s (10)] [--connections n (32)] [--hostnames n (10000)] [--samples n (50)]');
+  console.log('usage: npm run bench:edge -- [--duration s (10)] [--connections n (32)] [--rounds n (3)] [--client auto|h2load|autocannon]\n'
+    + '  [--hostnames n (10000)] [--samples n (50)] [--phases throughput,handshakes,deployment,scale]');
   process.exit(0);
 }
 const duration = intArg('duration', args.duration, 1, 600);
 const connections = intArg('connections', args.connections, 1, 1000);
 const scaleHostnames = intArg('hostnames', args.hostnames, 10, 200_000);
 const samples = intArg('samples', args.samples, 5, 10_000);
+const rounds = intArg('rounds', args.rounds, 1, 50);
+const allPhases = ['throughput', 'handshakes', 'deployment', 'scale'] as const;
+const phases = new Set(args.phases.split(',').map((p) => p.trim()));
+if ([...phases].some((p) => !(allPhases as readonly string[]).includes(p))) {
+  console.error(`--phases takes a comma-separated subset of ${allPhases.join(',')} (got ${JSON.stringify(args.phases)})`);
+  process.exit(2);
+}
+if (!['auto', 'h2load', 'autocannon'].includes(args.client)) {
+  console.error(`--client must be auto, h2load or autocannon (got ${JSON.stringify(args.client)})`);
+  process.exit(2);
+}
+const hasH2load = h2loadAvailable();
+if (args.client === 'h2load' && !hasH2load) {
+  console.error('--client h2load: h2load is not installed (Debian/Ubuntu: apt-get install nghttp2-client)');
+  process.exit(2);
+}
+const client: LoadClient = args.client === 'autocannon' || !hasH2load ? 'autocannon' : 'h2load';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (values: number[], p: number) => {
@@ -106,13 +138,17 @@ function rssOf(pids: number[]): number {
   return kb * 1024;
 }
 
-// autocannon ships no types; this is the part used here.
-type Autocannon = (o: Record<string, unknown>) => PromiseLike<{ requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number }>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+const median = (values: number[]) => pct(values, 50);
 
-async function load(url: string, servername: string, host: string) {
-  const r = await autocannon({ url, servername, headers: { host }, connections, duration, pipelining: 1 });
-  return { rps: r.requests.average, total: r.requests.total, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+/** One load run with its CPU accounting: µs of CPU per request for each process, and the rest of the machine. */
+interface MeasuredRun extends LoadResult {
+  cpuUsPerRequest: { client: number; haproxy: number; origin: number };
+  /** CPU seconds the machine spent on everything else during the run (other work on a shared machine). */
+  otherCpuSeconds: number;
+  wallSeconds: number;
+  /** TLS connections the origin accepted during the run, and how many resumed a session. */
+  originConnections: number;
+  originResumed: number;
 }
 
 async function handshakes(port: number, servername: string, seconds: number, concurrency = 16): Promise<number> {
@@ -152,8 +188,17 @@ async function main(): Promise<Record<string, unknown>> {
       req.resume(); req.on('end', () => { res.writeHead(200, { 'content-type': 'text/plain', 'content-length': body.length }); res.end(body); });
     });
     s.keepAliveTimeout = 60000;
+    // Counters for the benchmark (over IPC): TLS connections accepted, of which resumed sessions.
+    let connections = 0, resumed = 0;
+    s.on('secureConnection', (t) => { connections++; if (t.isSessionReused()) resumed++; });
+    process.on('message', () => process.send({ connections, resumed }));
     s.listen(8443, process.env.IP, () => console.log('ready'));`;
-  const origin: ChildProcess = spawn(process.execPath, ['-e', originScript], { env: { C: certPem, K: keyPem, IP: originIp }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const origin: ChildProcess = spawn(process.execPath, ['-e', originScript], { env: { C: certPem, K: keyPem, IP: originIp }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const originCounters = () => new Promise<{ connections: number; resumed: number }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the origin did not report its counters within 5 s')), 5_000);
+    origin.once('message', (m) => { clearTimeout(timer); resolve(m as { connections: number; resumed: number }); });
+    origin.send('counters');
+  });
   onCleanup('origin', async () => { origin.kill(); });
   await new Promise<void>((resolve, reject) => { origin.stdout!.once('data', () => resolve()); origin.once('exit', () => reject(new Error('origin exited'))); });
 
@@ -163,23 +208,83 @@ async function main(): Promise<Record<string, unknown>> {
   await db.query(sql.unsafe`insert into destinations (id, organization_id, url, host, port) values (${destination}, ${org}, 'https://origin.bench.test:8443', 'origin.bench.test', 8443)`);
   await insertServed(db, org, destination, [{ hostname: 'shop.bench.test', certPem: await selfSigned('shop.bench.test') }]);
 
-  const edgeEnv = { HOSTGATE_EDGE_THREADS: '0', HOSTGATE_EDGE_START_TIMEOUT_MS: '600000' };
+  // HAProxy's threads as in production (0: one per CPU) unless HOSTGATE_EDGE_THREADS says otherwise.
+  const edgeEnv = { HOSTGATE_EDGE_THREADS: process.env.HOSTGATE_EDGE_THREADS ?? '0', HOSTGATE_EDGE_START_TIMEOUT_MS: '600000' };
   let edge: EdgeProcess = await startEdgeProcess({ databaseUrl: benchUrl, resolvers: dns.server, originCaFile: originCa.certPath, env: edgeEnv });
   onCleanup('edge', async () => { await edge.stop(); await edge.cleanup(); });
-  progress(`edge on 127.0.0.1:${edge.port} (HAProxy ${os.cpus().length > 1 ? `${os.cpus().length} threads` : '1 thread'}), origin on ${originIp}:8443`);
+  const threads = Number(edgeEnv.HOSTGATE_EDGE_THREADS) || os.cpus().length;
+  progress(`edge on 127.0.0.1:${edge.port} (HAProxy ${threads} thread${threads > 1 ? 's' : ''}), origin on ${originIp}:8443`);
+
+  const haproxyCpuSeconds = async () => {
+    const proc = parseShowProc(await createAdminSocket(path.join(edge.stateDir, 'master.sock'), 10_000).master('show proc'));
+    if (!proc) throw new Error('cannot read HAProxy\'s processes from its master socket');
+    return treeUsage(proc.masterPid).cpuSeconds; // the master and its worker
+  };
+  const measured = async (target: LoadTarget): Promise<MeasuredRun> => {
+    const [origin0, haproxy0, busy0, counters0, t0] = [treeUsage(origin.pid!).cpuSeconds, await haproxyCpuSeconds(), machineBusySeconds(), await originCounters(), performance.now()];
+    const r = await runLoad(client, target, connections, duration);
+    const [origin1, haproxy1, busy1, counters1, t1] = [treeUsage(origin.pid!).cpuSeconds, await haproxyCpuSeconds(), machineBusySeconds(), await originCounters(), performance.now()];
+    const per = (cpuSeconds: number) => round((cpuSeconds / Math.max(1, r.total)) * 1e6, 1);
+    return {
+      ...r,
+      cpuUsPerRequest: { client: per(r.clientCpuSeconds), haproxy: per(haproxy1 - haproxy0), origin: per(origin1 - origin0) },
+      otherCpuSeconds: round(busy1 - busy0 - r.clientCpuSeconds - (haproxy1 - haproxy0) - (origin1 - origin0)),
+      wallSeconds: round((t1 - t0) / 1000),
+      originConnections: counters1.connections - counters0.connections,
+      originResumed: counters1.resumed - counters0.resumed,
+    };
+  };
+  const describeRun = (name: string, m: MeasuredRun) => `${name.padEnd(6)} ${String(round(m.rps, 0)).padStart(6)} req/s  p50 ${round(m.p50Ms)} ms  p99 ${round(m.p99Ms)} ms  `
+    + `CPU µs/request: client ${m.cpuUsPerRequest.client}, HAProxy ${m.cpuUsPerRequest.haproxy}, origin ${m.cpuUsPerRequest.origin}; `
+    + `other processes ${m.otherCpuSeconds} CPU s; origin accepted ${m.originConnections} TLS connections (${m.originResumed} resumed)`
+    + `${m.non2xx + m.errors > 0 ? `; ${m.non2xx} non-2xx, ${m.errors} errors` : ''}`;
 
   // --- throughput ---------------------------------------------------------------------------
   const first = await edgeGet(edge.port, 'shop.bench.test');
   if (first.status !== 200) throw new Error(`the edge does not serve the bench hostname (status ${first.status}): ${first.body.slice(0, 200)}`);
-  await load(`https://127.0.0.1:${edge.port}/`, 'shop.bench.test', 'shop.bench.test'); // warm-up
-  progress(`throughput: ${connections} keep-alive connections, ${duration} s each, through the edge then direct`);
-  const viaEdge = await load(`https://127.0.0.1:${edge.port}/`, 'shop.bench.test', 'shop.bench.test');
-  const direct = await load(`https://${originIp}:8443/`, 'origin.bench.test', 'origin.bench.test');
-  progress(`  edge ${round(viaEdge.rps, 0)} req/s (p99 ${viaEdge.p99} ms, non-2xx ${viaEdge.non2xx}, errors ${viaEdge.errors}); direct ${round(direct.rps, 0)} req/s (p99 ${direct.p99} ms)`);
+  const viaEdgeTarget: LoadTarget = { address: '127.0.0.1', port: edge.port, hostname: 'shop.bench.test' };
+  const directTarget: LoadTarget = { address: originIp, port: 8443, hostname: 'origin.bench.test' };
+  const edgeRuns: MeasuredRun[] = [];
+  const directRuns: MeasuredRun[] = [];
+  if (phases.has('throughput')) {
+    if (client === 'autocannon' && args.client === 'auto') progress(h2loadInstallHint);
+    progress(`throughput: ${client}, ${connections} keep-alive connections, ${duration} s per run, ${rounds} round(s) of edge and direct (order alternating)`);
+    await runLoad(client, viaEdgeTarget, connections, Math.min(duration, 3)); // warm-up (both paths' connections and JIT)
+    await runLoad(client, directTarget, connections, Math.min(duration, 3));
+    for (let i = 0; i < rounds; i++) {
+      const order = i % 2 === 0 ? (['edge', 'direct'] as const) : (['direct', 'edge'] as const);
+      for (const which of order) {
+        const m = await measured(which === 'edge' ? viaEdgeTarget : directTarget);
+        (which === 'edge' ? edgeRuns : directRuns).push(m);
+        progress(`  round ${i + 1} ${describeRun(which, m)}`);
+      }
+      progress(`  round ${i + 1} edge/direct ${round(edgeRuns[i]!.rps / directRuns[i]!.rps, 3)}`);
+    }
+  }
+  const ratios = edgeRuns.map((e, i) => e.rps / directRuns[i]!.rps);
+  const medianOf = (runs: MeasuredRun[], f: (m: MeasuredRun) => number) => (runs.length ? round(median(runs.map(f)), 1) : null);
+  const cpu = (runs: MeasuredRun[]) => (runs.length ? {
+    client: medianOf(runs, (m) => m.cpuUsPerRequest.client)!, haproxy: medianOf(runs, (m) => m.cpuUsPerRequest.haproxy)!, origin: medianOf(runs, (m) => m.cpuUsPerRequest.origin)!,
+  } : null);
+  const edgeCpu = cpu(edgeRuns);
+  const directCpu = cpu(directRuns);
+  // If CPU alone limited both runs, req/s would be inversely proportional to the CPU a request
+  // costs on this machine, all processes together.
+  const cpuBoundRatio = edgeCpu && directCpu ? round((directCpu.client + directCpu.origin) / (edgeCpu.client + edgeCpu.haproxy + edgeCpu.origin), 3) : null;
+  if (edgeRuns.length) {
+    progress(`  edge_vs_direct ${round(median(ratios), 3)} (median of ${rounds}); CPU µs per request, medians: edge ${JSON.stringify(edgeCpu)}, direct ${JSON.stringify(directCpu)} → cpu_bound_ratio ${cpuBoundRatio}`);
+  }
 
   // --- handshakes ---------------------------------------------------------------------------
-  const hs = await handshakes(edge.port, 'shop.bench.test', Math.min(duration, 5));
-  progress(`handshakes: ${round(hs, 0)} new TLS connections/s`);
+  let hs: number | null = null;
+  let haproxyUsPerHandshake: number | null = null;
+  if (phases.has('handshakes')) {
+    const h0 = await haproxyCpuSeconds();
+    const seconds = Math.min(duration, 5);
+    hs = await handshakes(edge.port, 'shop.bench.test', seconds);
+    haproxyUsPerHandshake = round(((await haproxyCpuSeconds()) - h0) / Math.max(1, hs * seconds) * 1e6, 0);
+    progress(`handshakes: ${round(hs, 0)} new TLS connections/s (Node client, 16 at a time, no resumption); HAProxy ${haproxyUsPerHandshake} µs CPU per handshake`);
+  }
 
   // --- deployment latency -------------------------------------------------------------------
   const deploy = async (n: number, prefix: string): Promise<number[]> => {
@@ -199,8 +304,29 @@ async function main(): Promise<Record<string, unknown>> {
     }
     return latencies;
   };
-  const deployment = await deploy(samples, 'deploy');
-  progress(`deployment latency (commit → served), ${samples} samples: p50 ${round(pct(deployment, 50))} ms, p99 ${round(pct(deployment, 99))} ms`);
+  const deployment = phases.has('deployment') ? await deploy(samples, 'deploy') : [];
+  if (deployment.length) progress(`deployment latency (commit → served), ${samples} samples: p50 ${round(pct(deployment, 50))} ms, p99 ${round(pct(deployment, 99))} ms`);
+
+  const throughputFigures = {
+    client, connections, duration_s: duration, rounds,
+    edge_rps: medianOf(edgeRuns, (m) => m.rps), direct_rps: medianOf(directRuns, (m) => m.rps),
+    edge_vs_direct: ratios.length ? round(median(ratios), 3) : null,
+    edge_vs_direct_rounds: ratios.map((r) => round(r, 3)),
+    edge_p99_ms: medianOf(edgeRuns, (m) => m.p99Ms), direct_p99_ms: medianOf(directRuns, (m) => m.p99Ms),
+    p99_added_ms: edgeRuns.length ? round(median(edgeRuns.map((m) => m.p99Ms)) - median(directRuns.map((m) => m.p99Ms))) : null,
+    edge_errors: edgeRuns.reduce((n, m) => n + m.errors + m.non2xx, 0),
+    edge_cpu_us_per_req: edgeCpu, direct_cpu_us_per_req: directCpu, cpu_bound_ratio: cpuBoundRatio,
+    origin_connections_via_edge: edgeRuns.reduce((n, m) => n + m.originConnections, 0),
+    edge_requests: edgeRuns.reduce((n, m) => n + m.total, 0),
+    other_processes_cpu_s: round([...edgeRuns, ...directRuns].reduce((n, m) => n + m.otherCpuSeconds, 0), 1),
+    tls_handshakes_per_s: hs === null ? null : round(hs, 0), haproxy_cpu_us_per_handshake: haproxyUsPerHandshake,
+    deployment_p50_ms: deployment.length ? round(pct(deployment, 50)) : null, deployment_p99_ms: deployment.length ? round(pct(deployment, 99)) : null,
+  };
+  const machine = {
+    machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${round(os.totalmem() / 2 ** 30, 1)} GiB`,
+    haproxy: 'Debian 2.6 (/usr/sbin/haproxy)', haproxy_threads: threads,
+  };
+  if (!phases.has('scale')) return { ...machine, ...throughputFigures };
 
   // --- scale ----------------------------------------------------------------------------------
   progress(`scale: generating ${scaleHostnames} certificates…`);
@@ -234,15 +360,7 @@ async function main(): Promise<Record<string, unknown>> {
   progress(`  adding one hostname beside ${listed}: p50 ${round(pct(runtimeAdd, 50))} ms, p99 ${round(pct(runtimeAdd, 99))} ms`);
 
   return {
-    machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${round(os.totalmem() / 2 ** 30, 1)} GiB`,
-    haproxy: 'Debian 2.6 (/usr/sbin/haproxy)',
-    connections, duration_s: duration,
-    edge_rps: round(viaEdge.rps, 0), direct_rps: round(direct.rps, 0),
-    edge_vs_direct: round(viaEdge.rps / direct.rps, 3),
-    edge_p99_ms: viaEdge.p99, direct_p99_ms: direct.p99, p99_added_ms: round(viaEdge.p99 - direct.p99),
-    edge_errors: viaEdge.errors + viaEdge.non2xx,
-    tls_handshakes_per_s: round(hs, 0),
-    deployment_p50_ms: round(pct(deployment, 50)), deployment_p99_ms: round(pct(deployment, 99)),
+    ...machine, ...throughputFigures,
     scale_hostnames: listed,
     scale_boot_to_serving_s: round(bootToServing / 1000), scale_agent_ready_s: round(agentReady / 1000),
     scale_haproxy_rss_mib: round(rss / 2 ** 20, 0), scale_boot_phases_ms: bootPhases,

@@ -54,6 +54,7 @@ const variables = {
   HOSTGATE_EDGE_HAPROXY_BIN: { schema: Type.String({ minLength: 1 }), default: '/usr/sbin/haproxy', describe: 'path to the haproxy binary (Debian: apt-get install haproxy)' },
   HOSTGATE_EDGE_ORIGIN_CA_FILE: { schema: Type.String({ minLength: 1 }), default: '@system-ca', describe: "a PEM file of CAs trusted for origin certificates (@system-ca: the system's)" },
   HOSTGATE_EDGE_RESOLVERS: { schema: Type.String({ pattern: '^$|^[0-9a-fA-F.:\\[\\],]+$' }), default: '', describe: 'comma-separated ip:port DNS servers HAProxy resolves origins with (empty: /etc/resolv.conf)' },
+  HOSTGATE_EDGE_ORIGIN_DNS_REFRESH_MS: { schema: Type.Integer({ minimum: 1000, maximum: 3600000 }), default: '30000', describe: "at most this many milliseconds between two lookups of an origin's address by the edge agent (the record's TTL when shorter, but never under 5 s or this value)" },
   HOSTGATE_EDGE_HSTS_MAX_AGE: { schema: Type.Integer({ minimum: 0, maximum: 63072000 }), default: '0', describe: 'seconds of Strict-Transport-Security sent on every response (0: no HSTS header)' },
   HOSTGATE_EDGE_THREADS: { schema: Type.Integer({ minimum: 0, maximum: 64 }), default: '0', describe: "HAProxy worker threads (0: HAProxy's default, one per CPU)" },
   HOSTGATE_EDGE_BANDWIDTH_INTERVAL_MS: { schema: Type.Integer({ minimum: 100, maximum: 3600000 }), default: '60000', describe: 'milliseconds between two readings of the per-host byte counters' },

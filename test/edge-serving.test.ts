@@ -51,7 +51,8 @@ describe('edge serving', () => {
     const cert = await customerCa.issue(['broken.seven.test']);
     const broken = await insertDomain(db, { hostname: 'broken.seven.test', destinationHost: 'app.vendor.test', certificate: { certPem: cert.certPem, keyPem: other.keyPem } });
     hosts['broken.seven.test'] = broken.domainId;
-    edge = await startEdgeProcess({ databaseUrl: database.url, resolvers: dns.server, originCaFile: originCa.certPath });
+    // Origin addresses looked up again every second (default 30 s): the address-change test waits on it.
+    edge = await startEdgeProcess({ databaseUrl: database.url, resolvers: dns.server, originCaFile: originCa.certPath, env: { HOSTGATE_EDGE_ORIGIN_DNS_REFRESH_MS: '1000' } });
   }, 90_000);
 
   afterAll(async () => {
@@ -210,5 +211,24 @@ describe('edge serving', () => {
     expect(results.length).toBeGreaterThan(20);
     expect(results.some((r) => r.serial === before.serial)).toBe(true);
     expect(results.at(-1)!.serial).toBe(serialOf(renewed.certPem));
+  });
+
+  it('looks origins up in the agent, not per request, and follows an origin whose address changes', async () => {
+    // HAProxy 2.6's do-resolve alone cost one DNS query per request here (its answer is freed
+    // with the request); the origin map answers instead, looked up once a second in this suite.
+    const from = dns.queries.length;
+    for (let i = 0; i < 40; i++) expect((await edgeGet(edge.port, 'shop.one.test', { ca: customerCa.pem })).status).toBe(200);
+    const lookups = dns.queries.slice(from).filter((q) => q.name === 'app.vendor.test').length;
+    expect(lookups).toBeLessThan(20);
+
+    // The origin moves (here: to an address where nothing listens, then back).
+    const status = async () => (await edgeGet(edge.port, 'shop.one.test', { ca: customerCa.pem })).headers['x-hostgate-error'] ?? 'ok';
+    try {
+      dns.set('app.vendor.test', [{ type: 'A', value: randomLoopback() }]);
+      await waitFor('the edge to use the new origin address', async () => (await status()) === 'origin_unreachable', 20_000, 200);
+    } finally {
+      dns.set('app.vendor.test', [{ type: 'A', value: origin.ip }]);
+    }
+    await waitFor('the edge to use the origin address again', async () => (await status()) === 'ok', 20_000, 200);
   });
 });

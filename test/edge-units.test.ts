@@ -2,17 +2,19 @@
 // deltas, HAProxy answer parsing and the generated configuration (checked by haproxy -c itself).
 import { describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { certificateKeyContext as activitiesContext } from '../activities/certificates.ts';
 import { counterDelta } from '../db/repositories/edge.ts';
-import { diff, parseRoute, routeValue, type ServedHost } from '../edge/agent/desired-diff.ts';
+import { destinationHosts, diff, parseRoute, routeValue, type ServedHost } from '../edge/agent/desired-diff.ts';
 import { ensureDefaultCertificate, prepareStateDir, renderConfig, statePaths } from '../edge/agent/haproxy-files.ts';
 import { isOurHaproxy, parseShowProc } from '../edge/agent/haproxy-supervisor.ts';
+import { createOriginAddresses, nextAddress, originMapContent, refreshDelayMs, type Lookup } from '../edge/agent/origin-addresses.ts';
 import { certificateKeyContext, type DesiredHost } from '../edge/agent/snapshot.ts';
 import { checkCertificate, checkDestination, checkHostname } from '../edge/agent/validate.ts';
+import { createLogger } from '../logging/logger.ts';
 import { createTestCa } from './support/origin.ts';
 
 const run = promisify(execFile);
@@ -135,6 +137,7 @@ describe('HAProxy answers and configuration', () => {
       await ensureDefaultCertificate(paths);
       await writeFile(paths.crtList, '');
       await writeFile(paths.hostMap, '');
+      await writeFile(paths.originMap, 'app.vendor.test 192.0.2.10\n');
       const values = { bindAddress: '127.0.0.1', httpsPort: 18443, originCaFile: '@system-ca', resolvers: ['127.0.0.1:5353'], hstsMaxAge: 0, threads: 1 };
       const off = await renderConfig(paths, values);
       expect(off).not.toMatch(/Strict-Transport-Security "/);
@@ -147,6 +150,105 @@ describe('HAProxy answers and configuration', () => {
         const { stdout, stderr } = await run('/usr/sbin/haproxy', ['-c', '-f', paths.config]);
         expect(`${stdout}${stderr}`).toMatch(/Configuration file is valid/);
       }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('origin addresses (the agent looks origins up; HAProxy reads the map)', () => {
+  const address = (addresses: string[], ttlMs = 60_000): Lookup => ({ kind: 'address', addresses, ttlMs });
+  const served = (entries: [string, ServedHost][]) => new Map(entries);
+
+  it('keeps the current address while the name still lists it, removes it for a name that is gone, keeps it when a lookup fails', () => {
+    expect(nextAddress(undefined, address(['192.0.2.1', '192.0.2.2']))).toBe('192.0.2.1');
+    expect(nextAddress('192.0.2.2', address(['192.0.2.1', '192.0.2.2']))).toBe('192.0.2.2');
+    expect(nextAddress('192.0.2.9', address(['192.0.2.1']))).toBe('192.0.2.1');
+    expect(nextAddress('192.0.2.9', { kind: 'none' })).toBeNull();
+    expect(nextAddress('192.0.2.9', address([]))).toBeNull();
+    expect(nextAddress('192.0.2.9', { kind: 'failed', code: 'ETIMEOUT' })).toBeUndefined();
+    expect(nextAddress(undefined, { kind: 'failed', code: 'ESERVFAIL' })).toBeUndefined();
+  });
+
+  it('looks again after the TTL, within 5 s and the configured maximum', () => {
+    expect(refreshDelayMs(address(['192.0.2.1'], 300_000), 30_000)).toBe(30_000);
+    expect(refreshDelayMs(address(['192.0.2.1'], 12_000), 30_000)).toBe(12_000);
+    expect(refreshDelayMs(address(['192.0.2.1'], 0), 30_000)).toBe(5_000);
+    expect(refreshDelayMs({ kind: 'none' }, 30_000)).toBe(5_000);
+    expect(refreshDelayMs(address(['192.0.2.1'], 60_000), 1_000)).toBe(1_000);
+  });
+
+  it('names the destination hosts of the served routes once each', () => {
+    const have = served([
+      ['a.test', { route: 'app.vendor.test|443|dom_a|serve|crt_a', inCrtList: true }],
+      ['b.test', { route: 'app.vendor.test|8443|dom_b|serve|crt_b', inCrtList: true }],
+      ['c.test', { route: 'other.vendor.test|443|dom_c|suspended|-', inCrtList: false }],
+      ['d.test', { route: null, inCrtList: true }],
+    ]);
+    expect([...destinationHosts(have)].sort()).toEqual(['app.vendor.test', 'other.vendor.test']);
+    expect(originMapContent(new Map([['b.test', '192.0.2.2'], ['a.test', '192.0.2.1']]))).toBe('a.test 192.0.2.1\nb.test 192.0.2.2\n');
+  });
+
+  it('writes the file before HAProxy starts, then changes HAProxy\'s map only where an address changed', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'hg-edge-origins-'));
+    try {
+      const mapFile = path.join(dir, 'origins.map');
+      const answers = new Map<string, Lookup>([['app.vendor.test', address(['192.0.2.1'], 0)], ['gone.vendor.test', { kind: 'none' }]]);
+      const commands: string[] = [];
+      let haproxyMap = '';
+      const admin = {
+        master: async () => '',
+        worker: async (command: string) => { commands.push(command); return command.startsWith('show map') ? haproxyMap : ''; },
+      };
+      const origins = createOriginAddresses({
+        admin, mapFile, resolvers: [], maxRefreshMs: 1_000, logger: createLogger('silent', 'test'),
+        lookup: async (host) => answers.get(host) ?? { kind: 'failed', code: 'ETIMEOUT' },
+      });
+      await origins.prepare(['app.vendor.test', 'gone.vendor.test']);
+      expect(await readFile(mapFile, 'utf8')).toBe('app.vendor.test 192.0.2.1\n');
+      expect(commands).toEqual([]);
+      haproxyMap = `0x55d0 app.vendor.test 192.0.2.1\n`;
+      await origins.adopt();
+      expect(commands).toEqual([`show map ${mapFile}`]);
+
+      // A new destination is looked up at once; one that is no longer used leaves the map.
+      answers.set('new.vendor.test', address(['192.0.2.7']));
+      await origins.track(['app.vendor.test', 'new.vendor.test']);
+      expect(commands.slice(1)).toEqual([`add map ${mapFile} new.vendor.test 192.0.2.7`]);
+      await origins.track(['new.vendor.test']);
+      expect(commands.slice(2)).toEqual([`del map ${mapFile} app.vendor.test`]);
+
+      // A moved address is set when its lookup is due; a failed lookup keeps the last one.
+      answers.set('new.vendor.test', address(['192.0.2.8']));
+      await origins.refresh();
+      expect(commands.slice(3)).toEqual([]); // not due yet (TTL 60 s, at most 1 s here)
+      await new Promise((r) => setTimeout(r, 1_100));
+      await origins.refresh();
+      expect(commands.slice(3)).toEqual([`set map ${mapFile} new.vendor.test 192.0.2.8`]);
+      answers.delete('new.vendor.test');
+      await new Promise((r) => setTimeout(r, 1_100));
+      await origins.refresh();
+      expect(commands.slice(4)).toEqual([]);
+      expect(await readFile(mapFile, 'utf8')).toBe('new.vendor.test 192.0.2.8\n');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('does not hold HAProxy\'s start back on a DNS server that does not answer', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'hg-edge-origins-'));
+    try {
+      const mapFile = path.join(dir, 'origins.map');
+      const origins = createOriginAddresses({
+        admin: { master: async () => '', worker: async () => '' }, mapFile, resolvers: [], maxRefreshMs: 30_000,
+        logger: createLogger('silent', 'test'), prepareBudgetMs: 300,
+        // One name answers, the other never does (a dead DNS server would take seconds per name).
+        lookup: (host) => (host === 'fast.vendor.test' ? Promise.resolve(address(['192.0.2.1'])) : new Promise<Lookup>(() => {})),
+      });
+      const started = Date.now();
+      await origins.prepare(['fast.vendor.test', 'slow.vendor.test']);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(await readFile(mapFile, 'utf8')).toBe('fast.vendor.test 192.0.2.1\n');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -15,13 +15,14 @@ import type { Logger } from '../../logging/logger.ts';
 import type { SecretBox } from '../../security/secret-box.ts';
 import { createAdminSocket } from './admin-socket.ts';
 import { createBandwidthMeter } from './bandwidth-meter.ts';
-import { diff, parseRoute, routeValue, type HostChange, type ServedHost } from './desired-diff.ts';
+import { destinationHosts, diff, parseRoute, routeValue, type HostChange, type ServedHost } from './desired-diff.ts';
 import {
   ensureDefaultCertificate, prepareStateDir, readLists, removeCertificate, removeStaleCertificates, renderConfig, statePaths,
   writeAtomic, writeCertificate, writeLists, type TemplateValues,
 } from './haproxy-files.ts';
 import { createHaproxyRuntime } from './haproxy-runtime.ts';
 import { createSupervisor } from './haproxy-supervisor.ts';
+import { createOriginAddresses } from './origin-addresses.ts';
 import { buildDesired, CertificateCache, type Desired, type DomainProblem } from './snapshot.ts';
 
 export interface AgentSettings extends TemplateValues {
@@ -33,6 +34,7 @@ export interface AgentSettings extends TemplateValues {
   pollIntervalMs: number;
   reconcileIntervalMs: number;
   heartbeatIntervalMs: number;
+  originDnsRefreshMs: number;
   socketTimeoutMs: number;
   startTimeoutMs: number;
 }
@@ -54,6 +56,7 @@ export function agentSettings(config: Config): AgentSettings {
     pollIntervalMs: r.HOSTGATE_EDGE_POLL_INTERVAL_MS,
     reconcileIntervalMs: r.HOSTGATE_EDGE_RECONCILE_INTERVAL_MS,
     heartbeatIntervalMs: r.HOSTGATE_EDGE_HEARTBEAT_INTERVAL_MS,
+    originDnsRefreshMs: r.HOSTGATE_EDGE_ORIGIN_DNS_REFRESH_MS,
     socketTimeoutMs: r.HOSTGATE_EDGE_SOCKET_TIMEOUT_MS,
     startTimeoutMs: r.HOSTGATE_EDGE_START_TIMEOUT_MS,
   };
@@ -63,6 +66,8 @@ export function agentSettings(config: Config): AgentSettings {
 const NOTIFY_BATCH_MS = 10;
 // Polling looks back this far before its last mark: commits land with an earlier hg_now().
 const POLL_OVERLAP_MS = 5_000;
+// How often the agent checks which origin addresses are due for a lookup (each has its own TTL).
+const ORIGIN_REFRESH_TICK_MS = 1_000;
 
 export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: AgentSettings; logger: Logger }) {
   const { settings: s, logger } = deps;
@@ -71,6 +76,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
   const admin = createAdminSocket(paths.masterSocket, s.socketTimeoutMs);
   const runtime = createHaproxyRuntime(admin, paths);
   const cache = new CertificateCache();
+  const origins = createOriginAddresses({ admin, mapFile: paths.originMap, resolvers: s.resolvers, maxRefreshMs: s.originDnsRefreshMs, logger });
   /** What HAProxy serves, as the agent last read or changed it. */
   let served = new Map<string, ServedHost>();
   /** Every hostname → domain seen by this process (bandwidth of hosts removed since still counts). */
@@ -144,7 +150,12 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       if (change.certificateId && change.domainId) deployed.push({ domainId: change.domainId, certificateId: change.certificateId });
       else if (change.route === null && change.domainId) removed.push(change.domainId);
     }
-    if (changes.length > 0) await writeLists(paths, served);
+    if (changes.length > 0) {
+      await writeLists(paths, served);
+      // Not awaited: a new destination's first lookup must not delay its route (HAProxy's
+      // do-resolve answers for it until the origin map has its address).
+      origins.track(destinationHosts(served)).catch((error) => logger.warn({ err: String(error) }, 'edge: updating origin addresses failed; the next refresh retries'));
+    }
     return { deployed, removed, failed };
   }
 
@@ -273,6 +284,9 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
           served = await readLists(paths);
           await writeLists(paths, served);
         }
+        // HAProxy loads the origin map with the rest (it must exist, even empty).
+        await origins.prepare(destinationHosts(served));
+        phase('origins_resolved_ms');
         await writeConfig();
         mode = await supervisor.start();
         phase('haproxy_started_ms');
@@ -280,6 +294,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
         const changed = await writeConfig();
         mode = await supervisor.start();
         served = await runtime.readServed();
+        await origins.prepare(destinationHosts(served));
         if (changed) {
           // The template or settings changed since that HAProxy started: reload, after the
           // files match what it serves and its counters are recorded (a reload resets them).
@@ -289,6 +304,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
         }
       }
       remember(served);
+      await origins.adopt().catch((error) => logger.warn({ err: String(error) }, 'edge: reading the origin map failed; HAProxy resolves origins itself until the next refresh'));
       if (desired) {
         await reconcile().catch((error) => logger.warn({ err: String(error) }, 'edge: first reconcile failed; retrying on schedule'));
         phase('first_reconcile_ms');
@@ -306,6 +322,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       every(s.reconcileIntervalMs, 'reconcile', reconcile);
       every(s.heartbeatIntervalMs, 'heartbeat', () => repo.heartbeat(s.edgeId, { servingHostnames: servingCount(), problems: allProblems(), synced: false }));
       every(s.bandwidthIntervalMs, 'bandwidth reading', () => meter.readOnce());
+      every(ORIGIN_REFRESH_TICK_MS, 'origin address refresh', () => origins.refresh());
       await repo.heartbeat(s.edgeId, { servingHostnames: servingCount(), problems: allProblems(), synced: false }).catch(() => undefined);
       return { mode, serving: servingCount() };
     },

@@ -20,10 +20,20 @@ export interface ServedHost {
   inCrtList: boolean;
 }
 
-export function parseRoute(value: string): { domainId: string; mode: string; certificateId: string | null } | null {
+export function parseRoute(value: string): { destinationHost: string; domainId: string; mode: string; certificateId: string | null } | null {
   const parts = value.split('|');
   if (parts.length !== 5) return null;
-  return { domainId: parts[2]!, mode: parts[3]!, certificateId: parts[4] === '-' ? null : parts[4]! };
+  return { destinationHost: parts[0]!, domainId: parts[2]!, mode: parts[3]!, certificateId: parts[4] === '-' ? null : parts[4]! };
+}
+
+/** The destination hosts the served routes point at (what the origin map must hold addresses for). */
+export function destinationHosts(served: Map<string, ServedHost>): Set<string> {
+  const hosts = new Set<string>();
+  for (const v of served.values()) {
+    const host = v.route ? parseRoute(v.route)?.destinationHost : undefined;
+    if (host) hosts.add(host);
+  }
+  return hosts;
 }
 
 export interface HostChange {

@@ -19,6 +19,8 @@ export interface StatePaths {
   config: string;
   crtList: string;
   hostMap: string;
+  /** Destination host → IPv4 address, kept by the agent (origin-addresses.ts). */
+  originMap: string;
   certDir: string;
   defaultCert: string;
   masterSocket: string;
@@ -34,6 +36,7 @@ export function statePaths(dir: string): StatePaths {
     config: path.join(abs, 'haproxy.cfg'),
     crtList: path.join(abs, 'crt-list.txt'),
     hostMap: path.join(abs, 'hosts.map'),
+    originMap: path.join(abs, 'origins.map'),
     certDir,
     defaultCert: path.join(abs, 'default.pem'),
     masterSocket: path.join(abs, 'master.sock'),
@@ -72,6 +75,7 @@ export async function renderConfig(paths: StatePaths, v: TemplateValues): Promis
     DEFAULT_CERT: paths.defaultCert,
     CRT_LIST: paths.crtList,
     HOST_MAP: paths.hostMap,
+    ORIGIN_MAP: paths.originMap,
     PAGES_DIR: path.join(EDGE_DIR, 'pages'),
     ORIGIN_CA_FILE: v.originCaFile,
     HSTS: v.hstsMaxAge > 0 ? `http-after-response set-header Strict-Transport-Security "max-age=${v.hstsMaxAge}"` : '# HSTS: off (HOSTGATE_EDGE_HSTS_MAX_AGE=0)',
