@@ -55,6 +55,9 @@ const V6_NON_PUBLIC: readonly [string, number][] = [
   ['3fff::', 20], // documentation
 ];
 
+/** The non-public IPv4 ranges as CIDRs (the edge refuses origins there: edge/haproxy.cfg.template). */
+export const NON_PUBLIC_IPV4_CIDRS: readonly string[] = V4_NON_PUBLIC.map(([network, bits]) => `${network}/${bits}`);
+
 const nonPublicV4 = new BlockList();
 const maybePublicV6 = new BlockList();
 const nonPublicV6 = new BlockList();

@@ -3,6 +3,7 @@
 // renewal under load, and what the agent reports. Rows are inserted directly here; the full
 // lifecycle with Pebble is test/edge-lifecycle.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import net from 'node:net';
 import { run as cli } from '../cli/hostgate.ts';
 import { edgeRepository } from '../db/repositories/edge.ts';
 import { sql } from '../db/pool.ts';
@@ -231,4 +232,55 @@ describe('edge serving', () => {
     }
     await waitFor('the edge to use the origin address again', async () => (await status()) === 'ok', 20_000, 200);
   });
+
+  // Last: these add hostnames and edges the tests above do not expect.
+  it('stops a request that comes back to this edge (a destination pointing at a hostname served here) with 508', async () => {
+    // The origin of loop.nine.test is loop.nine.test itself: its name resolves to an address whose
+    // port 8443 (a destination port) leads back into this edge, and its certificate is one the
+    // edge trusts as an origin's. Without the guard each pass would open another, without end.
+    const loopIp = randomLoopback();
+    let passes = 0;
+    const sockets = new Set<net.Socket>();
+    const backIntoEdge = net.createServer((socket) => {
+      passes++;
+      sockets.add(socket);
+      const upstream = net.connect(edge.port, '127.0.0.1');
+      socket.pipe(upstream).pipe(socket);
+      socket.on('error', () => upstream.destroy());
+      upstream.on('error', () => socket.destroy());
+    });
+    await new Promise<void>((resolve, reject) => { backIntoEdge.once('error', reject); backIntoEdge.listen(8443, loopIp, resolve); });
+    try {
+      dns.set('loop.nine.test', [{ type: 'A', value: loopIp }]);
+      await insertDomain(database.db, { hostname: 'loop.nine.test', destinationHost: 'loop.nine.test', destinationPort: 8443, certificate: await originCa.issue(['loop.nine.test']) });
+      await waitFor('loop.nine.test served', async () => (await edgeGet(edge.port, 'loop.nine.test', { ca: originCa.pem })).status !== 421, 20_000, 200);
+      passes = 0;
+      const res = await edgeGet(edge.port, 'loop.nine.test', { ca: originCa.pem });
+      expect([res.status, res.headers['x-hostgate-error']]).toEqual([508, 'request_loop']);
+      expect(res.body).toMatch(/came back to the server that had already forwarded it/);
+      // One trip back into the edge, where it stopped.
+      expect(passes).toBe(1);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((r) => backIntoEdge.close(r));
+    }
+    // The header our edge adds is what stops it; a client sending it gets the same, for itself only.
+    const spoofed = await edgeGet(edge.port, 'shop.one.test', { ca: customerCa.pem, headers: { 'x-hostgate-via': edge.edgeId } });
+    expect(spoofed.status).toBe(508);
+    expect((await edgeGet(edge.port, 'shop.one.test', { ca: customerCa.pem, headers: { 'x-hostgate-via': 'another-edge' } })).status).toBe(200);
+  });
+
+  it('with private targets not allowed (production), refuses an origin on a private address: 502 origin_address_forbidden, nothing sent', async () => {
+    const strict = await startEdgeProcess({ databaseUrl: database.url, resolvers: dns.server, originCaFile: originCa.certPath, env: { HOSTGATE_ALLOW_PRIVATE_TARGETS: 'false' } });
+    try {
+      const before = origin.requests.length;
+      const res = await edgeGet(strict.port, 'shop.one.test', { ca: customerCa.pem });
+      expect([res.status, res.headers['x-hostgate-error']]).toEqual([502, 'origin_address_forbidden']);
+      expect(res.body).toMatch(/app\.vendor\.test\) resolves to an address this service does not connect to/);
+      expect(origin.requests.length).toBe(before);
+    } finally {
+      await strict.stop();
+      await strict.cleanup();
+    }
+  }, 60_000);
 });

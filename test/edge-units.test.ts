@@ -138,13 +138,17 @@ describe('HAProxy answers and configuration', () => {
       await writeFile(paths.crtList, '');
       await writeFile(paths.hostMap, '');
       await writeFile(paths.originMap, 'app.vendor.test 192.0.2.10\n');
-      const values = { bindAddress: '127.0.0.1', httpsPort: 18443, originCaFile: '@system-ca', resolvers: ['127.0.0.1:5353'], hstsMaxAge: 0, threads: 1 };
+      const values = { edgeId: 'edge-unit', forbiddenOrigins: [], bindAddress: '127.0.0.1', httpsPort: 18443, originCaFile: '@system-ca', resolvers: ['127.0.0.1:5353'], hstsMaxAge: 0, threads: 1 };
       const off = await renderConfig(paths, values);
       expect(off).not.toMatch(/Strict-Transport-Security "/);
       expect(off).toMatch(/nameserver ns1 127\.0\.0\.1:5353/);
-      const on = await renderConfig(paths, { ...values, hstsMaxAge: 31536000, resolvers: [] });
+      expect(off).toMatch(/Origins on private addresses allowed/);
+      expect(off).toMatch(/if \{ req\.hdr\(x-hostgate-via\) -m str edge-unit \}/);
+      expect(off).toMatch(/add-header X-Hostgate-Via edge-unit/);
+      const on = await renderConfig(paths, { ...values, hstsMaxAge: 31536000, resolvers: [], forbiddenOrigins: ['10.0.0.0/8', '203.0.113.7/32'] });
       expect(on).toMatch(/set-header Strict-Transport-Security "max-age=31536000"/);
       expect(on).toMatch(/parse-resolv-conf/);
+      expect(on).toMatch(/X-Hostgate-Error origin_address_forbidden .* if \{ var\(txn\.dstip\) -m ip 10\.0\.0\.0\/8 203\.0\.113\.7\/32 \}/);
       for (const config of [off, on]) {
         await writeFile(paths.config, config);
         const { stdout, stderr } = await run('/usr/sbin/haproxy', ['-c', '-f', paths.config]);

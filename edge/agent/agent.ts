@@ -24,6 +24,7 @@ import { createHaproxyRuntime } from './haproxy-runtime.ts';
 import { createSupervisor } from './haproxy-supervisor.ts';
 import { createOriginAddresses } from './origin-addresses.ts';
 import { buildDesired, CertificateCache, type Desired, type DomainProblem } from './snapshot.ts';
+import { NON_PUBLIC_IPV4_CIDRS } from '../../security/outbound-url.ts';
 
 export interface AgentSettings extends TemplateValues {
   edgeId: string;
@@ -43,6 +44,7 @@ export function agentSettings(config: Config): AgentSettings {
   const r = config.raw;
   return {
     edgeId: r.HOSTGATE_EDGE_ID,
+    forbiddenOrigins: config.allowPrivateTargets ? [] : [...NON_PUBLIC_IPV4_CIDRS, ...config.edgeIpv4.map((ip) => `${ip}/32`)],
     stateDir: r.HOSTGATE_EDGE_STATE_DIR ?? path.join(config.dataDir, 'edge'),
     haproxyBin: r.HOSTGATE_EDGE_HAPROXY_BIN,
     databaseUrl: config.databaseUrl,

@@ -55,6 +55,13 @@ export async function writeAtomic(file: string, content: string, mode = 0o644): 
 }
 
 export interface TemplateValues {
+  edgeId: string;
+  /**
+   * Origin addresses (CIDRs) the edge refuses to connect to: non-public ranges and the edge's own
+   * addresses (SSRF into our network, requests looping back). Empty: every address (local stacks
+   * and tests, HOSTGATE_ALLOW_PRIVATE_TARGETS=true).
+   */
+  forbiddenOrigins: string[];
   bindAddress: string;
   httpsPort: number;
   originCaFile: string;
@@ -78,6 +85,10 @@ export async function renderConfig(paths: StatePaths, v: TemplateValues): Promis
     ORIGIN_MAP: paths.originMap,
     PAGES_DIR: path.join(EDGE_DIR, 'pages'),
     ORIGIN_CA_FILE: v.originCaFile,
+    EDGE_ID: v.edgeId,
+    FORBIDDEN_ORIGINS: v.forbiddenOrigins.length === 0
+      ? '# Origins on private addresses allowed (HOSTGATE_ALLOW_PRIVATE_TARGETS=true)'
+      : `http-request return status 502 content-type "text/html; charset=utf-8" lf-file ${path.join(EDGE_DIR, 'pages')}/origin-forbidden.html hdr X-Hostgate-Error origin_address_forbidden hdr Cache-Control no-store if { var(txn.dstip) -m ip ${v.forbiddenOrigins.join(' ')} }`,
     HSTS: v.hstsMaxAge > 0 ? `http-after-response set-header Strict-Transport-Security "max-age=${v.hstsMaxAge}"` : '# HSTS: off (HOSTGATE_EDGE_HSTS_MAX_AGE=0)',
   };
   return template.replace(/\$\{([A-Z_]+)\}/g, (_, name: string) => {

@@ -64,6 +64,8 @@ export async function startEdgeProcess(options: {
     HOSTGATE_EDGE_POLL_INTERVAL_MS: '1000',
     HOSTGATE_EDGE_HEARTBEAT_INTERVAL_MS: '1000',
     HOSTGATE_EDGE_START_TIMEOUT_MS: '30000',
+    // Test origins listen on loopback addresses (the SSRF refusal itself: edge-serving's own test).
+    HOSTGATE_ALLOW_PRIVATE_TARGETS: 'true',
     ...options.env,
   };
   const edge: EdgeProcess = {
