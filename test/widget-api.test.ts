@@ -161,6 +161,22 @@ describe('widget sessions and browser endpoints', () => {
       expect(codeOf(await call('GET', '/v1/domains', { token: s.token }))).toBe('invalid_api_key');
     });
 
+    it('revoking the API key that created a session ends the session at once (invalid_widget_token); other keys\' sessions live on', async () => {
+      const other = await createOrgWithKey(t);
+      const keyId = await t.database.db.oneFirst(sql.unsafe`select id from api_keys where organization_id = ${other.org.id}`) as string;
+      const otherApi = client(t.app, other.auth);
+      const dest = (await otherApi.post('/v1/destinations', { url: 'https://app.revoked-key.example' })).json().data.id;
+      const s = await newSession({ destination_id: dest }, otherApi);
+      const before = await call('GET', '/v1/widget/domains', { token: s.token });
+      expect(before.statusCode).toBe(200);
+      await apiKeysRepository(t.database.db).revoke(keyId);
+      const after = await call('GET', '/v1/widget/domains', { token: s.token });
+      expect([after.statusCode, codeOf(after)]).toEqual([401, 'invalid_widget_token']);
+      expect(after.json().error.message).toMatch(/API key that created this widget session has been revoked/);
+      // The suite's own key is untouched: its sessions still work.
+      expect((await call('GET', '/v1/widget/domains', { token: (await newSession()).token })).statusCode).toBe(200);
+    });
+
     it('without allowed_origins: any https origin and http://localhost:*, never plain http elsewhere nor no Origin', async () => {
       const s = await newSession({ allowed_origins: undefined });
       expect(s.allowed_origins).toBeNull();

@@ -87,6 +87,7 @@ export const widgetAuthPlugin = fp(async function widgetAuth(app: FastifyInstanc
     }
     const session = await sessions.authenticate(token);
     if (!session) throw new ApiError('invalid_widget_token', 'the widget token is not valid: create a new widget session on your server and set the token attribute');
+    if (session.key_revoked) throw new ApiError('invalid_widget_token', 'the API key that created this widget session has been revoked, which ends its sessions: create a new widget session with a live key');
     const allowed = originAllowed(origin, session.allowed_origins);
     if (session.expired) {
       throw new ApiError('widget_token_expired', 'the widget token has expired: create a new widget session on your server and replace the token attribute');

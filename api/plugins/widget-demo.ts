@@ -83,7 +83,7 @@ export const widgetDemoPlugin: FastifyPluginAsyncTypebox = async (app) => {
   }
   async function newDemoSession(request: FastifyRequest, reply: FastifyReply) {
     const { organizationId, destinationId } = await demoTenant();
-    return sessions.create({ organizationId, externalCustomerId: visitor(request, reply), allowedOrigins: [pageOrigin(request)], destinationId });
+    return sessions.create({ organizationId, externalCustomerId: visitor(request, reply), allowedOrigins: [pageOrigin(request)], destinationId, apiKeyId: null });
   }
 
   app.post('/widget/demo/session', { schema: { hide: true } }, async (request, reply) => {

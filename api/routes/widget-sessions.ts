@@ -58,7 +58,7 @@ export const widgetSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     // The session and the key's 201 (with the token, sealed) commit together (see recordAnswerWithin).
     const answer = await app.deps.db.transaction(async (tx) => {
-      const { session, token } = await sessions.create({ organizationId, externalCustomerId: body.external_customer_id, allowedOrigins, destinationId: body.destination_id ?? null }, tx);
+      const { session, token } = await sessions.create({ organizationId, externalCustomerId: body.external_customer_id, allowedOrigins, destinationId: body.destination_id ?? null, apiKeyId: principalOf(request).keyId }, tx);
       const created = { data: presentWidgetSession(session, token) };
       await recordAnswerWithin(request, reply, tx, 201, created);
       return created;

@@ -25,7 +25,7 @@ export const WidgetSessionRow = Type.Object({
 export type WidgetSessionRow = Static<typeof WidgetSessionRow>;
 
 const Session = row(WidgetSessionRow);
-const Authenticated = row(Type.Object({ ...WidgetSessionRow.properties, expired: Type.Boolean() }));
+const Authenticated = row(Type.Object({ ...WidgetSessionRow.properties, expired: Type.Boolean(), key_revoked: Type.Boolean() }));
 const Exists = row(Type.Object({ exists: Type.Boolean() }));
 const columns = sql.fragment`id, organization_id, external_customer_id, allowed_origins, destination_id, created_at, expires_at`;
 const CustomerDomain = row(DomainRow);
@@ -34,21 +34,28 @@ const domainColumns = sql.join(Object.keys(DomainRow.properties).map((c) => sql.
 export function widgetSessionsRepository(db: Db) {
   return {
     /** Creates a session and returns its token, which is not stored and cannot be shown again. */
-    async create(input: { organizationId: string; externalCustomerId: string; allowedOrigins: readonly string[] | null; destinationId: string | null; ttlSeconds?: number }, conn: Pick<DatabaseTransactionConnection, 'one'> = db): Promise<{ session: WidgetSessionRow; token: string }> {
+    /** `apiKeyId`: the key that asks (revoking it ends the session); null for the development demo's. */
+    async create(input: { organizationId: string; externalCustomerId: string; allowedOrigins: readonly string[] | null; destinationId: string | null; apiKeyId: string | null; ttlSeconds?: number }, conn: Pick<DatabaseTransactionConnection, 'one'> = db): Promise<{ session: WidgetSessionRow; token: string }> {
       const token = newWidgetToken();
       const origins = input.allowedOrigins === null ? null : sql.array([...new Set(input.allowedOrigins)], 'text');
       const session = await conn.one(sql.type(Session)`
-        insert into widget_sessions (id, organization_id, token_hash, external_customer_id, allowed_origins, destination_id, expires_at)
+        insert into widget_sessions (id, organization_id, token_hash, external_customer_id, allowed_origins, destination_id, api_key_id, expires_at)
         values (${newId('widgetSession')}, ${input.organizationId}, ${sql.binary(sha256(token))}, ${input.externalCustomerId},
-                ${origins}, ${input.destinationId}, hg_now() + make_interval(secs => ${input.ttlSeconds ?? WIDGET_TOKEN_TTL_SECONDS}))
+                ${origins}, ${input.destinationId}, ${input.apiKeyId}, hg_now() + make_interval(secs => ${input.ttlSeconds ?? WIDGET_TOKEN_TTL_SECONDS}))
         returning ${columns}`);
       return { session, token };
     },
 
-    /** The session of a token, expired or not (the caller answers differently); null when unknown. */
-    async authenticate(token: string): Promise<(WidgetSessionRow & { expired: boolean }) | null> {
+    /**
+     * The session of a token, expired or not, and whether the API key that created it has been
+     * revoked since (the caller answers each differently); null when unknown.
+     */
+    async authenticate(token: string): Promise<(WidgetSessionRow & { expired: boolean; key_revoked: boolean }) | null> {
       return db.maybeOne(sql.type(Authenticated)`
-        select ${columns}, expires_at <= hg_now() as expired from widget_sessions where token_hash = ${sql.binary(sha256(token))}`);
+        select ${sql.join(['id', 'organization_id', 'external_customer_id', 'allowed_origins', 'destination_id', 'created_at', 'expires_at'].map((c) => sql.identifier(['s', c])), sql.fragment`, `)},
+          s.expires_at <= hg_now() as expired, coalesce(k.revoked_at is not null, false) as key_revoked
+        from widget_sessions s left join api_keys k on k.id = s.api_key_id
+        where s.token_hash = ${sql.binary(sha256(token))}`);
     },
 
     async get(id: string): Promise<WidgetSessionRow | null> {
