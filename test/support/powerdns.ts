@@ -24,11 +24,12 @@ export interface PowerDns {
 }
 
 /** Starts pdns_server for `zone` over the database at `databaseUrl`; ready when it answers the zone's SOA. */
-export async function startPowerDns(options: { databaseUrl: string; db: Db; zone: string; startTimeoutMs?: number }): Promise<PowerDns> {
+/** `port`: one picked beforehand (freePort) when the service's config must name it first. */
+export async function startPowerDns(options: { databaseUrl: string; db: Db; zone: string; port?: number; startTimeoutMs?: number }): Promise<PowerDns> {
   if (!existsSync(PDNS_BIN)) throw new Error(`${PDNS_BIN} is missing: apt-get install pdns-server pdns-backend-pgsql`);
   await challengeZoneRepository(options.db).ensureZone(options.zone);
   const dir = await mkdtemp(path.join(tmpdir(), 'hg-pdns-'));
-  const port = await freePort();
+  const port = options.port ?? await freePort();
   const u = new URL(options.databaseUrl);
   const conf = [
     'launch=gpgsql',
