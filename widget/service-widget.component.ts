@@ -37,6 +37,7 @@
  * @csspart copy-button - copy buttons
  * @csspart verification - the last DNS check (found vs expected)
  * @csspart hint - what to fix
+ * @csspart tracks - a zero-downtime move's ownership and certificate tracks (while DNS points elsewhere)
  * @csspart status - the HTTPS status panel
  * @csspart badge - the status badge
  * @csspart link - the link to the live site
@@ -447,13 +448,32 @@ export class ServiceWidget extends HostgateElement {
       <p>${this._t('dnsIntro')} <strong>${host(d.zone_unicode)}</strong></p>
       ${this._renderRecords(d)}
       ${this._renderVerification(d)}
+      ${this._renderTracks(d)}
       <div class="row">
         <button part="button" type="button" @click=${() => { this._goto(3); void this._checkNow(); }}>${this._t('added')}</button>
         <button part="button secondary" type="button" class="g" @click=${() => this._restart()}>${this._t('change')}</button>
       </div>`;
   }
 
+  /**
+   * A zero-downtime move (the service has it on): ownership and certificate, each with its state
+   * and what blocks it, so the customer knows when switching the first record loses no traffic.
+   */
+  _renderTracks(d: WidgetDomain): TemplateResult | typeof nothing {
+    const { ownership, certificate } = d;
+    if (!ownership || !certificate || ownership.status === 'not_required') return nothing;
+    const line = (label: Key, prefix: 'o_' | 'c_', t: { status: string; problem: { code: string; message: string } | null }, done: boolean) => html`
+      <li class=${done ? 'ok' : ''}><strong>${this._t(label)}</strong>: ${this._t(keyFor(prefix, t.status) ?? 'o_pending')}
+        ${t.problem ? html`<p part="hint">${this._hint(t.problem)}</p>` : nothing}</li>`;
+    return html`<section part="tracks" aria-labelledby="tt">
+      <h3 id="tt">${this._t('tracksTitle')}</h3>
+      <p class="m">${this._t('tracksIntro')}</p>
+      <ul>${line('o_label', 'o_', ownership, ownership.status === 'verified')}${line('c_label', 'c_', certificate, certificate.status === 'deployed')}</ul>
+    </section>`;
+  }
+
   _hint(problem: { code: string; message: string }): string {
+    if (problem.code.endsWith('_limit')) return this._t('h_limit');
     if (problem.code === 'proxied_by_cdn' && /cloudflare/i.test(problem.message)) return this._t('h_cloudflare');
     if (problem.code.startsWith('challenge_') || problem.code === 'certificate_refused') return this._t('h_certificate');
     return this._t(keyFor('h_', problem.code) ?? 'h_other');
@@ -496,6 +516,7 @@ export class ServiceWidget extends HostgateElement {
         <p>${this._t(statusTextKey(status))}</p>
         <ul class="st">${stage(dnsOk, 'stage1')}${stage(status === 'active', 'stage2')}${stage(status === 'active', 'stage3')}</ul>
         ${status === 'pending_dns' ? this._renderRecords(d) : nothing}
+        ${status === 'pending_dns' ? this._renderTracks(d) : nothing}
         ${d.verification.problem && !terminal ? html`<p part="hint">${this._hint(d.verification.problem)}</p>` : nothing}
         <p class="m">${this._t('updatedAt', { time: this._time(d.verification.checked_at ?? d.updated_at) })}</p>
       </div>
