@@ -59,21 +59,11 @@ const en = {
   d_active: 'Your domain is served over HTTPS. All done.',
   d_stopped: 'Contact support to continue.',
   d_removed: 'This domain is being removed.',
-  tracksTitle: 'Move without downtime',
-  tracksIntro: 'Your domain keeps working where it is while we check the TXT and _acme-challenge records. Change the first record only once the certificate is ready.',
   o_label: 'Ownership',
   c_label: 'Certificate',
-  o_pending: 'Waiting for the TXT record',
-  o_verified: 'Verified',
-  c_none: 'Starts once ownership is verified',
-  c_pending_validation: 'Waiting for validation',
-  c_issued: 'Issued, being deployed',
-  c_deployed: 'Ready: you can now change the first record',
-  h_ownership_txt_missing: 'The TXT record is not there yet: add it as shown above.',
-  h_ownership_txt_mismatch: 'The TXT record holds another value: use the value above.',
-  h_delegation_cname_missing: 'The _acme-challenge record is not there yet: add it as shown above.',
-  h_delegation_cname_wrong: 'The _acme-challenge record points elsewhere: use the value above.',
-  h_limit: 'Too many certificates were requested for now. We will retry automatically.',
+  t_wait: 'waiting',
+  t_issued: 'issued',
+  t_ok: 'ready',
   h_nxdomain: 'The name does not exist yet: add the record above.',
   h_no_records: 'The name has no CNAME, A or AAAA record: add the record above.',
   h_wrong_target: 'The record points elsewhere: use the value above.',
@@ -160,21 +150,11 @@ const fr: Record<Key, string> = {
   d_active: 'Votre domaine est servi en HTTPS. C’est terminé.',
   d_stopped: 'Contactez le support pour continuer.',
   d_removed: 'Ce domaine est en cours de suppression.',
-  tracksTitle: 'Migration sans coupure',
-  tracksIntro: 'Votre domaine continue de fonctionner là où il est pendant que nous vérifions les enregistrements TXT et _acme-challenge. Ne changez le premier enregistrement qu’une fois le certificat prêt.',
   o_label: 'Propriété',
   c_label: 'Certificat',
-  o_pending: 'En attente de l’enregistrement TXT',
-  o_verified: 'Vérifiée',
-  c_none: 'Commence une fois la propriété vérifiée',
-  c_pending_validation: 'En attente de validation',
-  c_issued: 'Émis, en cours de déploiement',
-  c_deployed: 'Prêt : vous pouvez maintenant changer le premier enregistrement',
-  h_ownership_txt_missing: 'L’enregistrement TXT n’est pas encore là : ajoutez-le comme indiqué ci-dessus.',
-  h_ownership_txt_mismatch: 'L’enregistrement TXT contient une autre valeur : utilisez la valeur ci-dessus.',
-  h_delegation_cname_missing: 'L’enregistrement _acme-challenge n’est pas encore là : ajoutez-le comme indiqué ci-dessus.',
-  h_delegation_cname_wrong: 'L’enregistrement _acme-challenge pointe ailleurs : utilisez la valeur ci-dessus.',
-  h_limit: 'Trop de certificats ont été demandés pour le moment. Nous réessaierons automatiquement.',
+  t_wait: 'en attente',
+  t_issued: 'émis',
+  t_ok: 'prêt',
   h_nxdomain: 'Ce nom n’existe pas encore : ajoutez l’enregistrement ci-dessus.',
   h_no_records: 'Ce nom n’a aucun enregistrement CNAME, A ou AAAA : ajoutez celui ci-dessus.',
   h_wrong_target: 'L’enregistrement pointe ailleurs : utilisez la valeur ci-dessus.',
@@ -232,7 +212,7 @@ export function statusTextKey(status: string): Key {
 }
 
 /** A translation key for a dynamic name (status, error code, hint), or null when there is none. */
-export function keyFor(prefix: 's_' | 'd_' | 'h_' | 'e_' | 'v_' | 'o_' | 'c_', name: string): Key | null {
+export function keyFor(prefix: 's_' | 'd_' | 'h_' | 'e_' | 'v_', name: string): Key | null {
   const key = `${prefix}${name}`;
   return key in en ? (key as Key) : null;
 }
