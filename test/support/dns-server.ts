@@ -77,7 +77,9 @@ export async function startTestDnsServer(): Promise<TestDnsServer> {
       // Follow CNAMEs inside our zone, as a recursive resolver would, adding each step.
       let name = qname;
       for (let hops = 0; hops < 10; hops++) {
-        const forward = forwardFor(name);
+        // Records set here win over forwarding (a test can make the CA see another answer than
+        // our own server gives).
+        const forward = zone.has(name) ? undefined : forwardFor(name);
         if (forward) {
           // Only TXT is needed (DNS-01); other types answer NODATA from here.
           if (qtype === 'TXT') {
@@ -121,7 +123,8 @@ export async function startTestDnsServer(): Promise<TestDnsServer> {
     queries,
     setDelay: (fn) => { delayOf = fn; },
     forwardZone: (z, server) => {
-      const resolver = new Resolver({ timeout: 1000, tries: 1 });
+      // Generous: a lost answer here would make the CA refuse the challenge (a shared, busy machine).
+      const resolver = new Resolver({ timeout: 2000, tries: 3 });
       resolver.setServers([server]);
       forwards.push({ zone: norm(z), resolver });
     },
