@@ -27,6 +27,7 @@ export function createActivities(deps: ActivityDeps) {
     ...dns,
     ...certificates,
     advanceMove: moves.advanceMove,
+    heldCertificate: moves.heldCertificate.bind(moves),
     ...createVerifyAndIssueActivities({ dns, certificates, logger: deps.logger, preissued: moves.preissuedCertificate, activateIfDeployed: domain.activateIfDeployed }),
     ...createWebhookActivities({ ...deps, secretBox, allowPrivateTargets: deps.config.allowPrivateTargets, timeoutMs: deps.config.webhooks.timeoutMs }),
     ...createBillingActivities({ ...deps, provider: createBillingProvider(deps.config, deps.db) }),

@@ -174,6 +174,16 @@ export function createMoveActivities({ db, config, logger, secretBox }: MoveActi
     },
 
     /**
+     * The workflow's view of `preissuedCertificate` (pending_certificate reached by a check that
+     * did not issue, e.g. the periodic one on the DNS task queue): the certificate to wait for
+     * the edge to serve instead of ordering another one; null when the domain holds none.
+     */
+    async heldCertificate({ domainId }: { domainId: string }): Promise<{ id: string; notBefore: number; notAfter: number } | null> {
+      const held = await this.preissuedCertificate(domainId);
+      return held ? { id: held.certificateId, notBefore: Date.parse(held.notBefore), notAfter: Date.parse(held.notAfter) } : null;
+    },
+
+    /**
      * A certificate obtained before DNS pointed at us, still usable: what the DNS check that
      * moves the domain to pending_certificate uses instead of ordering another one.
      */

@@ -157,6 +157,36 @@ describe('zero-downtime moves', () => {
     console.log(`zero-downtime move: certificate deployed ${secondsToDeployed.toFixed(1)} s after verify; active ${secondsToActive.toFixed(1)} s after the switch`);
   }, 120_000);
 
+  it('with the records in place before creation, nobody clicks anything: held at once, and the periodic check after the switch (on the DNS task queue) activates it with the same certificate', async () => {
+    const hostname = 'app.quiet-move.test';
+    const { as, destination } = await newOrg('Quiet move');
+    // The move records go in first; their values are known only after creation, so the domain is
+    // created while the hostname resolves elsewhere and the records follow within its first seconds.
+    const d = await createElsewhere(hostname, as, destination);
+    const txt = recordOf(d, 'TXT', '_hostgate.');
+    const cname = recordOf(d, 'CNAME', '_acme-challenge.');
+    acme.dns.set(txt.name, [{ type: 'TXT', value: txt.value }]);
+    acme.dns.set(cname.name, [{ type: 'CNAME', value: cname.value }]);
+    await waitFor('deployed by the periodic checks alone', async () => (await as.get(`/v1/domains/${d.id}`)).json().data.certificate.status === 'deployed', 60_000, 200);
+
+    // The switch, with the hostname answering slowly: the periodic check gives up on the local
+    // path and runs on the DNS task queue, which moves the domain without issuing.
+    acme.dns.setDelay((name) => (name === hostname ? 1_500 : 0));
+    try {
+      acme.dns.set(hostname, [{ type: 'CNAME', value: EDGE }]);
+      expect((await edgeGet(edge.port, hostname, { path: '/quiet', ca: pebbleRoot })).status).toBe(200);
+      const active = await waitFor('active without a verify', async () => {
+        const x = (await as.get(`/v1/domains/${d.id}`)).json().data;
+        return x.status === 'active' ? x : null;
+      }, 90_000, 250);
+      expect(active.certificate).toMatchObject({ status: 'deployed', method: 'dns-01' });
+    } finally {
+      acme.dns.setDelay(null);
+    }
+    expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from certificates where domain_id = ${d.id}`)).toBe(1);
+    expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from acme_orders where domain_id = ${d.id}`)).toBe(0);
+  }, 180_000);
+
   it('a wrong TXT value shows ownership_txt_mismatch on the ownership track; the hostname track is unaffected', async () => {
     const hostname = 'shop.wrong-txt.test';
     const d = await createElsewhere(hostname);

@@ -75,3 +75,5 @@ export const moveLocalOptions: LocalActivityOptions = {
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
 };
 export const moveLocal = proxyLocalActivities<Pick<ReturnType<typeof createMoveActivities>, 'advanceMove'>>(moveLocalOptions);
+/** One read (a held certificate of a move): the Postgres-steps policy. */
+export const moveStore = proxyLocalActivities<Pick<ReturnType<typeof createMoveActivities>, 'heldCertificate'>>(dbSteps);
