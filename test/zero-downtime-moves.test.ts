@@ -91,7 +91,17 @@ describe('zero-downtime moves', () => {
     pebbleRoot = await acme.pebble.rootPem();
   }, 120_000);
 
+  // Workflow ids of moves, saved as replay fixtures when HG_RECORD_HISTORIES=1 (test/replay.test.ts).
+  const recorded: Record<string, string> = {};
   afterAll(async () => {
+    if (process.env.HG_RECORD_HISTORIES === '1') {
+      const { execFileSync } = await import('node:child_process');
+      const { writeFileSync } = await import('node:fs');
+      for (const [name, id] of Object.entries(recorded)) {
+        const json = execFileSync('temporal', ['workflow', 'show', '--address', t.temporal.address, '--workflow-id', `domain/${id}`, '--output', 'json'], { encoding: 'utf8' });
+        writeFileSync(`test/histories/domain-move-${name}.json`, json);
+      }
+    }
     await edge?.stop();
     await edge?.cleanup();
     await worker?.stop();
@@ -153,6 +163,7 @@ describe('zero-downtime moves', () => {
     expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from certificates where domain_id = ${id}`)).toBe(1);
     const moves = await t.database.db.any(sql.unsafe`select to_status from domain_status_history where domain_id = ${id} order by seq`) as readonly { to_status: string }[];
     expect(moves.map((m) => m.to_status)).toEqual(['pending_dns', 'pending_certificate', 'active']);
+    recorded['verify-to-active'] = id;
     // Figures for the issue's closing note (not asserted against a clock).
     console.log(`zero-downtime move: certificate deployed ${secondsToDeployed.toFixed(1)} s after verify; active ${secondsToActive.toFixed(1)} s after the switch`);
   }, 120_000);
@@ -185,6 +196,7 @@ describe('zero-downtime moves', () => {
     }
     expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from certificates where domain_id = ${d.id}`)).toBe(1);
     expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from acme_orders where domain_id = ${d.id}`)).toBe(0);
+    recorded['dns-queue-to-active'] = d.id;
   }, 180_000);
 
   it('a wrong TXT value shows ownership_txt_mismatch on the ownership track; the hostname track is unaffected', async () => {
