@@ -4,6 +4,7 @@
 // HAProxy). A hostname that still resolves elsewhere proves ownership and gets its certificate
 // deployed before its DNS changes; after the switch, the first HTTPS request is served.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { checkChallengeDns } from '../cli/doctor.ts';
 import { sql } from '../db/pool.ts';
 import { startAcmeStack, EDGE, type AcmeStack } from './support/acme-stack.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
@@ -268,6 +269,13 @@ describe('zero-downtime moves', () => {
       acme.dns.remove(cname.value);
     }
   }, 180_000);
+
+  it('hostgate doctor checks that PowerDNS answers the challenge zone (a warning when it does not)', async () => {
+    expect(await checkChallengeDns(t.config, 2_000)).toMatchObject({ ok: true, detail: expect.stringContaining(ZONE) });
+    const closed = { ...t.config, moves: { ...t.config.moves, challengeDnsServer: `127.0.0.1:${await freePort()}` } };
+    expect(await checkChallengeDns(closed, 500)).toMatchObject({ ok: false, blocking: false, fix: expect.stringContaining('HOSTGATE_CHALLENGE_DNS_SERVER') });
+    expect(await checkChallengeDns({ ...t.config, moves: { ...t.config.moves, challengeZone: undefined } }, 500)).toBeNull();
+  });
 
   describe('abuse limits', () => {
     /** A domain of `as` ready for its DNS-01 order (TXT and delegation in place). */
