@@ -62,6 +62,7 @@ export function createMoveActivities({ db, config, logger, secretBox }: MoveActi
   const clients = createAcmeClients({ directoryUrl, caBundlePath: config.acme.caBundlePath, email: config.acme.email, accounts: acmeAccountsRepository(db), secretBox, logger, ca: calls.ca });
   const issueByDns01 = challengeZone ? createDns01Issuer({
     client: clients.get, zone, challengeZone, ourServer, certificates, secretBox, logger, waitBudgetMs: DNS01_WAIT_BUDGET_MS,
+    accountForgotten: () => clients.accountForgotten(),
   }) : null;
 
   async function checkOwnership(d: DomainRow): Promise<OwnershipTrack> {

@@ -12,7 +12,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import type { Resolver } from 'node:dns/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Authorization, Client, Order } from 'acme-client';
-import { classifyAcmeError, classifyProblem, isProblem } from '../../acme/errors.ts';
+import { CaProblemError, classifyAcmeError, classifyProblem, isProblem, shortType } from '../../acme/errors.ts';
 import { certificateKeyContext, newPrivateKeyPem } from '../../acme/keys.ts';
 import { newId } from '../../db/ids.ts';
 import type { CertificatesRepository } from '../../db/repositories/certificates.ts';
@@ -40,6 +40,8 @@ export interface Dns01Deps {
   waitBudgetMs: number;
   /** How long our own server may take to answer a value just written (it answers at once). */
   publishBudgetMs?: number;
+  /** The CA forgot our account (a test CA restarted): register again on the next attempt. */
+  accountForgotten?: () => Promise<void>;
 }
 
 class Stop extends Error {
@@ -136,6 +138,7 @@ export function createDns01Issuer(deps: Dns01Deps) {
       return { ok: true, certificateId, notBefore, notAfter };
     } catch (error) {
       if (error instanceof Stop) return error.outcome;
+      if (error instanceof CaProblemError && shortType(error.problem?.type) === 'accountDoesNotExist') await deps.accountForgotten?.();
       const c = classifyAcmeError(error);
       logger.warn({ domainId, hostname, err: (error as Error)?.message }, 'dns-01 issuance stopped');
       return c.kind === 'permanent'
