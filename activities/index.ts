@@ -6,6 +6,7 @@ import { createCertificateActivities } from './certificates.ts';
 import { createDnsCheckActivities } from './dns-check.ts';
 import { createDomainActivities } from './domain.ts';
 import { createMaintenanceActivities } from './maintenance.ts';
+import { createMoveActivities } from './moves.ts';
 import { createVerifyAndIssueActivities } from './verify-and-issue.ts';
 import { createWebhookActivities } from './webhooks.ts';
 import { createBillingActivities } from './billing.ts';
@@ -18,12 +19,16 @@ export function createActivities(deps: ActivityDeps) {
   const secretBox = new SecretBox(deps.config.encryptionKeys);
   const dns = createDnsCheckActivities(deps);
   const certificates = createCertificateActivities({ ...deps, secretBox });
+  const domain = createDomainActivities(deps);
+  const moves = createMoveActivities({ ...deps, secretBox });
   return {
-    ...createDomainActivities(deps),
+    ...domain,
     ...createMaintenanceActivities(deps),
     ...dns,
     ...certificates,
-    ...createVerifyAndIssueActivities({ dns, certificates, logger: deps.logger }),
+    advanceMove: moves.advanceMove,
+    heldCertificate: moves.heldCertificate.bind(moves),
+    ...createVerifyAndIssueActivities({ dns, certificates, logger: deps.logger, preissued: moves.preissuedCertificate, activateIfDeployed: domain.activateIfDeployed }),
     ...createWebhookActivities({ ...deps, secretBox, allowPrivateTargets: deps.config.allowPrivateTargets, timeoutMs: deps.config.webhooks.timeoutMs }),
     ...createBillingActivities({ ...deps, provider: createBillingProvider(deps.config, deps.db) }),
   };

@@ -28,14 +28,25 @@ export function createVerifyAndIssueActivities(deps: {
   dns: ReturnType<typeof createDnsCheckActivities>;
   certificates: CertificateActivities;
   logger: Logger;
+  /** A usable certificate obtained before DNS pointed at us (a zero-downtime move), if any. */
+  preissued?: (domainId: string) => Promise<IssuedCertificate | null>;
+  /** Moves a domain whose certificate an edge serves to `active` (activities/domain.ts). */
+  activateIfDeployed?: (input: { domainId: string; expectedSeq: number }) => Promise<{ state: DomainState }>;
 }) {
-  const { dns, certificates, logger } = deps;
+  const { dns, certificates, logger, preissued, activateIfDeployed } = deps;
   return {
     async verifyDnsAndIssue(input: VerifyDnsInput): Promise<VerifyAndIssueResult> {
       const { domainId, expectedSeq } = input;
       const checked = await dns.verifyDns(input);
       const movedHere = checked.ok && checked.state.status === 'pending_certificate' && checked.state.seq === expectedSeq + 1;
       if (!movedHere) return withoutHostname(checked);
+      // A zero-downtime move: the certificate is already held (and usually served by the edge
+      // already): no second order; active as soon as an edge serves it, which is now, typically.
+      const held = preissued && activateIfDeployed ? await preissued(domainId) : null;
+      if (held) {
+        const activated = await activateIfDeployed!({ domainId, expectedSeq: checked.state.seq });
+        return { ...withoutHostname(checked), state: activated.state, issuance: { ok: true, certificate: held } };
+      }
       try {
         const certificate = await certificates.issueCertificate({ domainId, then: { activateFromSeq: checked.state.seq }, waitBudgetMs: ISSUANCE_WAIT_BUDGET_MS, justMovedHostname: checked.hostname });
         return { ...withoutHostname(checked), state: certificate.state ?? checked.state, issuance: { ok: true, certificate } };

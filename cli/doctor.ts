@@ -214,14 +214,37 @@ async function checkDnsResolvers(config: Config, timeoutMs: number): Promise<Che
   return ok(name, `${servers.join(', ')} answering`);
 }
 
+/**
+ * Zero-downtime moves (docs/zero-downtime-moves.md): our PowerDNS answers the challenge zone's SOA
+ * from Postgres. Only when moves are on; a warning, since the rest of the lifecycle does not need it.
+ */
+export async function checkChallengeDns(config: Config, timeoutMs: number): Promise<CheckResult | null> {
+  const zone = config.moves.challengeZone;
+  if (!zone) return null;
+  const name = 'Challenge zone DNS (PowerDNS)';
+  const server = config.moves.challengeDnsServer;
+  const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
+  try {
+    resolver.setServers([server]);
+    const soa = await within(timeoutMs + 500, `PowerDNS at ${server}`, resolver.resolveSoa(zone));
+    return ok(name, `${server} answers ${zone} (SOA ${soa.nsname})`);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    return problem(name, `${server} does not answer the SOA of ${zone} (${code ?? message(error)})`,
+      'run pdns_server with the gpgsql backend on our database (docs/zero-downtime-moves.md) and point HOSTGATE_CHALLENGE_DNS_SERVER at it; until then zero-downtime moves cannot issue certificates', false);
+  } finally {
+    resolver.cancel();
+  }
+}
+
 /** Runs every check; the report lists them in a stable order. */
 export async function runDoctor(config: Config, databaseUrl: string | undefined, options: { timeoutMs?: number } = {}): Promise<CheckResult[]> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
-  const [database, temporal, edgePorts, acme, dns] = await Promise.all([
+  const [database, temporal, edgePorts, acme, dns, challengeDns] = await Promise.all([
     checkDatabase(databaseUrl, timeoutMs), checkTemporal(config, timeoutMs), checkEdgePorts(config, timeoutMs),
-    checkAcmeDirectory(config, timeoutMs), checkDnsResolvers(config, timeoutMs),
+    checkAcmeDirectory(config, timeoutMs), checkDnsResolvers(config, timeoutMs), checkChallengeDns(config, timeoutMs),
   ]);
-  return [database, temporal, checkEncryptionKeys(config), checkOutboundTargets(config), checkEdgeAddresses(config), ...edgePorts, ...acme, dns];
+  return [database, temporal, checkEncryptionKeys(config), checkOutboundTargets(config), checkEdgeAddresses(config), ...edgePorts, ...acme, dns, ...(challengeDns ? [challengeDns] : [])];
 }
 
 /** One line per check, then the fix under each problem. */

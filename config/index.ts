@@ -33,6 +33,12 @@ export interface Config {
   acme: { directoryUrl: string; caBundlePath: string | undefined; email: string | undefined; caaIdentities: string[] };
   /** `required`: a domain is active only once an edge serves its certificate; `skip`: on issuance. */
   edgeDeployment: 'required' | 'skip';
+  /** Zero-downtime moves (docs/zero-downtime-moves.md): off when no challenge zone is set. */
+  moves: {
+    challengeZone: string | undefined;
+    challengeDnsServer: string;
+    limits: { pendingValidations: number; ordersPer3h: number; certsPerDomainWeek: number; failedValidationsPerHour: number };
+  };
   /** Seconds after which an issued certificate no edge serves is shown as a problem. */
   edgeDeployOverdueSeconds: number;
   logLevel: RawConfig['LOG_LEVEL'];
@@ -120,6 +126,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
     httpPort: raw.HOSTGATE_HTTP_PORT,
     dns: { servers: list(raw.HOSTGATE_DNS_SERVERS) },
     edgeDeployment: raw.HOSTGATE_EDGE_DEPLOYMENT,
+    moves: {
+      challengeZone: raw.HOSTGATE_CHALLENGE_ZONE,
+      challengeDnsServer: raw.HOSTGATE_CHALLENGE_DNS_SERVER,
+      limits: { pendingValidations: raw.HOSTGATE_LIMIT_PENDING_VALIDATIONS, ordersPer3h: raw.HOSTGATE_LIMIT_ORDERS_PER_3H, certsPerDomainWeek: raw.HOSTGATE_LIMIT_CERTS_PER_DOMAIN_WEEK, failedValidationsPerHour: raw.HOSTGATE_LIMIT_FAILED_VALIDATIONS_PER_HOUR },
+    },
     edgeDeployOverdueSeconds: raw.HOSTGATE_EDGE_DEPLOY_OVERDUE_SECONDS,
     acme: { directoryUrl: raw.HOSTGATE_ACME_DIRECTORY_URL, caBundlePath: raw.HOSTGATE_ACME_CA_BUNDLE, email: raw.HOSTGATE_ACME_EMAIL, caaIdentities: list(raw.HOSTGATE_ACME_CAA_IDENTITIES) },
     logLevel: raw.LOG_LEVEL,

@@ -3,7 +3,7 @@
 // address instead; everything below the apex follows our CNAME target, so edge moves need no
 // customer action.
 
-export interface DnsRecord { type: 'CNAME' | 'A' | 'AAAA'; name: string; value: string }
+export interface DnsRecord { type: 'CNAME' | 'A' | 'AAAA' | 'TXT'; name: string; value: string }
 
 export interface EdgeTargets { cnameTarget: string; ipv4: string[]; ipv6: string[] }
 

@@ -161,7 +161,7 @@ export function evaluateDnsVerification(input: VerificationInput): VerificationR
 }
 
 /** Judges the relevant CAA set for a non-wildcard name (RFC 8659 §4.2: only `issue` applies). */
-function judgeCaa(hostname: string, caa: CaaFinding, identities: string[]): DnsProblem | null {
+export function judgeCaa(hostname: string, caa: CaaFinding, identities: string[]): DnsProblem | null {
   if (caa.status === 'error') {
     return { code: 'lookup_failed', message: `The CAA records of ${caa.name} could not be checked because its DNS servers did not answer. We will try again shortly.` };
   }

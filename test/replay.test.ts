@@ -9,6 +9,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { MOVES_PATCH } from '../workflows/domain/phases/wait-for-dns.ts';
 import { FAST_PATH_PATCH } from '../workflows/domain/workflows.ts';
 
 const dir = new URL('./histories/', import.meta.url);
@@ -35,7 +36,15 @@ describe('workflow replay', () => {
     expect(currentGeneration.length).toBeGreaterThanOrEqual(4);
     // Each generation is what its name says: recorded with patched() / with deprecatePatch().
     for (const f of patchedGeneration) expect([f, patchMarkers(f)]).toEqual([f, [{ id: FAST_PATH_PATCH, deprecated: false }]]);
-    for (const f of currentGeneration) expect([f, patchMarkers(f)]).toEqual([f, [{ id: FAST_PATH_PATCH, deprecated: true }]]);
+    // (Later patches — the DNS task queue's, issue 14; the move step, issue 17 — add markers of
+    // their own to runs recorded since: only the fast path's marker tells the generation.)
+    for (const f of currentGeneration) expect([f, patchMarkers(f).filter((m) => m.id === FAST_PATH_PATCH)]).toEqual([f, [{ id: FAST_PATH_PATCH, deprecated: true }]]);
+  });
+
+  it('keeps runs of zero-downtime moves (test/zero-downtime-moves.test.ts), recorded with the move patch', () => {
+    const moves = currentGeneration.filter((f) => f.startsWith('domain-move-'));
+    expect(moves.length).toBeGreaterThanOrEqual(2);
+    for (const f of moves) expect([f, patchMarkers(f)]).toEqual([f, expect.arrayContaining([{ id: MOVES_PATCH, deprecated: false }])]);
   });
 
   it('replays every recorded history without non-determinism', () => {

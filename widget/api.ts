@@ -13,6 +13,9 @@ export interface Verification {
   verify_requested_at: string | null;
 }
 
+/** One track of a zero-downtime move: its status and what blocks it. */
+export interface Track { status: string; problem: { code: string; message: string } | null }
+
 export interface WidgetDomain {
   id: string;
   /** As DNS knows it: punycode for internationalised names. */
@@ -24,6 +27,9 @@ export interface WidgetDomain {
   status: string;
   dns_records: DnsRecord[];
   verification: Verification;
+  /** Zero-downtime moves (docs/zero-downtime-moves.md); absent from older API answers and the demo. */
+  ownership?: Track;
+  certificate?: Track & { method: string | null };
   created_at: string;
   updated_at: string;
 }

@@ -37,6 +37,7 @@
  * @csspart copy-button - copy buttons
  * @csspart verification - the last DNS check (found vs expected)
  * @csspart hint - what to fix
+ * @csspart tracks - a zero-downtime move's ownership and certificate tracks (while DNS points elsewhere)
  * @csspart status - the HTTPS status panel
  * @csspart badge - the status badge
  * @csspart link - the link to the live site
@@ -44,7 +45,7 @@
  * @csspart live - the screen-reader live region
  */
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { httpApi, newIdempotencyKey, WidgetApiError, type DnsRecord, type WidgetApi, type WidgetDomain } from './api.ts';
+import { httpApi, newIdempotencyKey, WidgetApiError, type DnsRecord, type Track, type WidgetApi, type WidgetDomain } from './api.ts';
 import { demoApi } from './demo.ts';
 import { checkHostname } from './hostname.ts';
 import { HostgateElement } from './hostgate-element.ts';
@@ -453,7 +454,18 @@ export class ServiceWidget extends HostgateElement {
       </div>`;
   }
 
+  /**
+   * A zero-downtime move (the service has it on): ownership and certificate, each with its state
+   * and what blocks it, so the customer knows when switching the first record loses no traffic.
+   */
+  _tracks({ ownership: o, certificate: c }: WidgetDomain): TemplateResult | typeof nothing {
+    const line = (label: Key, t: Track, ok: boolean) => html`<li>${this._t(label)}: ${this._t(ok ? 't_ok' : t.status === 'issued' ? 't_issued' : 't_wait')}${t.problem ? html`<p part="hint">${this._hint(t.problem)}</p>` : nothing}</li>`;
+    return o && c && o.status !== 'not_required' ? html`<ul part="tracks">${line('o_label', o, o.status === 'verified')}${line('c_label', c, c.status === 'deployed')}</ul>` : nothing;
+  }
+
   _hint(problem: { code: string; message: string }): string {
+    // A move's limits (docs/zero-downtime-moves.md); its other codes get the generic hint.
+    if (problem.code.endsWith('_limit')) return this._t('e_rate_limited');
     if (problem.code === 'proxied_by_cdn' && /cloudflare/i.test(problem.message)) return this._t('h_cloudflare');
     if (problem.code.startsWith('challenge_') || problem.code === 'certificate_refused') return this._t('h_certificate');
     return this._t(keyFor('h_', problem.code) ?? 'h_other');
@@ -496,6 +508,7 @@ export class ServiceWidget extends HostgateElement {
         <p>${this._t(statusTextKey(status))}</p>
         <ul class="st">${stage(dnsOk, 'stage1')}${stage(status === 'active', 'stage2')}${stage(status === 'active', 'stage3')}</ul>
         ${status === 'pending_dns' ? this._renderRecords(d) : nothing}
+        ${status === 'pending_dns' ? this._tracks(d) : nothing}
         ${d.verification.problem && !terminal ? html`<p part="hint">${this._hint(d.verification.problem)}</p>` : nothing}
         <p class="m">${this._t('updatedAt', { time: this._time(d.verification.checked_at ?? d.updated_at) })}</p>
       </div>

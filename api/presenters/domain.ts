@@ -2,20 +2,51 @@ import type { Static } from 'typebox';
 import type { Config } from '../../config/index.ts';
 import type { DomainRow } from '../../db/repositories/domains.ts';
 import type { DomainBandwidthRow } from '../../db/repositories/usage.ts';
+import type { CertificateTrack as StoredCertificateTrack, OwnershipTrack as StoredOwnershipTrack } from '../../db/repositories/domain-moves.ts';
 import { dnsRecordsFor } from '../../model/dns-records.ts';
-import type { Domain, DomainBandwidth, Verification } from '../schemas/domains.ts';
+import { moveRecords, ownershipRecordName, ownershipValue } from '../../model/domain-moves.ts';
+import type { CertificateTrack, Domain, DomainBandwidth, OwnershipTrack, Verification } from '../schemas/domains.ts';
 
 type VerificationOut = Static<typeof Verification>;
+
+/** Statuses in which DNS was found pointing at us (ownership is shown by that itself). */
+const pointedAtUs = new Set(['pending_certificate', 'active']);
+
+/** The ownership track (docs/zero-downtime-moves.md): the TXT check, or DNS pointing at us. */
+function ownershipOf(d: DomainRow, movesOn: boolean): Static<typeof OwnershipTrack> {
+  const stored = d.ownership as StoredOwnershipTrack | null;
+  const record = movesOn ? { type: 'TXT', name: ownershipRecordName(d.hostname), value: ownershipValue(d.ownership_token) } : null;
+  if (stored?.status === 'verified') return { status: 'verified', method: 'dns_txt', record, checked_at: stored.checked_at, verified_at: stored.verified_at, problem: null };
+  if (pointedAtUs.has(d.status)) return { status: 'verified', method: 'dns_target', record, checked_at: stored?.checked_at ?? null, verified_at: null, problem: null };
+  if (!movesOn) return { status: 'not_required', method: null, record: null, checked_at: null, verified_at: null, problem: null };
+  return { status: 'pending', method: 'dns_txt', record, checked_at: stored?.checked_at ?? null, verified_at: null, problem: stored?.problem ?? null };
+}
+
+/** The certificate track: the move's (DNS-01) while DNS points elsewhere, else the lifecycle's. */
+function certificateOf(d: DomainRow, problem: VerificationOut['problem']): Static<typeof CertificateTrack> {
+  const stored = d.certificate_track as StoredCertificateTrack | null;
+  const held = stored && (stored.status === 'issued' || stored.status === 'deployed') ? stored : null;
+  if (d.status === 'active' || d.status === 'suspended') return { status: 'deployed', method: held?.method ?? 'http-01', problem: null, updated_at: held?.updated_at ?? null };
+  if (d.status === 'pending_certificate') {
+    return held ? { status: held.status, method: held.method, problem: null, updated_at: held.updated_at }
+      : { status: 'pending_validation', method: 'http-01', problem, updated_at: null };
+  }
+  if (d.status === 'pending_dns' && stored) return { status: stored.status, method: stored.method, problem: stored.problem, updated_at: stored.updated_at };
+  return { status: 'none', method: null, problem: null, updated_at: null };
+}
 
 export function presentDomain(d: DomainRow, config: Config): Static<typeof Domain> {
   const expected = dnsRecordsFor({ hostname: d.hostname, isApex: d.is_apex }, { cnameTarget: config.cnameTarget, ipv4: config.edgeIpv4, ipv6: config.edgeIpv6 });
   const stored = (d.verification ?? {}) as Partial<VerificationOut>;
+  const zone = config.moves.challengeZone;
   return {
     id: d.id,
     hostname: d.hostname,
     destination_id: d.destination_id,
     status: d.status,
-    dns_records: expected,
+    // The hostname's own records first; with moves on, the ownership TXT and the delegation CNAME
+    // a customer adds first when the hostname still serves traffic elsewhere.
+    dns_records: zone ? [...expected, ...moveRecords({ hostname: d.hostname, ownershipToken: d.ownership_token, challengeLabel: d.challenge_label }, zone)] : expected,
     verification: {
       checked_at: stored.checked_at ?? null,
       expected,
@@ -23,6 +54,8 @@ export function presentDomain(d: DomainRow, config: Config): Static<typeof Domai
       problem: stored.problem ?? null,
       verify_requested_at: d.verify_requested_at,
     },
+    ownership: ownershipOf(d, zone !== undefined),
+    certificate: certificateOf(d, stored.problem ?? null),
     external_customer_id: d.external_customer_id,
     created_at: d.created_at,
     updated_at: d.updated_at,

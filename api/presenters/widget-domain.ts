@@ -27,6 +27,8 @@ export function presentWidgetDomain(d: DomainRow, config: Config): Static<typeof
     status: full.status,
     dns_records: full.dns_records.map((r) => ({ type: r.type, name: r.name, relative_name: relative(r.name), value: r.value })),
     verification: full.verification,
+    ownership: full.ownership,
+    certificate: full.certificate,
     created_at: full.created_at,
     updated_at: full.updated_at,
   };

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Timestamp } from './common.ts';
-import { DomainStatus, Verification } from './domains.ts';
+import { CertificateTrack, DomainStatus, OwnershipTrack, Verification } from './domains.ts';
 
 export const CreateWidgetSessionBody = Type.Object({
   external_customer_id: Type.String({ minLength: 1, maxLength: 255, description: 'Your reference for the customer using the widget; domains the session creates carry it' }),
@@ -39,6 +39,8 @@ export const WidgetDomain = Type.Object({
   status: DomainStatus,
   dns_records: Type.Array(WidgetDnsRecord),
   verification: Verification,
+  ownership: OwnershipTrack,
+  certificate: CertificateTrack,
   created_at: Timestamp,
   updated_at: Timestamp,
 });

@@ -58,6 +58,18 @@ export function certificatesRepository(db: Db) {
     },
 
     /**
+     * Stores a certificate obtained without an order row (DNS-01 pre-validation,
+     * activities/certificates/dns01.ts); a second store of the same serial returns the first id.
+     */
+    async storeIssued(cert: NewCertificate): Promise<string> {
+      const inserted = await db.maybeOneFirst(sql.type(IdRow)`
+        insert into certificates (id, domain_id, serial, issuer, not_before, not_after, chain_pem, private_key_enc, key_id)
+        values (${cert.id}, ${cert.domainId}, ${cert.serial}, ${cert.issuer}, ${cert.notBefore}, ${cert.notAfter}, ${cert.chainPem}, ${sql.binary(cert.sealedKey.ciphertext)}, ${cert.sealedKey.keyId})
+        on conflict (domain_id, serial) do nothing returning id`);
+      return inserted ?? await db.oneFirst(sql.type(IdRow)`select id from certificates where domain_id = ${cert.domainId} and serial = ${cert.serial}`);
+    },
+
+    /**
      * A deleted domain's certificate material: tokens removed, open orders abandoned with their
      * keys dropped, certificates marked deleted with their keys dropped — in one transaction.
      */

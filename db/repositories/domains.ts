@@ -21,6 +21,11 @@ export const DomainRow = Type.Object({
   verification: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
   verify_requested_at: Type.Union([Type.String(), Type.Null()]),
   workflow_started_at: Type.Union([Type.String(), Type.Null()]),
+  // Zero-downtime moves (migration 010): the ownership token, the delegation label and the two tracks.
+  ownership_token: Type.String(),
+  challenge_label: Type.String(),
+  ownership: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  certificate_track: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
   created_at: Type.String(),
   updated_at: Type.String(),
 });

@@ -38,7 +38,10 @@ const servingSelect = sql.fragment`
     where domain_id = d.id and deleted_at is null and private_key_enc is not null
     order by created_at desc, id desc limit 1
   ) c on true
-  where d.status = any(${sql.array([...edgeStatuses], 'text')})`;
+  where (d.status = any(${sql.array([...edgeStatuses], 'text')})
+    -- A zero-downtime move: a certificate obtained before DNS points at us is deployed ahead, so
+    -- the first request after the customer switches DNS is served (docs/zero-downtime-moves.md).
+    or (d.status = 'pending_dns' and c.id is not null))`;
 
 export interface EdgeNodeStatus {
   id: string;
@@ -137,6 +140,13 @@ export function edgeRepository(db: Db) {
             where exists (select 1 from certificates where id = c)
             on conflict (edge_id, domain_id) do update set certificate_id = excluded.certificate_id, deployed_at = hg_now()
             where edge_deployments.certificate_id <> excluded.certificate_id`);
+        }
+        if (deployed.length > 0) {
+          // The certificate track of a move shows `deployed` once an edge serves its certificate.
+          await tx.query(sql.unsafe`
+            update domains d set certificate_track = d.certificate_track || jsonb_build_object('status', 'deployed', 'updated_at', hg_now()), updated_at = hg_now()
+            from unnest(${sql.array(deployed.map((x) => x.domainId), 'text')}, ${sql.array(deployed.map((x) => x.certificateId), 'text')}) as t (dom, cert)
+            where d.id = t.dom and d.certificate_track->>'certificate_id' = t.cert and d.certificate_track->>'status' = 'issued'`);
         }
         if (removed.length > 0) {
           await tx.query(sql.unsafe`delete from edge_deployments where edge_id = ${edgeId} and domain_id = any(${sql.array([...removed], 'text')})`);

@@ -1006,7 +1006,7 @@ export interface paths {
                                 /** @description pending_dns → pending_certificate → active; suspended; deleting → deleted; failed */
                                 status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
                                 dns_records: {
-                                    /** @description Record type: CNAME, A or AAAA */
+                                    /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                     type: string;
                                     /** @description The hostname to set the record on */
                                     name: string;
@@ -1017,7 +1017,7 @@ export interface paths {
                                     /** @description When DNS was last checked; null before the first check */
                                     checked_at: string | null;
                                     expected: {
-                                        /** @description Record type: CNAME, A or AAAA */
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                         type: string;
                                         /** @description The hostname to set the record on */
                                         name: string;
@@ -1026,7 +1026,7 @@ export interface paths {
                                     }[];
                                     /** @description What the check found; null before the first check */
                                     found: {
-                                        /** @description Record type: CNAME, A or AAAA */
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                         type: string;
                                         /** @description The hostname to set the record on */
                                         name: string;
@@ -1040,6 +1040,44 @@ export interface paths {
                                         message: string;
                                     } | null;
                                     verify_requested_at: string | null;
+                                };
+                                /** @description Ownership track of a zero-downtime move, independent of `status` */
+                                ownership: {
+                                    /** @description verified: the TXT record holds the token, or DNS points at us; not_required: zero-downtime moves are off on this service (point DNS at us directly) */
+                                    status: "pending" | "verified" | "not_required";
+                                    /** @description dns_txt: the TXT record; dns_target: the hostname points at us */
+                                    method: "dns_txt" | "dns_target" | null;
+                                    /** @description The TXT record that proves ownership before DNS is switched (also in dns_records) */
+                                    record: {
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
+                                        type: string;
+                                        /** @description The hostname to set the record on */
+                                        name: string;
+                                        /** @description The record target */
+                                        value: string;
+                                    } | null;
+                                    checked_at: string | null;
+                                    verified_at: string | null;
+                                    /** @description What blocks this track; null when nothing does */
+                                    problem: {
+                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                };
+                                /** @description Certificate track, independent of `status` */
+                                certificate: {
+                                    /** @description none → pending_validation → issued → deployed (served by the edge) */
+                                    status: "none" | "pending_validation" | "issued" | "deployed";
+                                    /** @description How the certificate authority validates: dns-01 through the delegated _acme-challenge CNAME (before DNS is switched), http-01 once DNS points at us */
+                                    method: "dns-01" | "http-01" | null;
+                                    /** @description What blocks this track; null when nothing does */
+                                    problem: {
+                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                    updated_at: string | null;
                                 };
                                 external_customer_id: string | null;
                                 /**
@@ -1214,7 +1252,7 @@ export interface paths {
                                 /** @description pending_dns → pending_certificate → active; suspended; deleting → deleted; failed */
                                 status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
                                 dns_records: {
-                                    /** @description Record type: CNAME, A or AAAA */
+                                    /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                     type: string;
                                     /** @description The hostname to set the record on */
                                     name: string;
@@ -1225,7 +1263,7 @@ export interface paths {
                                     /** @description When DNS was last checked; null before the first check */
                                     checked_at: string | null;
                                     expected: {
-                                        /** @description Record type: CNAME, A or AAAA */
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                         type: string;
                                         /** @description The hostname to set the record on */
                                         name: string;
@@ -1234,7 +1272,7 @@ export interface paths {
                                     }[];
                                     /** @description What the check found; null before the first check */
                                     found: {
-                                        /** @description Record type: CNAME, A or AAAA */
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                         type: string;
                                         /** @description The hostname to set the record on */
                                         name: string;
@@ -1248,6 +1286,44 @@ export interface paths {
                                         message: string;
                                     } | null;
                                     verify_requested_at: string | null;
+                                };
+                                /** @description Ownership track of a zero-downtime move, independent of `status` */
+                                ownership: {
+                                    /** @description verified: the TXT record holds the token, or DNS points at us; not_required: zero-downtime moves are off on this service (point DNS at us directly) */
+                                    status: "pending" | "verified" | "not_required";
+                                    /** @description dns_txt: the TXT record; dns_target: the hostname points at us */
+                                    method: "dns_txt" | "dns_target" | null;
+                                    /** @description The TXT record that proves ownership before DNS is switched (also in dns_records) */
+                                    record: {
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
+                                        type: string;
+                                        /** @description The hostname to set the record on */
+                                        name: string;
+                                        /** @description The record target */
+                                        value: string;
+                                    } | null;
+                                    checked_at: string | null;
+                                    verified_at: string | null;
+                                    /** @description What blocks this track; null when nothing does */
+                                    problem: {
+                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                };
+                                /** @description Certificate track, independent of `status` */
+                                certificate: {
+                                    /** @description none → pending_validation → issued → deployed (served by the edge) */
+                                    status: "none" | "pending_validation" | "issued" | "deployed";
+                                    /** @description How the certificate authority validates: dns-01 through the delegated _acme-challenge CNAME (before DNS is switched), http-01 once DNS points at us */
+                                    method: "dns-01" | "http-01" | null;
+                                    /** @description What blocks this track; null when nothing does */
+                                    problem: {
+                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                    updated_at: string | null;
                                 };
                                 external_customer_id: string | null;
                                 /**
@@ -1560,7 +1636,7 @@ export interface paths {
                                 /** @description pending_dns → pending_certificate → active; suspended; deleting → deleted; failed */
                                 status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
                                 dns_records: {
-                                    /** @description Record type: CNAME, A or AAAA */
+                                    /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                     type: string;
                                     /** @description The hostname to set the record on */
                                     name: string;
@@ -1571,7 +1647,7 @@ export interface paths {
                                     /** @description When DNS was last checked; null before the first check */
                                     checked_at: string | null;
                                     expected: {
-                                        /** @description Record type: CNAME, A or AAAA */
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                         type: string;
                                         /** @description The hostname to set the record on */
                                         name: string;
@@ -1580,7 +1656,7 @@ export interface paths {
                                     }[];
                                     /** @description What the check found; null before the first check */
                                     found: {
-                                        /** @description Record type: CNAME, A or AAAA */
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                         type: string;
                                         /** @description The hostname to set the record on */
                                         name: string;
@@ -1594,6 +1670,44 @@ export interface paths {
                                         message: string;
                                     } | null;
                                     verify_requested_at: string | null;
+                                };
+                                /** @description Ownership track of a zero-downtime move, independent of `status` */
+                                ownership: {
+                                    /** @description verified: the TXT record holds the token, or DNS points at us; not_required: zero-downtime moves are off on this service (point DNS at us directly) */
+                                    status: "pending" | "verified" | "not_required";
+                                    /** @description dns_txt: the TXT record; dns_target: the hostname points at us */
+                                    method: "dns_txt" | "dns_target" | null;
+                                    /** @description The TXT record that proves ownership before DNS is switched (also in dns_records) */
+                                    record: {
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
+                                        type: string;
+                                        /** @description The hostname to set the record on */
+                                        name: string;
+                                        /** @description The record target */
+                                        value: string;
+                                    } | null;
+                                    checked_at: string | null;
+                                    verified_at: string | null;
+                                    /** @description What blocks this track; null when nothing does */
+                                    problem: {
+                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                };
+                                /** @description Certificate track, independent of `status` */
+                                certificate: {
+                                    /** @description none → pending_validation → issued → deployed (served by the edge) */
+                                    status: "none" | "pending_validation" | "issued" | "deployed";
+                                    /** @description How the certificate authority validates: dns-01 through the delegated _acme-challenge CNAME (before DNS is switched), http-01 once DNS points at us */
+                                    method: "dns-01" | "http-01" | null;
+                                    /** @description What blocks this track; null when nothing does */
+                                    problem: {
+                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                    updated_at: string | null;
                                 };
                                 external_customer_id: string | null;
                                 /**
@@ -1802,7 +1916,7 @@ export interface paths {
                                 /** @description pending_dns → pending_certificate → active; suspended; deleting → deleted; failed */
                                 status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
                                 dns_records: {
-                                    /** @description Record type: CNAME, A or AAAA */
+                                    /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                     type: string;
                                     /** @description The hostname to set the record on */
                                     name: string;
@@ -1813,7 +1927,7 @@ export interface paths {
                                     /** @description When DNS was last checked; null before the first check */
                                     checked_at: string | null;
                                     expected: {
-                                        /** @description Record type: CNAME, A or AAAA */
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                         type: string;
                                         /** @description The hostname to set the record on */
                                         name: string;
@@ -1822,7 +1936,7 @@ export interface paths {
                                     }[];
                                     /** @description What the check found; null before the first check */
                                     found: {
-                                        /** @description Record type: CNAME, A or AAAA */
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                         type: string;
                                         /** @description The hostname to set the record on */
                                         name: string;
@@ -1836,6 +1950,44 @@ export interface paths {
                                         message: string;
                                     } | null;
                                     verify_requested_at: string | null;
+                                };
+                                /** @description Ownership track of a zero-downtime move, independent of `status` */
+                                ownership: {
+                                    /** @description verified: the TXT record holds the token, or DNS points at us; not_required: zero-downtime moves are off on this service (point DNS at us directly) */
+                                    status: "pending" | "verified" | "not_required";
+                                    /** @description dns_txt: the TXT record; dns_target: the hostname points at us */
+                                    method: "dns_txt" | "dns_target" | null;
+                                    /** @description The TXT record that proves ownership before DNS is switched (also in dns_records) */
+                                    record: {
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
+                                        type: string;
+                                        /** @description The hostname to set the record on */
+                                        name: string;
+                                        /** @description The record target */
+                                        value: string;
+                                    } | null;
+                                    checked_at: string | null;
+                                    verified_at: string | null;
+                                    /** @description What blocks this track; null when nothing does */
+                                    problem: {
+                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                };
+                                /** @description Certificate track, independent of `status` */
+                                certificate: {
+                                    /** @description none → pending_validation → issued → deployed (served by the edge) */
+                                    status: "none" | "pending_validation" | "issued" | "deployed";
+                                    /** @description How the certificate authority validates: dns-01 through the delegated _acme-challenge CNAME (before DNS is switched), http-01 once DNS points at us */
+                                    method: "dns-01" | "http-01" | null;
+                                    /** @description What blocks this track; null when nothing does */
+                                    problem: {
+                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                    updated_at: string | null;
                                 };
                                 external_customer_id: string | null;
                                 /**
@@ -2152,7 +2304,7 @@ export interface paths {
                                 /** @description pending_dns → pending_certificate → active; suspended; deleting → deleted; failed */
                                 status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
                                 dns_records: {
-                                    /** @description Record type: CNAME, A or AAAA */
+                                    /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                     type: string;
                                     /** @description The hostname to set the record on */
                                     name: string;
@@ -2163,7 +2315,7 @@ export interface paths {
                                     /** @description When DNS was last checked; null before the first check */
                                     checked_at: string | null;
                                     expected: {
-                                        /** @description Record type: CNAME, A or AAAA */
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                         type: string;
                                         /** @description The hostname to set the record on */
                                         name: string;
@@ -2172,7 +2324,7 @@ export interface paths {
                                     }[];
                                     /** @description What the check found; null before the first check */
                                     found: {
-                                        /** @description Record type: CNAME, A or AAAA */
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                         type: string;
                                         /** @description The hostname to set the record on */
                                         name: string;
@@ -2186,6 +2338,44 @@ export interface paths {
                                         message: string;
                                     } | null;
                                     verify_requested_at: string | null;
+                                };
+                                /** @description Ownership track of a zero-downtime move, independent of `status` */
+                                ownership: {
+                                    /** @description verified: the TXT record holds the token, or DNS points at us; not_required: zero-downtime moves are off on this service (point DNS at us directly) */
+                                    status: "pending" | "verified" | "not_required";
+                                    /** @description dns_txt: the TXT record; dns_target: the hostname points at us */
+                                    method: "dns_txt" | "dns_target" | null;
+                                    /** @description The TXT record that proves ownership before DNS is switched (also in dns_records) */
+                                    record: {
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
+                                        type: string;
+                                        /** @description The hostname to set the record on */
+                                        name: string;
+                                        /** @description The record target */
+                                        value: string;
+                                    } | null;
+                                    checked_at: string | null;
+                                    verified_at: string | null;
+                                    /** @description What blocks this track; null when nothing does */
+                                    problem: {
+                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                };
+                                /** @description Certificate track, independent of `status` */
+                                certificate: {
+                                    /** @description none → pending_validation → issued → deployed (served by the edge) */
+                                    status: "none" | "pending_validation" | "issued" | "deployed";
+                                    /** @description How the certificate authority validates: dns-01 through the delegated _acme-challenge CNAME (before DNS is switched), http-01 once DNS points at us */
+                                    method: "dns-01" | "http-01" | null;
+                                    /** @description What blocks this track; null when nothing does */
+                                    problem: {
+                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                    updated_at: string | null;
                                 };
                                 external_customer_id: string | null;
                                 /**
@@ -5186,7 +5376,7 @@ export interface paths {
                                     /** @description When DNS was last checked; null before the first check */
                                     checked_at: string | null;
                                     expected: {
-                                        /** @description Record type: CNAME, A or AAAA */
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                         type: string;
                                         /** @description The hostname to set the record on */
                                         name: string;
@@ -5195,7 +5385,7 @@ export interface paths {
                                     }[];
                                     /** @description What the check found; null before the first check */
                                     found: {
-                                        /** @description Record type: CNAME, A or AAAA */
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                         type: string;
                                         /** @description The hostname to set the record on */
                                         name: string;
@@ -5209,6 +5399,44 @@ export interface paths {
                                         message: string;
                                     } | null;
                                     verify_requested_at: string | null;
+                                };
+                                /** @description Ownership track of a zero-downtime move, independent of `status` */
+                                ownership: {
+                                    /** @description verified: the TXT record holds the token, or DNS points at us; not_required: zero-downtime moves are off on this service (point DNS at us directly) */
+                                    status: "pending" | "verified" | "not_required";
+                                    /** @description dns_txt: the TXT record; dns_target: the hostname points at us */
+                                    method: "dns_txt" | "dns_target" | null;
+                                    /** @description The TXT record that proves ownership before DNS is switched (also in dns_records) */
+                                    record: {
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
+                                        type: string;
+                                        /** @description The hostname to set the record on */
+                                        name: string;
+                                        /** @description The record target */
+                                        value: string;
+                                    } | null;
+                                    checked_at: string | null;
+                                    verified_at: string | null;
+                                    /** @description What blocks this track; null when nothing does */
+                                    problem: {
+                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                };
+                                /** @description Certificate track, independent of `status` */
+                                certificate: {
+                                    /** @description none → pending_validation → issued → deployed (served by the edge) */
+                                    status: "none" | "pending_validation" | "issued" | "deployed";
+                                    /** @description How the certificate authority validates: dns-01 through the delegated _acme-challenge CNAME (before DNS is switched), http-01 once DNS points at us */
+                                    method: "dns-01" | "http-01" | null;
+                                    /** @description What blocks this track; null when nothing does */
+                                    problem: {
+                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                    updated_at: string | null;
                                 };
                                 /**
                                  * Format: date-time
@@ -5421,7 +5649,7 @@ export interface paths {
                                     /** @description When DNS was last checked; null before the first check */
                                     checked_at: string | null;
                                     expected: {
-                                        /** @description Record type: CNAME, A or AAAA */
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                         type: string;
                                         /** @description The hostname to set the record on */
                                         name: string;
@@ -5430,7 +5658,7 @@ export interface paths {
                                     }[];
                                     /** @description What the check found; null before the first check */
                                     found: {
-                                        /** @description Record type: CNAME, A or AAAA */
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                         type: string;
                                         /** @description The hostname to set the record on */
                                         name: string;
@@ -5444,6 +5672,44 @@ export interface paths {
                                         message: string;
                                     } | null;
                                     verify_requested_at: string | null;
+                                };
+                                /** @description Ownership track of a zero-downtime move, independent of `status` */
+                                ownership: {
+                                    /** @description verified: the TXT record holds the token, or DNS points at us; not_required: zero-downtime moves are off on this service (point DNS at us directly) */
+                                    status: "pending" | "verified" | "not_required";
+                                    /** @description dns_txt: the TXT record; dns_target: the hostname points at us */
+                                    method: "dns_txt" | "dns_target" | null;
+                                    /** @description The TXT record that proves ownership before DNS is switched (also in dns_records) */
+                                    record: {
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
+                                        type: string;
+                                        /** @description The hostname to set the record on */
+                                        name: string;
+                                        /** @description The record target */
+                                        value: string;
+                                    } | null;
+                                    checked_at: string | null;
+                                    verified_at: string | null;
+                                    /** @description What blocks this track; null when nothing does */
+                                    problem: {
+                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                };
+                                /** @description Certificate track, independent of `status` */
+                                certificate: {
+                                    /** @description none → pending_validation → issued → deployed (served by the edge) */
+                                    status: "none" | "pending_validation" | "issued" | "deployed";
+                                    /** @description How the certificate authority validates: dns-01 through the delegated _acme-challenge CNAME (before DNS is switched), http-01 once DNS points at us */
+                                    method: "dns-01" | "http-01" | null;
+                                    /** @description What blocks this track; null when nothing does */
+                                    problem: {
+                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                    updated_at: string | null;
                                 };
                                 /**
                                  * Format: date-time
@@ -5493,7 +5759,7 @@ export interface paths {
                                     /** @description When DNS was last checked; null before the first check */
                                     checked_at: string | null;
                                     expected: {
-                                        /** @description Record type: CNAME, A or AAAA */
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                         type: string;
                                         /** @description The hostname to set the record on */
                                         name: string;
@@ -5502,7 +5768,7 @@ export interface paths {
                                     }[];
                                     /** @description What the check found; null before the first check */
                                     found: {
-                                        /** @description Record type: CNAME, A or AAAA */
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                         type: string;
                                         /** @description The hostname to set the record on */
                                         name: string;
@@ -5516,6 +5782,44 @@ export interface paths {
                                         message: string;
                                     } | null;
                                     verify_requested_at: string | null;
+                                };
+                                /** @description Ownership track of a zero-downtime move, independent of `status` */
+                                ownership: {
+                                    /** @description verified: the TXT record holds the token, or DNS points at us; not_required: zero-downtime moves are off on this service (point DNS at us directly) */
+                                    status: "pending" | "verified" | "not_required";
+                                    /** @description dns_txt: the TXT record; dns_target: the hostname points at us */
+                                    method: "dns_txt" | "dns_target" | null;
+                                    /** @description The TXT record that proves ownership before DNS is switched (also in dns_records) */
+                                    record: {
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
+                                        type: string;
+                                        /** @description The hostname to set the record on */
+                                        name: string;
+                                        /** @description The record target */
+                                        value: string;
+                                    } | null;
+                                    checked_at: string | null;
+                                    verified_at: string | null;
+                                    /** @description What blocks this track; null when nothing does */
+                                    problem: {
+                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                };
+                                /** @description Certificate track, independent of `status` */
+                                certificate: {
+                                    /** @description none → pending_validation → issued → deployed (served by the edge) */
+                                    status: "none" | "pending_validation" | "issued" | "deployed";
+                                    /** @description How the certificate authority validates: dns-01 through the delegated _acme-challenge CNAME (before DNS is switched), http-01 once DNS points at us */
+                                    method: "dns-01" | "http-01" | null;
+                                    /** @description What blocks this track; null when nothing does */
+                                    problem: {
+                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                    updated_at: string | null;
                                 };
                                 /**
                                  * Format: date-time
@@ -5776,7 +6080,7 @@ export interface paths {
                                     /** @description When DNS was last checked; null before the first check */
                                     checked_at: string | null;
                                     expected: {
-                                        /** @description Record type: CNAME, A or AAAA */
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                         type: string;
                                         /** @description The hostname to set the record on */
                                         name: string;
@@ -5785,7 +6089,7 @@ export interface paths {
                                     }[];
                                     /** @description What the check found; null before the first check */
                                     found: {
-                                        /** @description Record type: CNAME, A or AAAA */
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                         type: string;
                                         /** @description The hostname to set the record on */
                                         name: string;
@@ -5799,6 +6103,44 @@ export interface paths {
                                         message: string;
                                     } | null;
                                     verify_requested_at: string | null;
+                                };
+                                /** @description Ownership track of a zero-downtime move, independent of `status` */
+                                ownership: {
+                                    /** @description verified: the TXT record holds the token, or DNS points at us; not_required: zero-downtime moves are off on this service (point DNS at us directly) */
+                                    status: "pending" | "verified" | "not_required";
+                                    /** @description dns_txt: the TXT record; dns_target: the hostname points at us */
+                                    method: "dns_txt" | "dns_target" | null;
+                                    /** @description The TXT record that proves ownership before DNS is switched (also in dns_records) */
+                                    record: {
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
+                                        type: string;
+                                        /** @description The hostname to set the record on */
+                                        name: string;
+                                        /** @description The record target */
+                                        value: string;
+                                    } | null;
+                                    checked_at: string | null;
+                                    verified_at: string | null;
+                                    /** @description What blocks this track; null when nothing does */
+                                    problem: {
+                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                };
+                                /** @description Certificate track, independent of `status` */
+                                certificate: {
+                                    /** @description none → pending_validation → issued → deployed (served by the edge) */
+                                    status: "none" | "pending_validation" | "issued" | "deployed";
+                                    /** @description How the certificate authority validates: dns-01 through the delegated _acme-challenge CNAME (before DNS is switched), http-01 once DNS points at us */
+                                    method: "dns-01" | "http-01" | null;
+                                    /** @description What blocks this track; null when nothing does */
+                                    problem: {
+                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                    updated_at: string | null;
                                 };
                                 /**
                                  * Format: date-time
@@ -6043,7 +6385,7 @@ export interface paths {
                                     /** @description When DNS was last checked; null before the first check */
                                     checked_at: string | null;
                                     expected: {
-                                        /** @description Record type: CNAME, A or AAAA */
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                         type: string;
                                         /** @description The hostname to set the record on */
                                         name: string;
@@ -6052,7 +6394,7 @@ export interface paths {
                                     }[];
                                     /** @description What the check found; null before the first check */
                                     found: {
-                                        /** @description Record type: CNAME, A or AAAA */
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                         type: string;
                                         /** @description The hostname to set the record on */
                                         name: string;
@@ -6066,6 +6408,44 @@ export interface paths {
                                         message: string;
                                     } | null;
                                     verify_requested_at: string | null;
+                                };
+                                /** @description Ownership track of a zero-downtime move, independent of `status` */
+                                ownership: {
+                                    /** @description verified: the TXT record holds the token, or DNS points at us; not_required: zero-downtime moves are off on this service (point DNS at us directly) */
+                                    status: "pending" | "verified" | "not_required";
+                                    /** @description dns_txt: the TXT record; dns_target: the hostname points at us */
+                                    method: "dns_txt" | "dns_target" | null;
+                                    /** @description The TXT record that proves ownership before DNS is switched (also in dns_records) */
+                                    record: {
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
+                                        type: string;
+                                        /** @description The hostname to set the record on */
+                                        name: string;
+                                        /** @description The record target */
+                                        value: string;
+                                    } | null;
+                                    checked_at: string | null;
+                                    verified_at: string | null;
+                                    /** @description What blocks this track; null when nothing does */
+                                    problem: {
+                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                };
+                                /** @description Certificate track, independent of `status` */
+                                certificate: {
+                                    /** @description none → pending_validation → issued → deployed (served by the edge) */
+                                    status: "none" | "pending_validation" | "issued" | "deployed";
+                                    /** @description How the certificate authority validates: dns-01 through the delegated _acme-challenge CNAME (before DNS is switched), http-01 once DNS points at us */
+                                    method: "dns-01" | "http-01" | null;
+                                    /** @description What blocks this track; null when nothing does */
+                                    problem: {
+                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                    updated_at: string | null;
                                 };
                                 /**
                                  * Format: date-time
@@ -6315,7 +6695,7 @@ export interface paths {
                                     /** @description When DNS was last checked; null before the first check */
                                     checked_at: string | null;
                                     expected: {
-                                        /** @description Record type: CNAME, A or AAAA */
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                         type: string;
                                         /** @description The hostname to set the record on */
                                         name: string;
@@ -6324,7 +6704,7 @@ export interface paths {
                                     }[];
                                     /** @description What the check found; null before the first check */
                                     found: {
-                                        /** @description Record type: CNAME, A or AAAA */
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
                                         type: string;
                                         /** @description The hostname to set the record on */
                                         name: string;
@@ -6338,6 +6718,44 @@ export interface paths {
                                         message: string;
                                     } | null;
                                     verify_requested_at: string | null;
+                                };
+                                /** @description Ownership track of a zero-downtime move, independent of `status` */
+                                ownership: {
+                                    /** @description verified: the TXT record holds the token, or DNS points at us; not_required: zero-downtime moves are off on this service (point DNS at us directly) */
+                                    status: "pending" | "verified" | "not_required";
+                                    /** @description dns_txt: the TXT record; dns_target: the hostname points at us */
+                                    method: "dns_txt" | "dns_target" | null;
+                                    /** @description The TXT record that proves ownership before DNS is switched (also in dns_records) */
+                                    record: {
+                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
+                                        type: string;
+                                        /** @description The hostname to set the record on */
+                                        name: string;
+                                        /** @description The record target */
+                                        value: string;
+                                    } | null;
+                                    checked_at: string | null;
+                                    verified_at: string | null;
+                                    /** @description What blocks this track; null when nothing does */
+                                    problem: {
+                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                };
+                                /** @description Certificate track, independent of `status` */
+                                certificate: {
+                                    /** @description none → pending_validation → issued → deployed (served by the edge) */
+                                    status: "none" | "pending_validation" | "issued" | "deployed";
+                                    /** @description How the certificate authority validates: dns-01 through the delegated _acme-challenge CNAME (before DNS is switched), http-01 once DNS points at us */
+                                    method: "dns-01" | "http-01" | null;
+                                    /** @description What blocks this track; null when nothing does */
+                                    problem: {
+                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                    updated_at: string | null;
                                 };
                                 /**
                                  * Format: date-time

@@ -1,6 +1,7 @@
 // A real authoritative DNS server on loopback (dns2) whose zone a test edits as it goes: the
 // resolver under test and Pebble's validation both query it over UDP (and TCP), exactly as they
 // would query the internet.
+import { Resolver } from 'node:dns/promises';
 import dns2 from 'dns2';
 import { freePort } from './ports.ts';
 
@@ -28,6 +29,12 @@ export interface TestDnsServer {
    * resolver for some zones while others answer at once (issue 14's slow-DNS mode).
    */
   setDelay(delayMs: ((name: string) => number) | null): void;
+  /**
+   * Answers names in `zone` by asking `server` (a real authoritative server, e.g. PowerDNS for the
+   * challenge zone): a CNAME chain that leads into that zone is completed with its answers, as a
+   * recursive resolver following the delegation would.
+   */
+  forwardZone(zone: string, server: string): void;
   /** Questions received and not answered yet (delayed). */
   delayed(): number;
   close(): Promise<void>;
@@ -37,6 +44,8 @@ const typeName = (code: number) => Object.entries(Packet.TYPE).find(([, c]) => c
 
 export async function startTestDnsServer(): Promise<TestDnsServer> {
   const zone = new Map<string, TestRecord[]>();
+  const forwards: { zone: string; resolver: Resolver }[] = [];
+  const forwardFor = (name: string) => forwards.find((f) => name === f.zone || name.endsWith(`.${f.zone}`));
   const queries: { name: string; type: string }[] = [];
   const norm = (n: string) => n.toLowerCase().replace(/\.$/, '');
   // A name "exists" when it or any name below it has records (so parents answer NODATA, not NXDOMAIN).
@@ -47,7 +56,7 @@ export async function startTestDnsServer(): Promise<TestDnsServer> {
   const server = dns2.createServer({
     udp: true,
     tcp: true,
-    handle: (request: any, send: (r: any) => void) => {
+    handle: async (request: any, send: (r: any) => void) => {
       // dns2's typings want Resource instances; plain records encode the same way.
       const response: any = Packet.createResponseFromRequest(request);
       const [question] = request.questions;
@@ -68,6 +77,20 @@ export async function startTestDnsServer(): Promise<TestDnsServer> {
       // Follow CNAMEs inside our zone, as a recursive resolver would, adding each step.
       let name = qname;
       for (let hops = 0; hops < 10; hops++) {
+        // Records set here win over forwarding (a test can make the CA see another answer than
+        // our own server gives).
+        const forward = zone.has(name) ? undefined : forwardFor(name);
+        if (forward) {
+          // Only TXT is needed (DNS-01); other types answer NODATA from here.
+          if (qtype === 'TXT') {
+            try {
+              for (const parts of await forward.resolver.resolveTxt(name)) push(name, { type: 'TXT', value: parts.join('') });
+            } catch (error) {
+              if ((error as { code?: string }).code !== 'ENODATA' && (error as { code?: string }).code !== 'ENOTFOUND') response.header.rcode = 2;
+            }
+          }
+          break;
+        }
         const records = zone.get(name);
         if (!records) {
           if (!exists(name)) response.header.rcode = hops === 0 ? 3 : 0; // NXDOMAIN only for the asked name
@@ -99,6 +122,12 @@ export async function startTestDnsServer(): Promise<TestDnsServer> {
     remove: (name) => { zone.delete(norm(name)); },
     queries,
     setDelay: (fn) => { delayOf = fn; },
+    forwardZone: (z, server) => {
+      // Generous: a lost answer here would make the CA refuse the challenge (a shared, busy machine).
+      const resolver = new Resolver({ timeout: 2000, tries: 3 });
+      resolver.setServers([server]);
+      forwards.push({ zone: norm(z), resolver });
+    },
     delayed: () => pending.size,
     // Answers still waiting would be sent on closed sockets: dropped instead.
     close: async () => { for (const t of pending) clearTimeout(t); pending.clear(); await server.close(); },

@@ -4,6 +4,7 @@ import { proxyActivities, proxyLocalActivities, workflowInfo, type ActivityOptio
 import type { createCertificateActivities } from '../../activities/certificates.ts';
 import type { createDnsCheckActivities } from '../../activities/dns-check.ts';
 import type { createDomainActivities } from '../../activities/domain.ts';
+import type { createMoveActivities } from '../../activities/moves.ts';
 import type { createVerifyAndIssueActivities } from '../../activities/verify-and-issue.ts';
 import { dnsTaskQueue } from './config.ts';
 
@@ -64,3 +65,15 @@ export const acmeOptions: ActivityOptions = {
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: ['CertificateRefused', 'DomainNotFound'] },
 };
 export const acme = proxyActivities<AcmeActivities>(acmeOptions);
+
+// One step of a zero-downtime move (activities/moves.ts): TXT and CNAME lookups, and at most one
+// DNS-01 order, which waits on the CA at most 30 s (DNS01_WAIT_BUDGET_MS). Outcomes are stored on
+// the domain's tracks, not thrown; what is thrown (Postgres away) is retried a few times and then
+// left to the next DNS check: the move must never hold up the hostname's own lifecycle.
+export const moveLocalOptions: LocalActivityOptions = {
+  startToCloseTimeout: '60 seconds',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
+};
+export const moveLocal = proxyLocalActivities<Pick<ReturnType<typeof createMoveActivities>, 'advanceMove'>>(moveLocalOptions);
+/** One read (a held certificate of a move): the Postgres-steps policy. */
+export const moveStore = proxyLocalActivities<Pick<ReturnType<typeof createMoveActivities>, 'heldCertificate'>>(dbSteps);

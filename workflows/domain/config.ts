@@ -65,6 +65,8 @@ export interface DomainWorkflowCarry {
   /** Epoch ms of the next scheduled DNS check when a run continued as new mid-wait. */
   nextDnsCheckAt?: number | null;
   certFailures: number;
+  /** True once a move step said zero-downtime moves are off here (no challenge zone configured). */
+  movesOff?: boolean;
   certificate: { id: string; notBefore: number; notAfter: number } | null;
   /** Signals received but not yet acted on. */
   pending: { verify: boolean; delete: boolean; suspend: string | null; resume: boolean };

@@ -1,11 +1,12 @@
 // pending_certificate: a DNS check unless one just found DNS right, then a certificate; refusals
 // back off (at once on verify) and after CERT_MAX_FAILURES the domain is failed.
-import { CancellationScope } from '@temporalio/workflow';
-import { dnsLocal, dnsLocalOptions, store } from '../activity-proxies.ts';
+import { CancellationScope, patched } from '@temporalio/workflow';
+import { dnsLocal, dnsLocalOptions, moveStore, store } from '../activity-proxies.ts';
 import { backoff, CERT_BACKOFF_CAP, CERT_BACKOFF_FIRST, CERT_MAX_FAILURES } from '../backoff.ts';
 import type { DomainContext } from '../context.ts';
 import { awaitDeployment } from './await-deployment.ts';
 import { issue } from './issue.ts';
+import { MOVES_PATCH } from './wait-for-dns.ts';
 
 /** How long a successful DNS check stands in for the check before issuance. */
 const JUST_VERIFIED_MS = 60_000;
@@ -14,6 +15,9 @@ const STILL_USABLE_MS = 24 * 60 * 60_000;
 
 export async function obtainCertificate(ctx: DomainContext): Promise<void> {
   const { carry, pending, domainId, hostname } = ctx;
+  // A zero-downtime move's certificate, obtained before DNS pointed here, when the check that
+  // moved the domain did not take it in (the periodic one on the DNS task queue issues nothing).
+  if (!carry.certificate && !carry.movesOff && patched(MOVES_PATCH)) carry.certificate = await moveStore.heldCertificate({ domainId });
   // Issued but not yet served (an edge must deploy it before the domain is active).
   if (carry.certificate && carry.certificate.notAfter - Date.now() > STILL_USABLE_MS) return awaitDeployment(ctx);
   for (;;) {

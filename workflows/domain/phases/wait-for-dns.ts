@@ -4,10 +4,10 @@
 // path; a periodic one (backoff) tries it too but gives up within a second when DNS is slow or
 // the probe lane busy, and then runs as a regular activity on the DNS task queue — a verify
 // arriving meanwhile does not wait for that (activities/dns-check.ts, lanes).
-import { CancellationScope, condition, patched } from '@temporalio/workflow';
+import { ActivityFailure, CancellationScope, condition, log, patched } from '@temporalio/workflow';
 import type { Problem } from '../../../activities/domain.ts';
 import type { VerifyAndIssueResult } from '../../../activities/verify-and-issue.ts';
-import { dnsBackground, dnsBackgroundOptions, store, verifyLocal, verifyLocalOptions } from '../activity-proxies.ts';
+import { dnsBackground, dnsBackgroundOptions, moveLocal, moveLocalOptions, store, verifyLocal, verifyLocalOptions } from '../activity-proxies.ts';
 import { backoff, DNS_BACKOFF_CAP, DNS_BACKOFF_FIRST, DNS_GIVE_UP_AFTER } from '../backoff.ts';
 import { MAX_TURNS_PER_RUN, type DomainContext } from '../context.ts';
 
@@ -17,6 +17,12 @@ import { MAX_TURNS_PER_RUN, type DomainContext } from '../context.ts';
  * replay that way.
  */
 export const DNS_QUEUE_PATCH = 'dns-checks-on-dns-queue';
+
+/**
+ * Patch id of the zero-downtime move step after a DNS check that found the hostname elsewhere
+ * (issue 17). Histories recorded before it have no such step and replay without it.
+ */
+export const MOVES_PATCH = 'zero-downtime-move-step';
 
 export async function waitForDns(ctx: DomainContext): Promise<void> {
   const { carry, pending, domainId, hostname } = ctx;
@@ -53,7 +59,23 @@ export async function waitForDns(ctx: DomainContext): Promise<void> {
       await movedOn(ctx, result);
       return;
     }
+    if (!result.retryable && !carry.movesOff && patched(MOVES_PATCH)) await moveStep(ctx);
     if (await backOff(ctx, result)) return;
+  }
+}
+
+/**
+ * The hostname still points elsewhere: one step of its move — ownership TXT, then the certificate
+ * by DNS-01 through the delegated CNAME (activities/moves.ts). Its outcome lives on the domain's
+ * tracks in Postgres; a failure here never stops the DNS wait.
+ */
+async function moveStep(ctx: DomainContext): Promise<void> {
+  try {
+    const step = await moveLocal.advanceMove.executeWithOptions({ ...moveLocalOptions, summary: `zero-downtime move of ${ctx.hostname}: ownership TXT, delegated DNS-01 certificate` }, [{ domainId: ctx.domainId }]);
+    if (!step.enabled) ctx.carry.movesOff = true;
+  } catch (error) {
+    if (!(error instanceof ActivityFailure)) throw error;
+    log.warn('move step failed; the next DNS check tries again', { domainId: ctx.domainId, error: error.message });
   }
 }
 

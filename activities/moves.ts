@@ -1,0 +1,201 @@
+// Zero-downtime moves (issue 17, docs/zero-downtime-moves.md): while a domain waits in
+// `pending_dns` — its hostname still serving traffic elsewhere — each DNS check of the workflow is
+// followed by one step of the two other tracks:
+//   ownership: the TXT record `_hostgate.<hostname>` holds the domain's token;
+//   certificate: with ownership proved and `_acme-challenge.<hostname>` delegated to our challenge
+//   zone (CNAME), a certificate by DNS-01 (certificates/dns01.ts), which the edge then deploys.
+// Every outcome is stored on its track (status + problem), never thrown: the hostname track
+// (status, verification) is not touched. The abuse limits are checked before each order.
+import { Resolver } from 'node:dns/promises';
+import type { Config } from '../config/index.ts';
+import type { Db } from '../db/pool.ts';
+import { acmeAccountsRepository } from '../db/repositories/acme-accounts.ts';
+import { certificatesRepository } from '../db/repositories/certificates.ts';
+import { challengeZoneRepository } from '../db/repositories/challenge-zone.ts';
+import { domainMovesRepository, type CertificateTrack, type OwnershipTrack, type TrackProblem } from '../db/repositories/domain-moves.ts';
+import { domainsRepository, type DomainRow } from '../db/repositories/domains.ts';
+import type { Logger } from '../logging/logger.ts';
+import { createAcmeClients } from '../acme/client.ts';
+import { judgeCaa, normName } from '../model/dns-verification.ts';
+import { delegationName, delegationTarget, limitCodes, ownershipRecordName, ownershipValue } from '../model/domain-moves.ts';
+import { normalizeHostname } from '../model/hostname.ts';
+import type { SecretBox } from '../security/secret-box.ts';
+import { createDns01Issuer } from './certificates/dns01.ts';
+import { createCaCalls } from './certificates/failures.ts';
+import { relevantCaa } from './dns-check.ts';
+
+export interface MoveActivityDeps { db: Db; config: Config; logger: Logger; secretBox: SecretBox }
+
+/** What one step found (small: it goes into the workflow's history). */
+export interface MoveStepResult {
+  enabled: boolean;
+  ownership: OwnershipTrack['status'] | null;
+  certificate: CertificateTrack['status'] | null;
+  problem: string | null;
+}
+
+/** A certificate with less than this left is not kept for the move: a new one is ordered. */
+const STILL_USABLE_MS = 24 * 60 * 60_000;
+/** One DNS-01 attempt waits on the CA at most this long (below the local activity's timeout). */
+export const DNS01_WAIT_BUDGET_MS = 30_000;
+
+function lookupStatus(error: unknown): 'missing' | 'error' {
+  const code = (error as { code?: string } | null)?.code;
+  return code === 'ENOTFOUND' || code === 'ENODATA' ? 'missing' : 'error';
+}
+
+export function createMoveActivities({ db, config, logger, secretBox }: MoveActivityDeps) {
+  const { challengeZone, challengeDnsServer, limits } = config.moves;
+  const domains = domainsRepository(db);
+  const moves = domainMovesRepository(db);
+  const certificates = certificatesRepository(db);
+  const zone = challengeZoneRepository(db);
+
+  const resolver = new Resolver({ timeout: config.dnsLimits.queryTimeoutMs, tries: config.dnsLimits.tries, maxTimeout: config.dnsLimits.queryTimeoutMs });
+  if (config.dns.servers.length > 0) resolver.setServers(config.dns.servers);
+  const ourServer = new Resolver({ timeout: 1_000, tries: 2, maxTimeout: 1_000 });
+  ourServer.setServers([challengeDnsServer]);
+
+  // An ACME client of its own (the same account: it is looked up by directory URL in Postgres).
+  const directoryUrl = config.acme.directoryUrl;
+  const calls = createCaCalls({ directoryUrl, logger, accountForgotten: () => clients.accountForgotten() });
+  const clients = createAcmeClients({ directoryUrl, caBundlePath: config.acme.caBundlePath, email: config.acme.email, accounts: acmeAccountsRepository(db), secretBox, logger, ca: calls.ca });
+  const issueByDns01 = challengeZone ? createDns01Issuer({
+    client: clients.get, zone, challengeZone, ourServer, certificates, secretBox, logger, waitBudgetMs: DNS01_WAIT_BUDGET_MS,
+    accountForgotten: () => clients.accountForgotten(),
+  }) : null;
+
+  async function checkOwnership(d: DomainRow): Promise<OwnershipTrack> {
+    const now = new Date().toISOString();
+    const name = ownershipRecordName(d.hostname);
+    const expected = ownershipValue(d.ownership_token);
+    let found: string[];
+    try {
+      found = (await resolver.resolveTxt(name)).map((parts) => parts.join(''));
+    } catch (error) {
+      if (lookupStatus(error) === 'error') {
+        return { status: 'pending', checked_at: now, verified_at: null, found: null, problem: { code: 'ownership_lookup_failed', message: `The TXT records of ${name} could not be looked up (its DNS servers did not answer); we will try again` } };
+      }
+      found = [];
+    }
+    if (found.includes(expected)) return { status: 'verified', checked_at: now, verified_at: now, found, problem: null };
+    const problem: TrackProblem = found.length === 0
+      ? { code: 'ownership_txt_missing', message: `No TXT record found at ${name}. Add: ${name} TXT "${expected}"` }
+      : { code: 'ownership_txt_mismatch', message: `The TXT record at ${name} holds ${found.map((v) => `"${v}"`).join(', ')}, not "${expected}"` };
+    return { status: 'pending', checked_at: now, verified_at: null, found, problem };
+  }
+
+  /** The delegation CNAME: null when right, else the problem. */
+  async function checkDelegation(d: DomainRow): Promise<TrackProblem | null> {
+    const name = delegationName(d.hostname);
+    const expected = delegationTarget(d.challenge_label, challengeZone!);
+    let targets: string[];
+    try {
+      targets = await resolver.resolveCname(name);
+    } catch (error) {
+      if (lookupStatus(error) === 'error') return { code: 'delegation_lookup_failed', message: `${name} could not be looked up (its DNS servers did not answer); we will try again` };
+      targets = [];
+    }
+    const target = targets[0] === undefined ? undefined : normName(targets[0]);
+    if (target === expected) return null;
+    return target === undefined
+      ? { code: 'delegation_cname_missing', message: `No CNAME record found at ${name}. Add: ${name} CNAME ${expected}` }
+      : { code: 'delegation_cname_wrong', message: `${name} is a CNAME to ${target}, not to ${expected}` };
+  }
+
+  /** The first abuse limit this order would cross, as the problem to show. */
+  function limitProblem(counts: Awaited<ReturnType<typeof moves.counts>>, registeredDomain: string, entering: boolean): TrackProblem | null {
+    if (entering && counts.pendingValidations >= limits.pendingValidations) {
+      return { code: 'pending_validations_limit', message: `Your organization already has ${counts.pendingValidations} domains in certificate pre-validation (limit ${limits.pendingValidations}); this one starts when one of them finishes or is deleted` };
+    }
+    if (counts.failedHour >= limits.failedValidationsPerHour) {
+      return { code: 'failed_validations_limit', message: `The certificate authority refused ${counts.failedHour} validations of this hostname in the last hour (limit ${limits.failedValidationsPerHour}); fix the problem above, we try again within the hour` };
+    }
+    if (counts.orders3h >= limits.ordersPer3h) {
+      return { code: 'certificate_orders_limit', message: `Your organization placed ${counts.orders3h} certificate orders in the last 3 hours (limit ${limits.ordersPer3h}); we try again later` };
+    }
+    if (counts.certsWeek >= limits.certsPerDomainWeek) {
+      return { code: 'certificates_per_domain_limit', message: `${counts.certsWeek} certificates were issued for ${registeredDomain} in the last 7 days (limit ${limits.certsPerDomainWeek}); we try again later` };
+    }
+    return null;
+  }
+
+  return {
+    /**
+     * One step of a pending_dns domain's move: checks ownership, then (once proved) the
+     * delegation, CAA and the limits, then orders the certificate by DNS-01. Idempotent: a domain
+     * whose certificate is issued (and still usable) costs one read.
+     */
+    async advanceMove({ domainId }: { domainId: string }): Promise<MoveStepResult> {
+      if (!challengeZone || !issueByDns01) return { enabled: false, ownership: null, certificate: null, problem: null };
+      const d = await domains.getById(domainId);
+      if (!d || d.status !== 'pending_dns') return { enabled: true, ownership: null, certificate: null, problem: null };
+      let ownership = d.ownership as OwnershipTrack | null;
+      if (ownership?.status !== 'verified') {
+        ownership = await checkOwnership(d);
+        await moves.setOwnership(domainId, ownership);
+        if (ownership.status !== 'verified') return { enabled: true, ownership: ownership.status, certificate: null, problem: ownership.problem?.code ?? null };
+      }
+
+      const track = d.certificate_track as CertificateTrack | null;
+      if (track && (track.status === 'issued' || track.status === 'deployed') && track.certificate_id) {
+        const cert = await certificates.latestLive(domainId);
+        if (cert && cert.id === track.certificate_id && Date.parse(cert.not_after) - Date.now() > STILL_USABLE_MS) {
+          return { enabled: true, ownership: 'verified', certificate: track.status, problem: null };
+        }
+      }
+      const entering = !track || track.status !== 'pending_validation' || limitCodes.includes(track.problem?.code as never);
+      const pending = (problem: TrackProblem | null): CertificateTrack => ({ status: 'pending_validation', method: 'dns-01', certificate_id: null, updated_at: new Date().toISOString(), problem });
+      const hold = async (problem: TrackProblem): Promise<MoveStepResult> => {
+        await moves.setCertificateTrack(domainId, pending(problem));
+        return { enabled: true, ownership: 'verified', certificate: 'pending_validation', problem: problem.code };
+      };
+
+      const parsed = normalizeHostname(d.hostname, { serviceDomain: '' });
+      const registeredDomain = parsed.ok ? parsed.registrableDomain : d.hostname;
+      const counts = await moves.counts({ organizationId: d.organization_id, domainId, hostname: d.hostname, registeredDomain });
+      if (entering && counts.pendingValidations >= limits.pendingValidations) return hold(limitProblem(counts, registeredDomain, true)!);
+      const delegation = await checkDelegation(d);
+      if (delegation) return hold(delegation);
+      const caa = judgeCaa(d.hostname, await relevantCaa(resolver, normName(d.hostname)), config.acme.caaIdentities);
+      if (caa) return hold(caa.code === 'lookup_failed' ? { code: 'caa_lookup_failed', message: caa.message } : caa);
+      const limit = limitProblem(counts, registeredDomain, false);
+      if (limit) return hold(limit);
+
+      await moves.setCertificateTrack(domainId, pending(null));
+      const attempt = await moves.recordAttempt({ organizationId: d.organization_id, domainId, hostname: d.hostname, registeredDomain, method: 'dns-01' });
+      const outcome = await issueByDns01({ domainId, hostname: d.hostname, challengeLabel: d.challenge_label });
+      if (!outcome.ok) {
+        await moves.finishAttempt(attempt, outcome.refused ? 'failed' : 'abandoned');
+        return hold({ code: outcome.code, message: outcome.message });
+      }
+      await moves.finishAttempt(attempt, 'issued');
+      const status = await moves.markIssued(domainId, outcome.certificateId);
+      return { enabled: true, ownership: 'verified', certificate: status, problem: null };
+    },
+
+    /**
+     * The workflow's view of `preissuedCertificate` (pending_certificate reached by a check that
+     * did not issue, e.g. the periodic one on the DNS task queue): the certificate to wait for
+     * the edge to serve instead of ordering another one; null when the domain holds none.
+     */
+    async heldCertificate({ domainId }: { domainId: string }): Promise<{ id: string; notBefore: number; notAfter: number } | null> {
+      const held = await this.preissuedCertificate(domainId);
+      return held ? { id: held.certificateId, notBefore: Date.parse(held.notBefore), notAfter: Date.parse(held.notAfter) } : null;
+    },
+
+    /**
+     * A certificate obtained before DNS pointed at us, still usable: what the DNS check that
+     * moves the domain to pending_certificate uses instead of ordering another one.
+     */
+    async preissuedCertificate(domainId: string): Promise<{ certificateId: string; serial: string; notBefore: string; notAfter: string } | null> {
+      const d = await domains.getById(domainId);
+      const track = d?.certificate_track as CertificateTrack | null | undefined;
+      if (!track?.certificate_id || (track.status !== 'issued' && track.status !== 'deployed')) return null;
+      const cert = await certificates.latestLive(domainId);
+      if (!cert || cert.id !== track.certificate_id || Date.parse(cert.not_after) - Date.now() <= STILL_USABLE_MS) return null;
+      const full = await certificates.byId(cert.id);
+      return { certificateId: full.id, serial: full.serial, notBefore: full.not_before, notAfter: full.not_after };
+    },
+  };
+}
