@@ -42,6 +42,7 @@ import { startTestDnsServer } from '../test/support/dns-server.ts';
 import { edgeGet, startEdgeProcess, type EdgeProcess } from '../test/support/haproxy-edge.ts';
 import { createTestCa, randomLoopback } from '../test/support/origin.ts';
 import { h2loadAvailable, h2loadInstallHint, runLoad, type LoadClient, type LoadResult, type LoadTarget } from './support/http-load.ts';
+import { allCpus, pinTree, tasksetAvailable } from './support/cpu-pinning.ts';
 import { machineBusySeconds, treeUsage } from './support/proc-sampler.ts';
 import { cleanup, connectBenchPostgres, errorText, intArg, onCleanup, progress } from './support/run.ts';
 
@@ -54,12 +55,13 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     client: { type: 'string', default: 'auto' },
     phases: { type: 'string', default: 'throughput,handshakes,deployment,scale' },
+    layouts: { type: 'string', default: 'edge-own-core,shared-cores' },
     help: { type: 'boolean', default: false },
   },
 });
 if (args.help) {
   console.log('usage: npm run bench:edge -- [--duration s (10)] [--connections n (32)] [--rounds n (3)] [--client auto|h2load|autocannon]\n'
-    + '  [--hostnames n (10000)] [--samples n (50)] [--phases throughput,handshakes,deployment,scale]');
+    + '  [--hostnames n (10000)] [--samples n (50)] [--phases throughput,handshakes,deployment,scale] [--layouts edge-own-core,shared-cores]');
   process.exit(0);
 }
 const duration = intArg('duration', args.duration, 1, 600);
@@ -83,6 +85,15 @@ if (args.client === 'h2load' && !hasH2load) {
   process.exit(2);
 }
 const client: LoadClient = args.client === 'autocannon' || !hasH2load ? 'autocannon' : 'h2load';
+type Layout = 'edge-own-core' | 'shared-cores';
+const requestedLayouts = args.layouts.split(',').map((l) => l.trim());
+if (requestedLayouts.some((l) => l !== 'edge-own-core' && l !== 'shared-cores') || requestedLayouts.length === 0) {
+  console.error(`--layouts takes edge-own-core and/or shared-cores (got ${JSON.stringify(args.layouts)})`);
+  process.exit(2);
+}
+// edge-own-core needs a second CPU and taskset (util-linux); without them only shared-cores runs.
+const canPin = os.cpus().length >= 2 && tasksetAvailable();
+const layouts = (requestedLayouts as Layout[]).filter((l) => l === 'shared-cores' || canPin);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (values: number[], p: number) => {
@@ -242,13 +253,47 @@ async function main(): Promise<Record<string, unknown>> {
   // --- throughput ---------------------------------------------------------------------------
   const first = await edgeGet(edge.port, 'shop.bench.test');
   if (first.status !== 200) throw new Error(`the edge does not serve the bench hostname (status ${first.status}): ${first.body.slice(0, 200)}`);
-  const viaEdgeTarget: LoadTarget = { address: '127.0.0.1', port: edge.port, hostname: 'shop.bench.test' };
   const directTarget: LoadTarget = { address: originIp, port: 8443, hostname: 'origin.bench.test' };
-  const edgeRuns: MeasuredRun[] = [];
-  const directRuns: MeasuredRun[] = [];
-  if (phases.has('throughput')) {
-    if (client === 'autocannon' && args.client === 'auto') progress(h2loadInstallHint);
-    progress(`throughput: ${client}, ${connections} keep-alive connections, ${duration} s per run, ${rounds} round(s) of edge and direct (order alternating)`);
+  // Layouts: `edge-own-core` gives HAProxy a CPU of its own and puts the client and the origin
+  // together on another, in both runs — as in production, where the edge has its machine and the
+  // origin is elsewhere: the ratio then says what passing through the edge costs the client.
+  // `shared-cores` lets the three share every core: on a 2-core machine the edge's CPU is taken
+  // from the client and the origin, so the ratio mostly says how CPU-heavy the edge is
+  // (cpu_bound_ratio). Both are printed; docs/edge.md, "Benchmark", says why.
+  const haproxyMasterPid = async () => {
+    const proc = parseShowProc(await createAdminSocket(path.join(edge.stateDir, 'master.sock'), 10_000).master('show proc'));
+    if (!proc) throw new Error('cannot read HAProxy\'s processes from its master socket');
+    return proc.masterPid;
+  };
+  const applyLayout = async (layout: Layout) => {
+    const last = String(os.cpus().length - 1);
+    if (layout === 'edge-own-core') {
+      pinTree(process.pid, last); // this process (autocannon, and h2load's runs inherit it)
+      pinTree(origin.pid!, last);
+      pinTree(await haproxyMasterPid(), '0');
+    } else {
+      for (const pid of [process.pid, origin.pid!, await haproxyMasterPid()]) pinTree(pid, allCpus());
+    }
+  };
+  // HAProxy runs one thread per CPU it has (production default): 1 when it has a core of its own.
+  let runningThreads = edgeEnv.HOSTGATE_EDGE_THREADS;
+  const edgeWithThreads = async (wanted: string) => {
+    if (wanted === runningThreads) return;
+    await edge.stop();
+    await edge.cleanup();
+    edge = await startEdgeProcess({ databaseUrl: benchUrl, resolvers: dns.server, originCaFile: originCa.certPath, env: { ...edgeEnv, HOSTGATE_EDGE_THREADS: wanted } });
+    runningThreads = wanted;
+    const again = await edgeGet(edge.port, 'shop.bench.test');
+    if (again.status !== 200) throw new Error(`the restarted edge does not serve the bench hostname (status ${again.status})`);
+  };
+  const throughputRounds = async (layout: Layout) => {
+    const edgeRuns: MeasuredRun[] = [];
+    const directRuns: MeasuredRun[] = [];
+    await edgeWithThreads(layout === 'edge-own-core' ? (process.env.HOSTGATE_EDGE_THREADS ?? '1') : edgeEnv.HOSTGATE_EDGE_THREADS);
+    const viaEdgeTarget: LoadTarget = { address: '127.0.0.1', port: edge.port, hostname: 'shop.bench.test' };
+    await applyLayout(layout);
+    progress(`throughput, ${layout === 'edge-own-core' ? `layout edge-own-core: HAProxy (${runningThreads === '0' ? os.cpus().length : runningThreads} thread) alone on CPU 0, client and origin together on CPU ${os.cpus().length - 1}` : `layout shared-cores: client, HAProxy (${threads} threads) and origin share every CPU`}`);
+    progress(`  ${client}, ${connections} keep-alive connections, ${duration} s per run, ${rounds} round(s) of edge and direct (order alternating)`);
     await runLoad(client, viaEdgeTarget, connections, Math.min(duration, 3)); // warm-up (both paths' connections and JIT)
     await runLoad(client, directTarget, connections, Math.min(duration, 3));
     for (let i = 0; i < rounds; i++) {
@@ -260,19 +305,34 @@ async function main(): Promise<Record<string, unknown>> {
       }
       progress(`  round ${i + 1} edge/direct ${round(edgeRuns[i]!.rps / directRuns[i]!.rps, 3)}`);
     }
-  }
-  const ratios = edgeRuns.map((e, i) => e.rps / directRuns[i]!.rps);
+    await applyLayout('shared-cores');
+    return { edgeRuns, directRuns, ratios: edgeRuns.map((e, k) => e.rps / directRuns[k]!.rps) };
+  };
+  if (phases.has('throughput') && client === 'autocannon' && args.client === 'auto') progress(h2loadInstallHint);
+  if (phases.has('throughput') && requestedLayouts.includes('edge-own-core') && !canPin) progress('layout edge-own-core skipped: it needs 2 CPUs or more and taskset (util-linux)');
+  const byLayout = new Map<Layout, Awaited<ReturnType<typeof throughputRounds>>>();
+  if (phases.has('throughput')) for (const layout of layouts) byLayout.set(layout, await throughputRounds(layout));
+  await edgeWithThreads(edgeEnv.HOSTGATE_EDGE_THREADS); // the later phases run as configured
+  // The CPU accounting comes from the shared-cores runs when there are any (where it explains the
+  // ratio); the headline ratio from edge-own-core when it ran (the production shape).
+  const accounting = byLayout.get('shared-cores') ?? byLayout.get('edge-own-core') ?? { edgeRuns: [], directRuns: [], ratios: [] };
+  const headline = byLayout.get('edge-own-core') ?? accounting;
+  const headlineLayout: Layout | null = byLayout.has('edge-own-core') ? 'edge-own-core' : byLayout.has('shared-cores') ? 'shared-cores' : null;
+  const { edgeRuns, directRuns } = headline;
+  const layoutRatio = (layout: Layout) => { const r = byLayout.get(layout); return r && r.ratios.length ? round(median(r.ratios), 3) : null; };
+  const { ratios } = headline;
   const medianOf = (runs: MeasuredRun[], f: (m: MeasuredRun) => number) => (runs.length ? round(median(runs.map(f)), 1) : null);
   const cpu = (runs: MeasuredRun[]) => (runs.length ? {
     client: medianOf(runs, (m) => m.cpuUsPerRequest.client)!, haproxy: medianOf(runs, (m) => m.cpuUsPerRequest.haproxy)!, origin: medianOf(runs, (m) => m.cpuUsPerRequest.origin)!,
   } : null);
-  const edgeCpu = cpu(edgeRuns);
-  const directCpu = cpu(directRuns);
+  const edgeCpu = cpu(accounting.edgeRuns);
+  const directCpu = cpu(accounting.directRuns);
   // If CPU alone limited both runs, req/s would be inversely proportional to the CPU a request
   // costs on this machine, all processes together.
   const cpuBoundRatio = edgeCpu && directCpu ? round((directCpu.client + directCpu.origin) / (edgeCpu.client + edgeCpu.haproxy + edgeCpu.origin), 3) : null;
-  if (edgeRuns.length) {
-    progress(`  edge_vs_direct ${round(median(ratios), 3)} (median of ${rounds}); CPU µs per request, medians: edge ${JSON.stringify(edgeCpu)}, direct ${JSON.stringify(directCpu)} → cpu_bound_ratio ${cpuBoundRatio}`);
+  for (const [layout, r] of byLayout) progress(`  ${layout}: edge_vs_direct ${layoutRatio(layout)} (median of ${rounds})`);
+  if (accounting.edgeRuns.length) {
+    progress(`  CPU µs per request (${byLayout.has('shared-cores') ? 'shared-cores' : 'edge-own-core'} runs, medians): edge ${JSON.stringify(edgeCpu)}, direct ${JSON.stringify(directCpu)} → cpu_bound_ratio ${cpuBoundRatio} (the ratio CPU alone would allow with all three on the same cores)`);
   }
 
   // --- handshakes ---------------------------------------------------------------------------
@@ -311,14 +371,17 @@ async function main(): Promise<Record<string, unknown>> {
     client, connections, duration_s: duration, rounds,
     edge_rps: medianOf(edgeRuns, (m) => m.rps), direct_rps: medianOf(directRuns, (m) => m.rps),
     edge_vs_direct: ratios.length ? round(median(ratios), 3) : null,
+    edge_vs_direct_layout: headlineLayout,
     edge_vs_direct_rounds: ratios.map((r) => round(r, 3)),
+    edge_vs_direct_edge_own_core: layoutRatio('edge-own-core'),
+    edge_vs_direct_shared_cores: layoutRatio('shared-cores'),
     edge_p99_ms: medianOf(edgeRuns, (m) => m.p99Ms), direct_p99_ms: medianOf(directRuns, (m) => m.p99Ms),
     p99_added_ms: edgeRuns.length ? round(median(edgeRuns.map((m) => m.p99Ms)) - median(directRuns.map((m) => m.p99Ms))) : null,
     edge_errors: edgeRuns.reduce((n, m) => n + m.errors + m.non2xx, 0),
     edge_cpu_us_per_req: edgeCpu, direct_cpu_us_per_req: directCpu, cpu_bound_ratio: cpuBoundRatio,
-    origin_connections_via_edge: edgeRuns.reduce((n, m) => n + m.originConnections, 0),
-    edge_requests: edgeRuns.reduce((n, m) => n + m.total, 0),
-    other_processes_cpu_s: round([...edgeRuns, ...directRuns].reduce((n, m) => n + m.otherCpuSeconds, 0), 1),
+    origin_connections_via_edge: [...byLayout.values()].flatMap((r) => r.edgeRuns).reduce((n, m) => n + m.originConnections, 0),
+    edge_requests: [...byLayout.values()].flatMap((r) => r.edgeRuns).reduce((n, m) => n + m.total, 0),
+    other_processes_cpu_s: round([...byLayout.values()].flatMap((r) => [...r.edgeRuns, ...r.directRuns]).reduce((n, m) => n + m.otherCpuSeconds, 0), 1),
     tls_handshakes_per_s: hs === null ? null : round(hs, 0), haproxy_cpu_us_per_handshake: haproxyUsPerHandshake,
     deployment_p50_ms: deployment.length ? round(pct(deployment, 50)) : null, deployment_p99_ms: deployment.length ? round(pct(deployment, 99)) : null,
   };

@@ -41,7 +41,7 @@ function readRssMiB(pid: number): number | null {
 const livePids = () => readdirSync('/proc').filter((e) => /^\d+$/.test(e)).map(Number);
 
 /** The pid and all its live descendants. */
-function processTree(root: number): number[] {
+export function processTree(root: number): number[] {
   const children = new Map<number, number[]>();
   for (const pid of livePids()) {
     const st = readStat(pid);
