@@ -15,7 +15,9 @@
 //                origin, from /proc) and how many connections the origin accepted: on a machine
 //                where all three share the cores, that accounting — not req/s alone — says what
 //                the edge costs, and `cpu_bound_ratio` is the ratio it implies when CPU is all
-//                that limits both runs.
+//                that limits both runs. Two CPU layouts (`--layouts`): edge-own-core (HAProxy
+//                pinned alone on a CPU, client and origin on another, in both runs: the
+//                production shape, the headline ratio) and shared-cores (everything on every CPU).
 //   handshakes   new TLS connections per second to the edge (full handshake each, no resumption;
 //                the client's own handshake cost is part of the figure).
 //   deployment   a domain + certificate committed → first 200 at the edge (LISTEN/NOTIFY path).
