@@ -57,6 +57,24 @@ describe('bounded waits on Postgres', () => {
     expect(after.statusCode).toBe(200);
   });
 
+  it('the widget\'s browser API answers the same 503 with Retry-After, readable by the page (CORS), while Postgres is frozen', async () => {
+    const destination = (await app.inject({ method: 'POST', url: '/v1/destinations', headers: { ...auth, 'idempotency-key': 'bw-dest' }, payload: { url: 'https://app.bounded.example' } })).json().data.id;
+    const session = (await app.inject({ method: 'POST', url: '/v1/widget-sessions', headers: { ...auth, 'idempotency-key': 'bw-session' }, payload: { external_customer_id: 'cus_frozen', allowed_origins: ['https://vendor.example'], destination_id: destination } })).json().data;
+    const widgetGet = () => app.inject({ method: 'GET', url: '/v1/widget/domains', headers: { authorization: `Bearer ${session.token}`, origin: 'https://vendor.example' } });
+    expect((await widgetGet()).statusCode).toBe(200);
+    proxy.freeze();
+    try {
+      const started = Date.now();
+      const res = await widgetGet();
+      expect(Date.now() - started).toBeLessThan(limits.acquireTimeoutMs + limits.statementTimeoutMs + 1000 + 1500);
+      expect([res.statusCode, res.json().error.code, res.headers['retry-after']]).toEqual([503, 'service_unavailable', '5']);
+      expect(res.headers['access-control-allow-origin']).toBe('https://vendor.example');
+    } finally {
+      proxy.thaw();
+    }
+    expect((await widgetGet()).statusCode).toBe(200);
+  });
+
   it('discards a connection stuck on a frozen socket and serves later calls on fresh ones', async () => {
     // Warm every pooled connection, then freeze only those: new connections go through.
     await Promise.all(Array.from({ length: 4 }, () => db.query(sql.unsafe`select pg_sleep(0.05)`)));

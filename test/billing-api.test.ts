@@ -86,6 +86,12 @@ describe('billing API (local provider)', () => {
     expect(res.json().error).toMatchObject({ code: 'return_url_not_allowed', param });
   });
 
+  it('the Stripe webhook route without Stripe configured (the local provider) → 404 not_found, saying what to set', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/billing/stripe/webhook', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' }, payload: '{}' });
+    expect([res.statusCode, res.json().error.code]).toEqual([404, 'not_found']);
+    expect(res.json().error.message).toMatch(/Stripe is not configured on this server \(STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET\)/);
+  });
+
   it('bad bodies → 400 invalid_request naming the field; a key without billing:write → 403', async () => {
     const { auth } = await createOrgWithKey(t);
     const api = client(t.app, auth);

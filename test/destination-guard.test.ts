@@ -89,4 +89,20 @@ describe('destinations that would loop or reach inside', () => {
     // Another hostname on that destination is fine.
     expect((await api.post('/v1/domains', { hostname: 'www.loop.example', destination_id: self })).statusCode).toBe(201);
   });
+
+  it('an apex from the widget with no edge address configured → widget_request_failed, details.cause apex_domains_unavailable', async () => {
+    const noEdge = await buildApp({ config: testConfig({ HOSTGATE_EDGE_IPV4: '' }), db: t.db, temporal: null, dispatcher: null, logger: createLogger('silent', 'test-api'), dnsLookup: lookup });
+    try {
+      const dest = (await api.post('/v1/destinations', { url: 'https://app.vendor.example' })).json().data.id as string;
+      const session = (await api.post('/v1/widget-sessions', { external_customer_id: 'cus_apex', allowed_origins: ['https://vendor.example'], destination_id: dest })).json().data;
+      const res = await noEdge.inject({
+        method: 'POST', url: '/v1/widget/domains', payload: { hostname: 'apex-customer.example' },
+        headers: { authorization: `Bearer ${session.token}`, origin: 'https://vendor.example', 'idempotency-key': 'apex-1' },
+      });
+      expect([res.statusCode, res.json().error.code, res.json().error.param, res.json().error.details?.cause]).toEqual([400, 'widget_request_failed', 'hostname', 'apex_domains_unavailable']);
+      expect(res.json().error.message).toMatch(/apex domain.*subdomain such as www\.apex-customer\.example/);
+    } finally {
+      await noEdge.close();
+    }
+  });
 });
