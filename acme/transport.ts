@@ -34,7 +34,11 @@ export type AcmeRequest = (url: string, method: string, opts?: { data?: unknown;
 export interface AcmeRequestOptions {
   /** The connection pool for a URL (a configured CA bundle is trusted for its origin only). */
   agentFor(url: URL): http.Agent;
-  /** A hung request fails the attempt, not the activity slot. */
+  /**
+   * A hung request fails the attempt, not the activity slot: no byte for this long (idle), and the
+   * whole exchange (connect, TLS, request, the full answer) within it too — a CA that drips its
+   * answer a byte at a time would never trip an idle timeout.
+   */
   timeoutMs: number;
   userAgent: string;
   /** What an error response turns into; return null to hand the response to acme-client (badNonce). */
@@ -89,7 +93,10 @@ export function createAcmeRequest(options: AcmeRequestOptions): AcmeRequest {
         else resolve(response);
       });
     });
-    request.setTimeout(options.timeoutMs, () => request.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
+    const timedOut = () => request.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' }));
+    request.setTimeout(options.timeoutMs, timedOut);
+    const deadline = setTimeout(timedOut, options.timeoutMs);
+    request.on('close', () => clearTimeout(deadline));
     request.on('error', (error: NodeJS.ErrnoException) => reject(options.connectionError(error.code)));
     if (body !== undefined) request.write(body);
     request.end();
