@@ -1,4 +1,4 @@
-// `npm run bench:edge [-- --duration 10 --connections 32 --rounds 3 --client auto --hostnames 10000
+// `npm run bench:edge [-- --duration 10 --connections 32 --rounds 5 --client auto --hostnames 10000
 // --samples 50 --phases throughput,handshakes,deployment,scale]`: the HTTPS edge on this machine —
 // real HAProxy driven by the real agent process (edge/agent-main.ts), a real HTTPS origin (Node,
 // own process) and Postgres. Not a test: it prints figures and exits 0 whether or not targets are
@@ -54,7 +54,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '32' },
     hostnames: { type: 'string', default: '10000' },
     samples: { type: 'string', default: '50' },
-    rounds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '5' },
     client: { type: 'string', default: 'auto' },
     phases: { type: 'string', default: 'throughput,handshakes,deployment,scale' },
     layouts: { type: 'string', default: 'edge-own-core,shared-cores' },
@@ -62,7 +62,7 @@ const { values: args } = parseArgs({
   },
 });
 if (args.help) {
-  console.log('usage: npm run bench:edge -- [--duration s (10)] [--connections n (32)] [--rounds n (3)] [--client auto|h2load|autocannon]\n'
+  console.log('usage: npm run bench:edge -- [--duration s (10)] [--connections n (32)] [--rounds n (5)] [--client auto|h2load|autocannon]\n'
     + '  [--hostnames n (10000)] [--samples n (50)] [--phases throughput,handshakes,deployment,scale] [--layouts edge-own-core,shared-cores]');
   process.exit(0);
 }
@@ -296,8 +296,10 @@ async function main(): Promise<Record<string, unknown>> {
     await applyLayout(layout);
     progress(`throughput, ${layout === 'edge-own-core' ? `layout edge-own-core: HAProxy (${runningThreads === '0' ? os.cpus().length : runningThreads} thread) alone on CPU 0, client and origin together on CPU ${os.cpus().length - 1}` : `layout shared-cores: client, HAProxy (${threads} threads) and origin share every CPU`}`);
     progress(`  ${client}, ${connections} keep-alive connections, ${duration} s per run, ${rounds} round(s) of edge and direct (order alternating)`);
-    await runLoad(client, viaEdgeTarget, connections, Math.min(duration, 3)); // warm-up (both paths' connections and JIT)
-    await runLoad(client, directTarget, connections, Math.min(duration, 3));
+    // Warm-up, both paths, as long as a measured run (up to 10 s): with 3 s the first measured
+    // round was still the lowest of every run (JIT, TLS session caches, allocator warming).
+    await runLoad(client, viaEdgeTarget, connections, Math.min(duration, 10));
+    await runLoad(client, directTarget, connections, Math.min(duration, 10));
     for (let i = 0; i < rounds; i++) {
       const order = i % 2 === 0 ? (['edge', 'direct'] as const) : (['direct', 'edge'] as const);
       for (const which of order) {
