@@ -12,6 +12,7 @@ import type { OutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
 import { refuseCredentialsInUrl } from './plugins/api-key-auth.ts';
 import { clientErrorHandler, connectionsCheckingInterval, SHUTDOWN_RETRY_AFTER_SECONDS } from './plugins/connection-errors.ts';
 import { ApiError } from './errors.ts';
+import { AuthFailureLimit } from './auth-failure-limit.ts';
 import { errorResponsesPlugin } from './plugins/error-responses.ts';
 import { errorsPlugin, sendError, toApiError } from './plugins/errors.ts';
 import { strictUtf8Plugin } from './plugins/strict-utf8.ts';
@@ -46,6 +47,8 @@ declare module 'fastify' {
     deps: AppDeps;
     /** Seals secrets at rest (webhook secrets, stored idempotent responses). */
     secretBox: SecretBox;
+    /** Failed authentications per client address (api/auth-failure-limit.ts). */
+    authFailures: AuthFailureLimit;
   }
 }
 
@@ -72,10 +75,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // envelope and request id like every other answer.
     frameworkErrors: (error, request, reply) => sendError(reply, toApiError(error, request)),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // HOSTGATE_TRUSTED_PROXIES (docs/deploy.md): only these peers' X-Forwarded-For names the
+    // client (request.ip, the key of the failed-authentication limit); none by default, so a
+    // client cannot pick its own address by sending the header.
+    trustProxy: deps.config.trustedProxies.length ? deps.config.trustedProxies : false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('deps', deps);
   app.decorate('secretBox', new SecretBox(deps.config.encryptionKeys));
+  // One budget per client address shared by API-key and widget-token authentication.
+  app.decorate('authFailures', new AuthFailureLimit(deps.config.authFailureLimit));
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: a text/plain body answers 415 instead of being parsed as a string.
   app.removeContentTypeParser('text/plain');

@@ -36,6 +36,19 @@ export class TokenBuckets {
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / this.#rate)) };
   }
 
+  /**
+   * Whether `take` would allow now, without taking a token. A key without a bucket is full and
+   * gets none made: checking every request must not grow the map (the failed-authentication limit
+   * checks every request but only failures `take`).
+   */
+  check(key: string, now = performance.now()): RateDecision {
+    const bucket = this.#buckets.get(key);
+    if (!bucket) return { allowed: true, retryAfterSeconds: 0 };
+    const tokens = Math.min(this.#burst, bucket.tokens + ((now - bucket.at) / 1000) * this.#rate);
+    if (tokens >= 1) return { allowed: true, retryAfterSeconds: 0 };
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / this.#rate)) };
+  }
+
   /** Drops buckets that have refilled completely; they are indistinguishable from new ones. */
   #sweep(now: number) {
     for (const [key, b] of this.#buckets) {

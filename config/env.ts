@@ -30,6 +30,10 @@ const variables = {
   HOSTGATE_ENCRYPTION_KEYS: { schema: Type.String({ pattern: '^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=]{43,44}(,[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=]{43,44})*$' }), default: undefined, describe: 'comma-separated kid:base64(32 bytes) AES-256-GCM keys, the first encrypts (unset in development: generated under HOSTGATE_DATA_DIR)' },
   HOSTGATE_RATE_LIMIT_PER_SECOND: { schema: Type.Integer({ minimum: 1 }), default: '50', describe: 'a positive integer (requests per second per API key)' },
   HOSTGATE_RATE_LIMIT_BURST: { schema: Type.Integer({ minimum: 1 }), default: '100', describe: 'a positive integer (burst size per API key)' },
+  // Failed authentications (docs/api-decisions.md, "Limits"): per client address, before the lookup.
+  HOSTGATE_TRUSTED_PROXIES: { schema: Type.String({ pattern: '^[0-9A-Za-z.:/, ]*$' }), default: '', describe: 'comma-separated IPs or CIDRs (or loopback, linklocal, uniquelocal) of the proxies in front of the API whose X-Forwarded-For names the client (empty: none, the client is the socket peer)' },
+  HOSTGATE_AUTH_FAILURE_PER_SECOND: { schema: Type.Integer({ minimum: 1, maximum: 10000 }), default: '1', describe: 'an integer from 1 to 10000: failed authentications per second a client address regains' },
+  HOSTGATE_AUTH_FAILURE_BURST: { schema: Type.Integer({ minimum: 1, maximum: 1000000 }), default: '20', describe: 'an integer from 1 to 1000000: failed authentications (unknown or revoked API key or widget token) a client address may make before its requests answer 429 until refilled' },
   HOSTGATE_ALLOW_PRIVATE_TARGETS: { schema: Type.Boolean(), default: 'false', describe: 'true or false: allow loopback/private destination and webhook targets (tests only)' },
   HOSTGATE_WEBHOOK_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 60000 }), default: '15000', describe: 'an integer from 100 to 60000: milliseconds a webhook receiver has to answer (docs/api-decisions.md: 15 s)' },
   HOSTGATE_HTTP_PORT: { schema: Port, default: '8080', describe: 'a TCP port (1-65535) for the HTTP listener that answers ACME HTTP-01 challenges and redirects to HTTPS (80 in production)' },

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { ConfigError, readEnv, type RawConfig } from './env.ts';
 
 export { ConfigError } from './env.ts';
@@ -24,6 +25,10 @@ export interface Config {
   edgeIpv6: string[];
   encryptionKeys: EncryptionKey[];
   rateLimit: { perSecond: number; burst: number };
+  /** Proxies whose X-Forwarded-For is believed (Fastify `trustProxy`); empty: request.ip is the socket peer. */
+  trustedProxies: string[];
+  /** Failed authentications per client address (api/auth-failure-limit.ts). */
+  authFailureLimit: { perSecond: number; burst: number };
   allowPrivateTargets: boolean;
   webhooks: { timeoutMs: number };
   /** Concurrency of one worker process (Temporal worker slots). */
@@ -74,6 +79,25 @@ export function parseEncryptionKeys(value: string | undefined): EncryptionKey[] 
   });
 }
 
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** HOSTGATE_TRUSTED_PROXIES entries as Fastify's trustProxy (proxy-addr) takes them: IP, IP/prefix or a named range. */
+export function parseTrustedProxies(value: string): { proxies: string[]; problems: string[] } {
+  const proxies = list(value);
+  const problems: string[] = [];
+  for (const entry of proxies) {
+    if (PROXY_NAMES.has(entry)) continue;
+    const [address = '', prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    const maxPrefix = family === 4 ? 32 : 128;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= maxPrefix);
+    if (!family || !prefixOk || extra !== undefined) {
+      problems.push(`HOSTGATE_TRUSTED_PROXIES: ${JSON.stringify(entry)} is not valid: expected an IP address, a CIDR such as 10.0.0.0/8 or fd00::/8, or one of loopback, linklocal, uniquelocal`);
+    }
+  }
+  return { proxies, problems };
+}
+
 /**
  * Validated configuration. `require` names what this process cannot run without, so the message
  * says which variable is missing instead of a connection error later.
@@ -98,6 +122,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
     // with billing:write could take any plan for free. In production that must be a choice.
     problems.push('HOSTGATE_ENV=production needs a billing provider: set STRIPE_SECRET_KEY and its prices (see docs/billing.md), or HOSTGATE_BILLING_PROVIDER=local to run the built-in provider on purpose (its checkout page takes no payment: for billing handled outside Hostgate, or a trial)');
   }
+  const trusted = parseTrustedProxies(raw.HOSTGATE_TRUSTED_PROXIES);
+  problems.push(...trusted.problems);
   if (problems.length) throw new ConfigError(problems);
   const serviceDomain = raw.HOSTGATE_SERVICE_DOMAIN;
   const publicUrl = raw.HOSTGATE_PUBLIC_URL ?? `http://localhost:${raw.HOSTGATE_API_PORT}`;
@@ -120,6 +146,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
     edgeIpv6: list(raw.HOSTGATE_EDGE_IPV6),
     encryptionKeys,
     rateLimit: { perSecond: raw.HOSTGATE_RATE_LIMIT_PER_SECOND, burst: raw.HOSTGATE_RATE_LIMIT_BURST },
+    trustedProxies: trusted.proxies,
+    authFailureLimit: { perSecond: raw.HOSTGATE_AUTH_FAILURE_PER_SECOND, burst: raw.HOSTGATE_AUTH_FAILURE_BURST },
     allowPrivateTargets: raw.HOSTGATE_ALLOW_PRIVATE_TARGETS,
     webhooks: { timeoutMs: raw.HOSTGATE_WEBHOOK_TIMEOUT_MS },
     worker: { workflowTaskSlots: raw.HOSTGATE_WORKER_WORKFLOW_TASK_SLOTS, activitySlots: raw.HOSTGATE_WORKER_ACTIVITY_SLOTS, localActivitySlots: raw.HOSTGATE_WORKER_LOCAL_ACTIVITY_SLOTS, maxCachedWorkflows: raw.HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS, bundlePath: raw.HOSTGATE_WORKFLOW_BUNDLE },

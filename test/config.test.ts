@@ -26,6 +26,20 @@ describe('configuration', () => {
     expect(problems).toMatch(/DATABASE_URL="<redacted>" is not valid: expected a postgres:\/\/ connection URL/);
   });
 
+  it('HOSTGATE_TRUSTED_PROXIES: none by default; IPs, CIDRs and named ranges accepted; a bad entry is named', () => {
+    expect(loadConfig({}).trustedProxies).toEqual([]);
+    expect(loadConfig({}).authFailureLimit).toEqual({ perSecond: 1, burst: 20 });
+    expect(loadConfig({ HOSTGATE_TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8,fd00::/8,::1,loopback' }).trustedProxies).toEqual(['127.0.0.1', '10.0.0.0/8', 'fd00::/8', '::1', 'loopback']);
+    for (const bad of ['10.0.0.0/33', '300.1.1.1', 'proxy.internal', '10.0.0.1/8/1', 'fd00::/129', '10.0.0.0/']) {
+      let error: unknown;
+      try { loadConfig({ HOSTGATE_TRUSTED_PROXIES: `127.0.0.1,${bad}` }); } catch (e) { error = e; }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems.join('\n')).toContain(`HOSTGATE_TRUSTED_PROXIES: ${JSON.stringify(bad)} is not valid`);
+    }
+    // Characters no address has are refused by the variable's pattern, naming it too.
+    expect(() => loadConfig({ HOSTGATE_TRUSTED_PROXIES: '10.0.0.1;rm' })).toThrow(/HOSTGATE_TRUSTED_PROXIES=.*is not valid/);
+  });
+
   it('rejects an encryption key of the wrong length', () => {
     expect(() => loadConfig({ HOSTGATE_ENCRYPTION_KEYS: `k1:${Buffer.alloc(16).toString('base64')}=========================` })).toThrow(ConfigError);
     expect(() => loadConfig({ HOSTGATE_ENCRYPTION_KEYS: `k1:${Buffer.alloc(24).toString('base64')}` })).toThrow(/HOSTGATE_ENCRYPTION_KEYS/);

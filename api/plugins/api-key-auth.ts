@@ -1,5 +1,6 @@
 // Server-to-server authentication: `Authorization: Bearer hg_live_…`, looked up by SHA-256.
 // Runs on onRequest, before the body is parsed, so an unauthenticated caller costs no parsing.
+// An address with too many failed lookups is refused before the lookup (api/auth-failure-limit.ts).
 // Then the per-key rate limit, then the route's scope (route option `config.scope`).
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -58,8 +59,13 @@ export const apiKeyAuthPlugin = fp(async function apiKeyAuth(app: FastifyInstanc
     const token = bearerToken(request);
     if (token === null) throw new ApiError('missing_api_key', 'send your API key as `Authorization: Bearer hg_live_…`');
     if (!token.startsWith(API_KEY_PREFIX) || token.length > 200) throw new ApiError('invalid_api_key', 'the API key is not valid: check for truncation, or create a new key with `hostgate keys create`');
+    // A malformed key was refused above for free; a lookup is what the failure budget protects.
+    app.authFailures.refuseIfExhausted(request.ip);
     const key = await keys.authenticate(token);
-    if (!key) throw new ApiError('invalid_api_key', 'the API key is not valid or has been revoked: create a new key with `hostgate keys create`');
+    if (!key) {
+      app.authFailures.recordFailure(request.ip);
+      throw new ApiError('invalid_api_key', 'the API key is not valid or has been revoked: create a new key with `hostgate keys create`');
+    }
     const decision = buckets.take(key.id);
     if (!decision.allowed) {
       throw new ApiError('rate_limited', `too many requests for this API key; retry after ${decision.retryAfterSeconds} s`, { headers: { 'retry-after': String(decision.retryAfterSeconds) } });

@@ -3,7 +3,8 @@
 // and per-session rate limits. Runs on onRequest for routes with `config.widget`, before the body
 // is parsed. API-key routes are untouched (they carry `config.apiKey` instead).
 //
-// Precedence: no token → 401 missing_token; unknown → invalid_widget_token; expired →
+// Precedence: no token → 401 missing_token; malformed → invalid_widget_token; the client address's
+// failed-authentication budget spent → 429 rate_limited (no lookup); unknown → invalid_widget_token; expired →
 // widget_token_expired; Origin missing or not allowed → 403 origin_forbidden; then the rate limit.
 //
 // CORS is answered here rather than by @fastify/cors (11.4, measured 2026-11-26): it decides in its
@@ -85,9 +86,18 @@ export const widgetAuthPlugin = fp(async function widgetAuth(app: FastifyInstanc
     if (!token.startsWith(WIDGET_TOKEN_PREFIX) || token.length > 200) {
       throw new ApiError('invalid_widget_token', 'the widget token is malformed (widget tokens start with wst_): set the token attribute of <service-widget> to the `token` of POST /v1/widget-sessions');
     }
+    // Same failure budget per client address as API keys (api/auth-failure-limit.ts): an unknown
+    // or revoked token costs a lookup; an expired one is a real token and does not count.
+    app.authFailures.refuseIfExhausted(request.ip);
     const session = await sessions.authenticate(token);
-    if (!session) throw new ApiError('invalid_widget_token', 'the widget token is not valid: create a new widget session on your server and set the token attribute');
-    if (session.key_revoked) throw new ApiError('invalid_widget_token', 'the API key that created this widget session has been revoked, which ends its sessions: create a new widget session with a live key');
+    if (!session) {
+      app.authFailures.recordFailure(request.ip);
+      throw new ApiError('invalid_widget_token', 'the widget token is not valid: create a new widget session on your server and set the token attribute');
+    }
+    if (session.key_revoked) {
+      app.authFailures.recordFailure(request.ip);
+      throw new ApiError('invalid_widget_token', 'the API key that created this widget session has been revoked, which ends its sessions: create a new widget session with a live key');
+    }
     const allowed = originAllowed(origin, session.allowed_origins);
     if (session.expired) {
       throw new ApiError('widget_token_expired', 'the widget token has expired: create a new widget session on your server and replace the token attribute');

@@ -26,6 +26,10 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     // Tests of the lifecycle alone run no edge: a certificate activates its domain at once. The
     // edge tests set `required` and run the real agent and HAProxy (test/edge-lifecycle.test.ts).
     HOSTGATE_EDGE_DEPLOYMENT: 'skip',
+    // Every injected request comes from 127.0.0.1, and suites send many unknown keys on purpose
+    // (fuzzing, error catalogues): a budget they cannot spend. test/auth-failure-limit.test.ts
+    // runs the production default (20).
+    HOSTGATE_AUTH_FAILURE_BURST: '1000000',
     ...overrides,
   });
 }
