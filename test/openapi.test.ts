@@ -68,6 +68,7 @@ function notFoundCode(template: string): ErrorCode {
   if (template.startsWith('/v1/domains')) return 'domain_not_found';
   if (template.startsWith('/v1/webhook-endpoints')) return 'webhook_endpoint_not_found';
   if (template.startsWith('/v1/webhook-deliveries')) return 'webhook_delivery_not_found';
+  if (template.startsWith('/v1/billing/invoices')) return 'invoice_not_found';
   throw new Error(`no not-found code known for ${template}: extend notFoundCode`);
 }
 
