@@ -170,6 +170,11 @@ describe('billing invoices', () => {
     expect((await t.app.inject({ method: 'GET', url: '/v1/billing/invoices' })).json().error.code).toBe('missing_api_key');
   });
 
+  it('limit 1 and 100, the bounds, are accepted', async () => {
+    expect((await a.api.get('/v1/billing/invoices?limit=1')).json().data).toHaveLength(1);
+    expect((await a.api.get('/v1/billing/invoices?limit=100')).json()).toMatchObject({ has_more: false, next_cursor: null, data: { length: 3 } });
+  });
+
   it.each(['0', '101', '-1', 'ten', '2.5'])('limit=%s → 400 invalid_request on limit', async (limit) => {
     const res = await a.api.get(`/v1/billing/invoices?limit=${limit}`);
     expect(res.statusCode).toBe(400);
