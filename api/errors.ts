@@ -46,6 +46,7 @@ export const errorCatalogue = {
   return_url_not_allowed: { status: 400, example: 'success_url must be on one of this organization\'s return origins (https://app.example.com)', param: 'success_url', details: { origin: 'https://elsewhere.example' } },
   invalid_signature: { status: 400, example: 'the Stripe-Signature does not match this body and the endpoint secret (or its timestamp is too old)' },
   billing_session_not_found: { status: 404, example: 'this billing page does not exist or has expired; start again from your application' },
+  invoice_not_found: { status: 404, example: 'invoice inv_local_4n2m8k0c6x1v9z7b5q3w1e2r does not exist', param: 'id' },
   subscription_exists: { status: 409, example: 'this organization already has a active growth subscription: change plans with POST /v1/billing/plan, or manage it through POST /v1/billing/portal-session' },
   subscription_missing: { status: 409, example: 'this organization has no subscription yet: start one with POST /v1/billing/checkout-session' },
   plan_unchanged: { status: 409, example: 'the subscription is already on the growth plan', param: 'plan' },

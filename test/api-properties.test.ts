@@ -9,10 +9,13 @@
 // Requests that once broke a property are pinned at the end, each by its exact request.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
+import { createBillingActivities } from '../activities/billing.ts';
 import { errorStatus } from '../api/errors.ts';
+import { createBillingProvider } from '../billing/create-provider.ts';
 import { decodeCursor } from '../db/pagination.ts';
 import { apiKeysRepository } from '../db/repositories/api-keys.ts';
 import { deliveryStatuses, webhookDeliveriesRepository } from '../db/repositories/webhook-deliveries.ts';
+import { createLogger } from '../logging/logger.ts';
 import { domainStatuses, eventKinds } from '../model/domain-status.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
 import { client } from './support/http.ts';
@@ -199,13 +202,13 @@ const contentTypes = [
 interface Ctx {
   ops: Op[];
   hidden: Op[];
-  ids: { destination: string[]; domain: string[]; endpoint: string[]; delivery: string[] };
+  ids: { destination: string[]; domain: string[]; endpoint: string[]; delivery: string[]; invoice: string[] };
   cursor: string;
   auth: { full: string; readOnly: string };
 }
 
 function allIds(ctx: Ctx): string[] {
-  return [...ctx.ids.destination, ...ctx.ids.domain, ...ctx.ids.endpoint, ...ctx.ids.delivery];
+  return [...ctx.ids.destination, ...ctx.ids.domain, ...ctx.ids.endpoint, ...ctx.ids.delivery, ...ctx.ids.invoice];
 }
 
 function idsFor(ctx: Ctx, template: string): string[] {
@@ -213,6 +216,7 @@ function idsFor(ctx: Ctx, template: string): string[] {
   if (template.startsWith('/v1/domains')) return ctx.ids.domain;
   if (template.startsWith('/v1/webhook-endpoints')) return ctx.ids.endpoint;
   if (template.startsWith('/v1/webhook-deliveries')) return ctx.ids.delivery;
+  if (template.startsWith('/v1/billing/invoices')) return ctx.ids.invoice;
   return allIds(ctx);
 }
 
@@ -449,7 +453,7 @@ const HANDLER_CODES = new Set(['destination_not_found', 'domain_not_found', 'web
   // refusals a handler makes after reading the resource (a domain deleted by an earlier run, …)
   'domain_deleted', 'webhook_endpoint_disabled', 'webhook_endpoint_deleted', 'apex_domains_unavailable', 'destination_required',
   // billing (docs/billing.md)
-  'return_url_not_allowed', 'subscription_exists', 'subscription_missing', 'plan_unchanged']);
+  'return_url_not_allowed', 'subscription_exists', 'subscription_missing', 'plan_unchanged', 'invoice_not_found']);
 
 const otherMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND'];
 
@@ -477,7 +481,7 @@ describe('API properties: every route, random and malformed input', () => {
     const o = await createOrgWithKey(t);
     const readOnly = await apiKeysRepository(t.database.db).create({ organizationId: o.org.id, scopes: [] });
     const c = client(t.app, o.auth);
-    const ids: Ctx['ids'] = { destination: [], domain: [], endpoint: [], delivery: [] };
+    const ids: Ctx['ids'] = { destination: [], domain: [], endpoint: [], delivery: [], invoice: [] };
     for (let i = 0; i < 4; i++) {
       ids.destination.push((await c.post('/v1/destinations', { url: `https://app${i}.props.example.com` })).json().data.id);
       ids.endpoint.push((await c.post('/v1/webhook-endpoints', { url: `https://hooks.props.example.com/${i}` })).json().data.id);
@@ -488,6 +492,12 @@ describe('API properties: every route, random and malformed input', () => {
     // Each domain's hostname.created event, fanned out to the endpoints: deliveries.
     await webhookDeliveriesRepository(t.database.db).fanOut(100);
     ids.delivery.push(...(await c.get('/v1/webhook-deliveries?limit=4')).json().data.map((d: { id: string }) => d.id));
+    // Invoices: two periods closed as the billing workflow closes them.
+    const activities = createBillingActivities({ db: t.database.db, logger: createLogger('silent', 'test'), config: t.config, provider: createBillingProvider(t.config, t.database.db) });
+    for (let i = 0; i < 2; i++) {
+      const usage = (await c.get('/v1/usage')).json().data;
+      ids.invoice.push((await activities.closeBillingPeriod({ organizationId: o.org.id, periodStart: usage.period_start, periodEnd: usage.period_end, plan: usage.plan })).invoiceId);
+    }
     for (const list of Object.values(ids)) expect(list.every((id) => typeof id === 'string')).toBe(true);
     const cursor = (await c.get('/v1/destinations?limit=1')).json().next_cursor as string;
     expect(typeof cursor).toBe('string');
@@ -643,6 +653,7 @@ describe('API properties: every route, random and malformed input', () => {
         await webhookDeliveriesRepository(t.database.db).fanOut(100);
         return (await c.get('/v1/webhook-deliveries?limit=1')).json().data[0].id;
       }
+      if (template.startsWith('/v1/billing/invoices')) return ctx.ids.invoice[0]!; // reads change nothing
       return (await c.post('/v1/webhook-endpoints', { url: `https://hooks.props.example.com/sweep${n}` })).json().data.id;
     };
     const examples: Record<string, () => Promise<unknown>> = {

@@ -10,6 +10,7 @@ import { widgetSessionRoutes } from './widget-sessions.ts';
 import { widgetRoutes } from './widget.ts';
 import { usageRoutes } from './usage.ts';
 import { billingRoutes } from './billing.ts';
+import { billingInvoiceRoutes } from './billing-invoices.ts';
 import { billingLocalPages } from './billing-local-pages.ts';
 import { billingStripeWebhook } from './billing-stripe-webhook.ts';
 
@@ -24,6 +25,7 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(widgetRoutes);
   await app.register(usageRoutes);
   await app.register(billingRoutes);
+  await app.register(billingInvoiceRoutes);
   await app.register(billingLocalPages);
   await app.register(billingStripeWebhook);
 };

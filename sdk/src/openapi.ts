@@ -7986,6 +7986,343 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/billing/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the invoices of closed periods, newest period first: peak, included and overage hostnames, items, totals */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-3"][];
+                            has_more: boolean;
+                            /** @description Pass as `cursor` for the next page; null on the last page. */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Error codes: `invalid_request`, `api_key_in_query` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `service_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an invoice of a closed period with its items */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-3"];
+                        };
+                    };
+                };
+                /** @description Error codes: `invalid_request`, `api_key_in_query` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `invoice_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error codes: `service_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable machine-readable code; branch on this. */
+                                code: string;
+                                /** @description Human-readable explanation, safe to show. */
+                                message: string;
+                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
+                                request_id: string;
+                                /** @description The request field the error is about. */
+                                param?: string;
+                                details?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "hostname.created": {
@@ -8223,6 +8560,57 @@ export interface components {
             response_body: string | null;
             /** @description Why the attempt got no usable answer (timeout, connection error, refused target, redirect); null otherwise */
             error: string | null;
+        };
+        /** Invoice */
+        "def-3": {
+            /** @description Identifier (inv_…) */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Start of the billed period
+             */
+            period_start: string;
+            /**
+             * Format: date-time
+             * @description End of the billed period (exclusive)
+             */
+            period_end: string;
+            /** @description starter (10 hostnames, 50 GB), growth (100, 500 GB), scale (1000, 5000 GB) */
+            plan: "starter" | "growth" | "scale";
+            /** @description Highest number of counted hostnames in the period */
+            peak_hostnames: number;
+            /** @description Hostnames included in the plan */
+            included_hostnames: number;
+            /** @description peak_hostnames above included_hostnames: the quantity of the overage item */
+            overage_hostnames: number;
+            /** @description Euro cents per overage hostname (15) */
+            unit_amount_cents: number;
+            /** @description Sum of the items, in euro cents */
+            total_cents: number;
+            /** @enum {string} */
+            currency: "eur";
+            /** @description With Stripe: the id of Stripe's renewal invoice the overage went on (in_…); null with the built-in provider, or before Stripe opened it */
+            provider_invoice_id: string | null;
+            items: {
+                /**
+                 * @description What the item bills; v1 has one kind: the hostnames of the period's peak above the plan's included count
+                 * @enum {string}
+                 */
+                kind: "overage_hostnames";
+                /** @description Hostnames billed (0 when the peak stayed within the plan) */
+                quantity: number;
+                /** @description Euro cents per hostname (15) */
+                unit_amount_cents: number;
+                /** @description quantity × unit_amount_cents */
+                amount_cents: number;
+                /** @description Human-readable line, as shown on the invoice */
+                description: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description When the period was closed and invoiced
+             */
+            created_at: string;
         };
     };
     responses: never;

@@ -62,3 +62,6 @@ export type PortalSessionCreateParams = BodyOrEmpty<paths['/v1/billing/portal-se
 export type PortalSession = ResponseData<'/v1/billing/portal-session', 'post'>;
 export type PlanChangeParams = BodyOrEmpty<paths['/v1/billing/plan']['post']>;
 export type PlanChangeResult = ResponseData<'/v1/billing/plan', 'post'>;
+export type Invoice = ResponseData<'/v1/billing/invoices/{id}', 'get'>;
+export type InvoiceItem = Invoice['items'][number];
+export type InvoiceListParams = QueryParams<'/v1/billing/invoices', 'get'>;

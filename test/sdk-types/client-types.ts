@@ -1,7 +1,7 @@
 // Type tests of the SDK, checked by `npm run typecheck` (tsc over the repository; never run).
 // Each `@ts-expect-error` line must fail to type-check: if the SDK's types ever accept it (a
 // wrong field, a forgotten idempotency key, a misspelt status), tsc reports the unused directive.
-import { Hostgate, type Domain, type DomainStatus, type HostgateEvent, type Usage, type WebhookEndpointWithSecret } from '../../sdk/src/index.ts';
+import { Hostgate, type Domain, type DomainStatus, type HostgateEvent, type Invoice, type Usage, type WebhookEndpointWithSecret } from '../../sdk/src/index.ts';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 const assertType = <T extends true>(_: T) => undefined;
@@ -28,6 +28,13 @@ export async function typeTests(hg: Hostgate) {
   const usage: Usage = await hg.usage.retrieve();
   const hostnames: number = usage.active_hostnames;
   await hg.billing.createCheckoutSession({ plan: 'growth' });
+  const invoice: Invoice = await hg.billing.invoices.retrieve('inv_1');
+  const overage: number = invoice.overage_hostnames;
+  const currency: 'eur' = invoice.currency;
+  const providerInvoice: string | null = invoice.provider_invoice_id;
+  const itemKind: 'overage_hostnames' | undefined = invoice.items[0]?.kind;
+  for await (const i of hg.billing.invoices.list({ limit: 5 }).items()) void i.total_cents;
+  void overage; void currency; void providerInvoice; void itemKind;
 
   // @ts-expect-error -- unknown field in a create call
   await hg.domains.create({ hostname: 'shop.example.com', destination_id: 'dst_1', destination: 'dst_1' }, key);
@@ -53,6 +60,8 @@ export async function typeTests(hg: Hostgate) {
   hg.destinations.list({ limit: '10' });
   // @ts-expect-error -- checkout takes no idempotency key (the contract's one exception)
   await hg.billing.createCheckoutSession({ plan: 'growth' }, { idempotencyKey: 'k' });
+  // @ts-expect-error -- the invoice list takes no filters beyond limit and cursor
+  hg.billing.invoices.list({ status: 'paid' });
   // @ts-expect-error -- not a plan
   await hg.billing.changePlan({ plan: 'platinum' }, key);
   // @ts-expect-error -- the secret is not on a read endpoint

@@ -1,12 +1,21 @@
-import type { RequestOptions, WithResponse, WriteOptions } from '../transport.ts';
+import type { RequestOptions, Transport, WithResponse, WriteOptions } from '../transport.ts';
 import type { CheckoutSession, CheckoutSessionCreateParams, PlanChangeParams, PlanChangeResult, PortalSession, PortalSessionCreateParams } from '../types.ts';
+import { BillingInvoices } from './billing-invoices.ts';
 import { Resource } from './resource.ts';
 
 /** Checkout options: the one write the contract does not make idempotent, so it takes no key. */
 export type CheckoutOptions = RequestOptions & { idempotencyKey?: never };
 
-/** Subscription: checkout, the customer portal, plan changes (scope billing:write). */
+/** Subscription: checkout, the customer portal, plan changes (scope billing:write); invoices. */
 export class Billing extends Resource {
+  /** The invoices of closed periods: `list()` and `retrieve(id)`. */
+  readonly invoices: BillingInvoices;
+
+  constructor(transport: Transport) {
+    super(transport);
+    this.invoices = new BillingInvoices(transport);
+  }
+
   /**
    * POST /v1/billing/checkout-session: `{ id, url }`; send the user to `url`. Without an
    * Idempotency-Key (the contract's one exception): each call opens a new session, and the

@@ -1,0 +1,17 @@
+import type { PageList } from '../pagination.ts';
+import type { ReadOptions, WithResponse } from '../transport.ts';
+import type { Invoice, InvoiceListParams } from '../types.ts';
+import { pathOf, Resource } from './resource.ts';
+
+/** The usage invoices of closed periods (any key of the organization): `hostgate.billing.invoices`. */
+export class BillingInvoices extends Resource {
+  /** GET /v1/billing/invoices: newest period first. */
+  list(params?: InvoiceListParams, options?: ReadOptions): PageList<Invoice> {
+    return this.pages('/v1/billing/invoices', params, options);
+  }
+
+  /** GET /v1/billing/invoices/{id}: the invoice with its items. */
+  async retrieve(id: string, options?: ReadOptions): Promise<WithResponse<Invoice>> {
+    return this.one({ method: 'GET', path: pathOf('billing/invoices', id), options });
+  }
+}
