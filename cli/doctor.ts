@@ -12,6 +12,7 @@ import type { Config } from '../config/index.ts';
 import { migrationsDir } from '../db/migrate.ts';
 import { allSearchAttributes } from '../workflows/search-attributes.ts';
 import { connectTemporal } from '../workflows/temporal-connection.ts';
+import { answerWithin } from '../process/deadline.ts';
 
 export interface CheckResult {
   name: string;
@@ -26,16 +27,8 @@ export const DEFAULT_CHECK_TIMEOUT_MS = 3000;
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error)) || String(error);
 
-/** Rejects after `ms` with a message naming what did not answer; the timer never outlives the race. */
-async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms); });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+/** Rejects after `ms` with a message naming what did not answer. */
+const within = <T>(ms: number, what: string, work: Promise<T>): Promise<T> => answerWithin(work, ms, what);
 
 const ok = (name: string, detail: string): CheckResult => ({ name, ok: true, blocking: false, detail });
 const problem = (name: string, detail: string, fix: string, blocking = true): CheckResult => ({ name, ok: false, blocking, detail, fix });

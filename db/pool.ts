@@ -7,6 +7,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { DriverFactory } from '@slonik/driver';
 import { createPgDriverFactory } from '@slonik/pg-driver';
+import { rejectAfter } from '../process/deadline.ts';
 
 export type Db = DatabasePool;
 export const sql = slonikSql;
@@ -124,12 +125,6 @@ export interface DbLimits {
  */
 export const QUERY_GRACE_MS = 1000;
 
-function withTimer<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(onTimeout()), ms); });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
-}
-
 /**
  * slonik's pg driver with a client-side deadline on every statement. statement_timeout is
  * enforced by the server, so a server that is frozen (SIGSTOP, a paused VM) or a black-holed
@@ -149,7 +144,7 @@ function boundedDriver(queryTimeoutMs: number): DriverFactory {
         const destroy = client.destroy;
         return {
           ...client,
-          query: (text, values, options) => withTimer(client.query(text, values, options), queryTimeoutMs, () => {
+          query: (text, values, options) => rejectAfter(client.query(text, values, options), queryTimeoutMs, () => {
             timedOut = true;
             destroy().catch(ignore);
             return new DatabaseTimeoutError('query', queryTimeoutMs);

@@ -11,6 +11,7 @@ import { signalDomainWorkflow, startDomainWorkflow } from './domain/client.ts';
 import { domainIdOfWorkflow, domainWorkflowId } from './domain/config.ts';
 import { retryDeliveryWorkflow, startDeliveryWorkflow } from './webhook-delivery/client.ts';
 import { signalBillingWorkflow } from './billing/client.ts';
+import { rejectAfter } from '../process/deadline.ts';
 
 /**
  * How long one start or signal may take, connecting included. They answer in milliseconds; a
@@ -28,11 +29,7 @@ class DispatchTimeoutError extends Error {
 }
 
 /** The promise, or DispatchTimeoutError once `deadline` (epoch ms) has passed. */
-function before<T>(promise: Promise<T>, deadline: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new DispatchTimeoutError(what)), Math.max(0, deadline - Date.now())); });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
+const before = <T>(promise: Promise<T>, deadline: number, what: string): Promise<T> => rejectAfter(promise, deadline - Date.now(), () => new DispatchTimeoutError(what));
 
 /** An error and its causes in one line ("Failed to start Workflow: 4 DEADLINE_EXCEEDED: …"). */
 function describe(error: unknown): string {

@@ -9,6 +9,7 @@ import { Type } from 'typebox';
 import { sql } from '../../db/pool.ts';
 import { ApiError } from '../errors.ts';
 import { ErrorResponse } from '../schemas/common.ts';
+import { answerWithin } from '../../process/deadline.ts';
 
 const Health = Type.Object({ status: Type.Literal('ok') });
 const CheckResult = Type.Union([Type.Literal('ok'), Type.Literal('unreachable'), Type.Literal('not_configured')]);
@@ -24,14 +25,6 @@ const ReadyQuery = Type.Object({ strict: Type.Optional(Type.Union([Type.Literal(
 /** How long each dependency may take to answer a readiness probe. */
 const CHECK_TIMEOUT_MS = 2000;
 
-async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([promise, new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms); })]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 // The call itself carries the deadline too: a probe that gave up must not leave the client
 // retrying behind it (one stray call per probe while Temporal is away).
@@ -52,12 +45,12 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { db, temporal } = app.deps;
     const checks: { postgres: 'ok' | 'unreachable' | 'not_configured'; temporal: 'ok' | 'unreachable' | 'not_configured' } = { postgres: 'ok', temporal: 'ok' };
     const details: Record<string, string> = {};
-    const postgres = withTimeout(db.oneFirst(sql.unsafe`select 1`), CHECK_TIMEOUT_MS, 'Postgres').catch((e: unknown) => {
+    const postgres = answerWithin(db.oneFirst(sql.unsafe`select 1`), CHECK_TIMEOUT_MS, 'Postgres').catch((e: unknown) => {
       checks.postgres = 'unreachable';
       details.postgres = publicReason(e);
     });
     const temporalCheck = temporal
-      ? withTimeout(clientOf(temporal.client).then((client) => client.connection.withDeadline(Date.now() + CHECK_TIMEOUT_MS, () => client.workflowService.getSystemInfo({}))), CHECK_TIMEOUT_MS, 'Temporal').catch((e: unknown) => {
+      ? answerWithin(clientOf(temporal.client).then((client) => client.connection.withDeadline(Date.now() + CHECK_TIMEOUT_MS, () => client.workflowService.getSystemInfo({}))), CHECK_TIMEOUT_MS, 'Temporal').catch((e: unknown) => {
         checks.temporal = 'unreachable';
         details.temporal = publicReason(e);
       })
