@@ -6,7 +6,7 @@ import { domainsRepository } from '../../db/repositories/domains.ts';
 import { ownEdgeHost, parseDestinationUrl, resolvesToPrivate } from '../../security/outbound-url.ts';
 import { ApiError } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
-import { recordAnswerWithin, writeAndAnswer } from '../plugins/idempotency.ts';
+import { writeAndAnswer } from '../plugins/idempotency.ts';
 import { presentDestination } from '../presenters/destination.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
 import { CreateDestinationBody, Destination, DestinationIdParams } from '../schemas/destinations.ts';
@@ -46,12 +46,10 @@ export const destinationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const parsed = parseDestinationUrl(request.body.url, { allowPrivate: app.deps.config.allowPrivateTargets });
     if (!parsed.ok) throw new ApiError('invalid_request', parsed.message, { param: 'url' });
     await refuseUnsafeOrigin(parsed.host);
-    // The row and the key's 201 commit together (see recordAnswerWithin).
-    const answer = await app.deps.db.transaction(async (tx) => {
+    // The row and the key's 201 commit together (writeAndAnswer).
+    const answer = await writeAndAnswer(request, reply, 201, async (tx) => {
       const destination = await destinations.create({ organizationId: principalOf(request).organizationId, url: parsed.url, host: parsed.host, port: parsed.port }, tx);
-      const created = { data: presentDestination(destination) };
-      await recordAnswerWithin(request, reply, tx, 201, created);
-      return created;
+      return { data: presentDestination(destination) };
     });
     return reply.code(201).send(answer);
   });

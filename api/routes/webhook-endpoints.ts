@@ -6,7 +6,7 @@ import { eventKinds } from '../../model/domain-status.ts';
 import { parseWebhookUrl, resolvesToPrivate } from '../../security/outbound-url.ts';
 import { ApiError } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
-import { recordAnswerWithin, writeAndAnswer } from '../plugins/idempotency.ts';
+import { writeAndAnswer } from '../plugins/idempotency.ts';
 import { presentCreatedWebhookEndpoint, presentRotatedWebhookEndpoint, presentWebhookEndpoint } from '../presenters/webhook-endpoint.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
 import {
@@ -52,12 +52,10 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => {
     const url = await checkUrl(request.body.url);
     const events = checkEvents(request.body.events ?? ['*']);
-    // The endpoint and the key's 201 (with the secret, sealed) commit together (see recordAnswerWithin).
-    const answer = await db.transaction(async (tx) => {
+    // The endpoint and the key's 201 (with the secret, sealed) commit together (writeAndAnswer).
+    const answer = await writeAndAnswer(request, reply, 201, async (tx) => {
       const { endpoint, secret } = await endpoints.create({ organizationId: principalOf(request).organizationId, url, events, description: request.body.description ?? null }, tx);
-      const created = { data: presentCreatedWebhookEndpoint(endpoint, secret) };
-      await recordAnswerWithin(request, reply, tx, 201, created);
-      return created;
+      return { data: presentCreatedWebhookEndpoint(endpoint, secret) };
     });
     return reply.code(201).send(answer);
   });

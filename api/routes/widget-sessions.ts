@@ -6,7 +6,7 @@ import { WIDGET_TOKEN_TTL_SECONDS, widgetSessionsRepository, type WidgetSessionR
 import { parseAllowedOrigin } from '../../security/origins.ts';
 import { ApiError } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
-import { recordAnswerWithin } from '../plugins/idempotency.ts';
+import { writeAndAnswer } from '../plugins/idempotency.ts';
 import { DataOf } from '../schemas/common.ts';
 import { CreateWidgetSessionBody, WidgetSession } from '../schemas/widget.ts';
 
@@ -56,12 +56,10 @@ export const widgetSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (body.destination_id === undefined && !(await destinations.onlyOne(organizationId))) {
       throw new ApiError('destination_required', 'destination_id is required: the organization does not have exactly one destination, so the widget could not tell where domains point. Pass the destination_id of one of your destinations (GET /v1/destinations).', { param: 'destination_id' });
     }
-    // The session and the key's 201 (with the token, sealed) commit together (see recordAnswerWithin).
-    const answer = await app.deps.db.transaction(async (tx) => {
+    // The session and the key's 201 (with the token, sealed) commit together (writeAndAnswer).
+    const answer = await writeAndAnswer(request, reply, 201, async (tx) => {
       const { session, token } = await sessions.create({ organizationId, externalCustomerId: body.external_customer_id, allowedOrigins, destinationId: body.destination_id ?? null, apiKeyId: principalOf(request).keyId }, tx);
-      const created = { data: presentWidgetSession(session, token) };
-      await recordAnswerWithin(request, reply, tx, 201, created);
-      return created;
+      return { data: presentWidgetSession(session, token) };
     });
     return reply.code(201).send(answer);
   });
