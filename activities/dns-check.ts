@@ -12,8 +12,8 @@
 //   (`localBudgetMs`); past it the check reports `lookup_failed` (retryable).
 // - probe: the periodic check of a pending_dns domain first tries the local path, with a permit
 //   of its own small pool only if one is free at once and PROBE_BUDGET_MS; when the resolver is
-//   slow or the pool busy it gives up without storing anything (`deferred`) and the workflow runs
-//   the check on the background lane. Fast DNS costs one workflow task per check, as before.
+//   slow or the pool busy, or the lookups failed (`lookup_failed`: nothing learned), it gives up
+//   without storing anything (`deferred`) and the workflow runs the check on the background lane. Fast DNS costs one workflow task per check, as before.
 // - background: `recheckDns`, a regular activity on the DNS task queue (worker/create-worker.ts)
 //   with slots of its own and `backgroundBudgetMs`.
 import { Resolver } from 'node:dns/promises';
@@ -163,8 +163,11 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
     const domain = known ? null : await liveDomain(domainId);
     const subject = known ?? domain!;
     const { result, verification, answered } = await lookUp(subject, lane);
-    if (lane === 'probe' && !answered) {
-      // Nothing learned and nothing stored: the workflow checks again on the DNS task queue.
+    if (lane === 'probe' && (!answered || result.problem?.code === 'lookup_failed')) {
+      // Nothing learned and nothing stored: the workflow checks again on the DNS task queue. Lookups
+      // that failed by themselves inside the budget learned nothing either: c-ares times a try out
+      // after ~5x the server's recent average answer time (about 1 s against a fast resolver, not
+      // HOSTGATE_DNS_QUERY_TIMEOUT_MS), so on slow DNS that often comes before the probe's budget.
       return { ...result, deferred: true, state: domain ? { status: domain.status, seq: domain.status_seq } : { status: 'pending_dns', seq: expectedSeq }, hostname: subject.hostname };
     }
     if (result.ok && (!domain || (domain.status === 'pending_dns' && domain.status_seq === expectedSeq))) {

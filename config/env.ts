@@ -92,7 +92,7 @@ const variables = {
   STRIPE_API_BASE: { schema: Type.String({ pattern: '^https?://[^/]+$' }), default: undefined, describe: "the origin of Stripe's API (tests point it at a fake); unset: https://api.stripe.com" },
   HOSTGATE_BILLING_GRACE_HOURS: { schema: Type.Integer({ minimum: 1, maximum: 2160 }), default: '168', describe: 'an integer from 1 to 2160: hours a past_due subscription keeps its domains before they are suspended' },
   // Issue 14 (reliability): DNS lookup bounds, the DNS task queue's slots, retention, metrics.
-  HOSTGATE_DNS_QUERY_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 30000 }), default: '2000', describe: 'an integer from 100 to 30000: milliseconds one DNS query try may take' },
+  HOSTGATE_DNS_QUERY_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 30000 }), default: '2000', describe: 'an integer from 100 to 30000: milliseconds one DNS query try may take at most (c-ares shortens later tries to 5x the recent answer time of the server, see docs/operations.md)' },
   HOSTGATE_DNS_TRIES: { schema: Type.Integer({ minimum: 1, maximum: 5 }), default: '2', describe: 'an integer from 1 to 5: tries per DNS query and server' },
   HOSTGATE_DNS_LOCAL_BUDGET_MS: { schema: Type.Integer({ minimum: 200, maximum: 20000 }), default: '3000', describe: 'an integer from 200 to 20000: milliseconds a DNS check run inside a workflow task (verify, re-checks) may take in all, waiting for its turn included; past it the check reports lookup_failed' },
   HOSTGATE_DNS_LOCAL_CONCURRENCY: { schema: Type.Integer({ minimum: 1, maximum: 1000 }), default: '10', describe: 'an integer from 1 to 1000: DNS checks one worker runs inside workflow tasks at once (each holds a workflow-task slot)' },

@@ -159,6 +159,24 @@ describe('checkDns activity', () => {
     expect(await verification(id)).toMatchObject({ checked_at: result.checked_at, problem: { code: 'lookup_failed' } });
   });
 
+  it('a periodic probe whose lookups fail inside its budget (DNS server down) defers to the DNS task queue, storing nothing', async () => {
+    // c-ares ends a try by itself after ~5x the server's recent answer time, often before the
+    // probe's 1 s budget: such a probe learned nothing and must not count as a check (CI flake of
+    // dns-slow-resolver.test.ts, where the slow domains then never reached the DNS task queue).
+    const closed = await freePort();
+    const down = createDnsCheckActivities({ db: database.db, config: testConfig({ HOSTGATE_DNS_SERVERS: `127.0.0.1:${closed}`, HOSTGATE_CNAME_TARGET: 'edge.hostgate.test', HOSTGATE_EDGE_IPV4: '127.0.0.1' }) });
+    const id = await domain('shop.down-probe.test');
+    const row = (await domainsRepository(database.db).getById(id))!;
+    const probe = await down.verifyDns({ domainId: id, expectedSeq: row.status_seq, hostname: 'shop.down-probe.test', isApex: false, probe: true });
+    expect(probe).toMatchObject({ deferred: true, ok: false, problem: { code: 'lookup_failed' }, state: { status: 'pending_dns', seq: row.status_seq } });
+    expect((await domainsRepository(database.db).getById(id))!.verification).toBeNull();
+    // The same check on the background lane stores what it found.
+    const background = await down.recheckDns({ domainId: id, expectedSeq: row.status_seq, hostname: 'shop.down-probe.test', isApex: false });
+    expect(background).toMatchObject({ ok: false, problem: { code: 'lookup_failed' } });
+    expect(background).not.toHaveProperty('deferred');
+    expect(await verification(id)).toMatchObject({ problem: { code: 'lookup_failed' } });
+  });
+
   it('a missing or deleted domain fails permanently', async () => {
     await expect(checkDns({ domainId: 'dom_missing' })).rejects.toMatchObject({ nonRetryable: true, type: 'DomainNotFound' });
     dns.set('shop.gone.test', [{ type: 'CNAME', value: 'edge.hostgate.test' }]);
