@@ -69,21 +69,28 @@ export const MAX_CNAME_HOPS = 8;
 export function createDnsCheckActivities({ db, config, resolverFactory }: DnsCheckDeps) {
   const domains = domainsRepository(db);
   const verifications = domainVerificationRepository(db);
-  // One resolver (one c-ares channel and its sockets) serves every check of this worker: a channel
-  // per check opened and closed sockets for each, which 5,000 domains waiting for DNS paid for on
-  // every turn of their backoff. c-ares runs concurrent queries on a channel by itself.
+  // One resolver (one c-ares channel and its sockets) serves every check of the local and probe
+  // lanes of this worker: a channel per check opened and closed sockets for each, which 5,000
+  // domains waiting for DNS paid for on every turn of their backoff. c-ares runs concurrent
+  // queries on a channel by itself.
+  // The background lane gets a channel per check instead: c-ares shortens a try's timeout to 5x
+  // the server's recent average answer time (about 1 s against a resolver that answers most
+  // questions in milliseconds), so on the shared channel a slow but working resolver would never
+  // be waited for, whatever the budget. A new channel starts at the configured timeout. Background
+  // checks are the few that were slow or failed on the probe, so their sockets cost little.
+  const newResolver = () => {
+    // Each query: `tries` attempts of at most `queryTimeoutMs` (maxTimeout stops c-ares from
+    // growing the timeout between tries); the check's budget bounds the whole.
+    const resolver = new Resolver({ timeout: config.dnsLimits.queryTimeoutMs, tries: config.dnsLimits.tries, maxTimeout: config.dnsLimits.queryTimeoutMs });
+    if (config.dns.servers.length > 0) resolver.setServers(config.dns.servers);
+    return resolver;
+  };
   let shared: Resolver | null = null;
-  const resolverFor = resolverFactory ? { get: resolverFactory, done: (r: Resolver) => r.cancel() } : {
-    get: () => {
-      if (!shared) {
-        // Each query: `tries` attempts of at most `queryTimeoutMs` (maxTimeout stops c-ares from
-        // growing the timeout between tries); the check's budget bounds the whole.
-        shared = new Resolver({ timeout: config.dnsLimits.queryTimeoutMs, tries: config.dnsLimits.tries, maxTimeout: config.dnsLimits.queryTimeoutMs });
-        if (config.dns.servers.length > 0) shared.setServers(config.dns.servers);
-      }
-      return shared;
-    },
-    done: () => undefined,
+  const resolverFor = resolverFactory ? { get: (_lane: DnsLane) => resolverFactory(), done: (r: Resolver, _lane: DnsLane) => r.cancel() } : {
+    get: (lane: DnsLane) => (lane === 'background' ? newResolver() : (shared ??= newResolver())),
+    // A background channel ends with its check: lookups still running past the budget are
+    // cancelled (ECANCELLED) and its sockets closed.
+    done: (r: Resolver, lane: DnsLane) => { if (lane === 'background') r.cancel(); },
   };
 
   const localLane = new Semaphore(config.dnsLimits.localConcurrency);
@@ -116,7 +123,7 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
     const deadline = started + budget;
     const inWorkflowTask = lane !== 'background';
     const release = lane === 'local' ? await localLane.acquire(deadline - Date.now()) : lane === 'probe' ? await probeLane.acquire(0) : () => undefined;
-    const resolver = resolverFor.get();
+    const resolver = resolverFor.get(lane);
     let outcome: 'answered' | 'budget_exceeded' | 'no_permit' = 'answered';
     try {
       let observed: DnsObservation;
@@ -150,7 +157,7 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
         answered: outcome === 'answered',
       };
     } finally {
-      resolverFor.done(resolver);
+      resolverFor.done(resolver, lane);
       observeDnsLookup(lane, outcome, (Date.now() - started) / 1000);
     }
   }

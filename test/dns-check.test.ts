@@ -244,8 +244,18 @@ describe('checkDns activity', () => {
     it('the periodic (background) check waits for a slow but working resolver and moves the domain', async () => {
       dns.set('shop.slow-bg.test', [{ type: 'CNAME', value: 'edge.hostgate.test' }]);
       dns.setDelay((name) => (name.endsWith('slow-bg.test') ? 1500 : 0));
-      const activities = createDnsCheckActivities({ db: database.db, config: slowConfig({ HOSTGATE_DNS_LOCAL_BUDGET_MS: '500', HOSTGATE_DNS_BACKGROUND_BUDGET_MS: '10000' }) });
+      const activities = createDnsCheckActivities({ db: database.db, config: slowConfig({ HOSTGATE_DNS_LOCAL_BUDGET_MS: '3000', HOSTGATE_DNS_BACKGROUND_BUDGET_MS: '10000' }) });
+      // A worker that has seen fast answers: c-ares now times a try out on its shared channel after
+      // 5x their average (about 1 s), whatever the configured 10 s — so the local lane, with 3 s of
+      // budget, cannot wait for a 1.5 s answer ...
+      for (let i = 1; i <= 3; i++) {
+        dns.set(`shop${i}.fast-bg.test`, [{ type: 'CNAME', value: 'edge.hostgate.test' }]);
+        expect(await activities.checkDns({ domainId: await domain(`shop${i}.fast-bg.test`) })).toMatchObject({ ok: true });
+      }
       const id = await domain('shop.slow-bg.test');
+      const local = await activities.checkDns({ domainId: id });
+      expect(local).toMatchObject({ ok: false, problem: { code: 'lookup_failed' } });
+      // ... and the background lane, on a channel of its own per check, can.
       const row = (await domainsRepository(database.db).getById(id))!;
       const started = Date.now();
       const result = await activities.recheckDns({ domainId: id, expectedSeq: row.status_seq, hostname: 'shop.slow-bg.test', isApex: false });

@@ -1,9 +1,10 @@
 // Issue 14: a resolver answering in seconds must not starve the worker. Many domains wait for DNS
 // on a zone our loopback DNS server answers 4 s late, with a worker of only 4 workflow-task slots
 // and 2 DNS-queue slots (their periodic checks queue up); a domain verified meanwhile still goes
-// active within seconds, and a delete of a slow domain completes at once. (c-ares gives up on a
-// try after ~5x the server's recent answer time — about 1 s here, whatever the configured query
-// timeout — so a slow lookup ends in ETIMEOUT after ~1 s, sometimes before the probe's budget.)
+// active within seconds, and a delete of a slow domain completes at once. (On the worker's shared
+// c-ares channel a try times out after ~5x the server's recent answer time — about 1 s here,
+// whatever the configured query timeout — sometimes before the probe's budget; the DNS task
+// queue's checks each get a fresh channel and wait the 4 s.)
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
 import { startAcmeStack, EDGE, type AcmeStack } from './support/acme-stack.ts';
