@@ -6,7 +6,8 @@ import { sql } from '../db/pool.ts';
 import { destinationsRepository } from '../db/repositories/destinations.ts';
 import { domainsRepository } from '../db/repositories/domains.ts';
 import { organizationsRepository } from '../db/repositories/organizations.ts';
-import type { RetentionPeriods, RetentionTarget } from '../db/repositories/retention.ts';
+import { CERTIFICATE_ATTEMPTS_KEPT_DAYS } from '../db/repositories/domain-moves.ts';
+import type { RetentionPeriods, RetentionTarget } from '../workflows/maintenance/config.ts';
 import { retentionRepository } from '../db/repositories/retention.ts';
 import { ensureRetentionSchedules } from '../workflows/maintenance/client.ts';
 import { RETENTION_TARGETS, retentionScheduleId } from '../workflows/maintenance/config.ts';
@@ -120,7 +121,7 @@ describe('retention', () => {
     expect(await t.db.oneFirst(sql.unsafe`select count(*)::int from workflow_outbox where workflow_id = ${`domain/${attached.id}`} and kind = 'start_domain'`)).toBe(0);
   }, 60_000);
 
-  it('widget sessions expired more than 7 days ago go unless a domain refers to them; idempotency keys go at expiry', async () => {
+  it('widget sessions expired more than 7 days ago go unless a domain refers to them; idempotency keys go at expiry; certificate attempts after 8 days', async () => {
     const session = async (expiredDaysAgo: number) => {
       const id = `ws_r${++seq}`;
       await t.db.query(sql.unsafe`insert into widget_sessions (id, organization_id, token_hash, external_customer_id, expires_at, created_at)
@@ -143,6 +144,16 @@ describe('retention', () => {
     await key('live', sql.unsafe`hg_now() + interval '23 hours'`);
     expect((await purge('idempotency-keys')).deleted).toBe(3);
     expect(await t.db.anyFirst(sql.unsafe`select key from idempotency_keys where scope = 'org:retention'`)).toEqual(['live']);
+
+    // The abuse limits' ledger: older than the longest window a limit counts (a week) and a day.
+    const domain = (await domainsRepository(t.db).create({ organizationId: org, destinationId: destination, hostname: 'attempts.retention.test', isApex: false })).domain.id;
+    const attempt = async (days: number, outcome: string) => t.db.oneFirst(sql.unsafe`insert into certificate_attempts (organization_id, domain_id, hostname, registered_domain, method, outcome, created_at)
+      values (${org}, ${domain}, 'attempts.retention.test', 'retention.test', 'dns-01', ${outcome}, hg_now() - make_interval(secs => ${Math.round(days * 86400)})) returning id`) as Promise<number>;
+    const old = [await attempt(9, 'issued'), await attempt(30, 'failed'), await attempt(CERTIFICATE_ATTEMPTS_KEPT_DAYS + 0.01, 'abandoned')];
+    const counted = [await attempt(6.9, 'issued'), await attempt(CERTIFICATE_ATTEMPTS_KEPT_DAYS - 0.01, 'issued'), await attempt(0, 'failed')];
+    expect((await purge('certificate-attempts')).deleted).toBe(3);
+    expect(await t.db.anyFirst(sql.unsafe`select id from certificate_attempts where domain_id = ${domain} order by id`)).toEqual(counted);
+    expect(old.every((id) => !counted.includes(id))).toBe(true);
   }, 60_000);
 
   it('a second pass over what is left deletes nothing, and every batch is bounded', async () => {

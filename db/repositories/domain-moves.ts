@@ -42,6 +42,12 @@ export interface AttemptCounts {
   failedHour: number;
 }
 
+/**
+ * Days a certificate attempt is kept: the longest window an abuse limit counts over (a week, for
+ * certificates per registered domain) and a day's margin. Retention deletes older ones.
+ */
+export const CERTIFICATE_ATTEMPTS_KEPT_DAYS = 8;
+
 export function domainMovesRepository(db: Db) {
   return {
     async setOwnership(domainId: string, track: OwnershipTrack): Promise<void> {

@@ -3,23 +3,14 @@
 // the caller's (config: HOSTGATE_RETENTION_*; docs/operations.md, "Retention"); each function
 // returns how many rows it deleted, and a caller repeats it until that is below `limit`.
 import { DOMAIN_WORKFLOW_PREFIX } from '../../workflows/domain/config.ts';
+import type { RetentionPeriods, RetentionTarget } from '../../workflows/maintenance/config.ts';
 import { Type } from 'typebox';
 import { row, sql, type Db } from '../pool.ts';
+import { CERTIFICATE_ATTEMPTS_KEPT_DAYS } from './domain-moves.ts';
 import { purgeExpiredIdempotencyKeys } from './idempotency-keys.ts';
 import { DEAD_LETTER_PREFIX } from './workflow-outbox.ts';
 
-/** What one retention run purges (also the name of its Temporal Schedule). */
-export type RetentionTarget = 'workflow-outbox' | 'webhook-history' | 'widget-sessions' | 'idempotency-keys';
-export const retentionTargets: readonly RetentionTarget[] = ['workflow-outbox', 'webhook-history', 'widget-sessions', 'idempotency-keys'];
-
-export interface RetentionPeriods {
-  /** Dispatched outbox rows (dead letters are kept as long as events, for diagnosis). */
-  outboxDays: number;
-  /** Events, finished webhook deliveries and their attempts. */
-  eventsDays: number;
-  /** Widget sessions, counted from their expiry. */
-  widgetSessionsDays: number;
-}
+export type { RetentionPeriods, RetentionTarget };
 
 export function retentionRepository(db: Db) {
   return {
@@ -81,6 +72,19 @@ export function retentionRepository(db: Db) {
     /** Idempotency records past their expiry (24 h after the request, decisions.md). */
     purgeIdempotencyKeys: (limit: number) => purgeExpiredIdempotencyKeys(db, limit),
 
+    /**
+     * Certificate attempts (the abuse limits' ledger, issue 17) older than the longest window a
+     * limit looks back over, with a day's margin: they no longer count for anything.
+     */
+    async purgeCertificateAttempts(limit: number): Promise<number> {
+      const r = await db.query(sql.unsafe`
+        delete from certificate_attempts where id in (
+          select id from certificate_attempts
+          where created_at < hg_now() - make_interval(days => ${CERTIFICATE_ATTEMPTS_KEPT_DAYS})
+          order by id limit ${limit})`);
+      return r.rowCount;
+    },
+
     /** One batch of a target. */
     purge(target: RetentionTarget, p: RetentionPeriods, limit: number): Promise<number> {
       switch (target) {
@@ -88,6 +92,7 @@ export function retentionRepository(db: Db) {
         case 'webhook-history': return this.purgeWebhookHistory(p, limit);
         case 'widget-sessions': return this.purgeWidgetSessions(p, limit);
         case 'idempotency-keys': return this.purgeIdempotencyKeys(limit);
+        case 'certificate-attempts': return this.purgeCertificateAttempts(limit);
       }
     },
 
@@ -99,7 +104,8 @@ export function retentionRepository(db: Db) {
         union all select 'webhook_deliveries', count(*)::int from webhook_deliveries
         union all select 'webhook_attempts', count(*)::int from webhook_attempts
         union all select 'widget_sessions', count(*)::int from widget_sessions
-        union all select 'idempotency_keys', count(*)::int from idempotency_keys`);
+        union all select 'idempotency_keys', count(*)::int from idempotency_keys
+        union all select 'certificate_attempts', count(*)::int from certificate_attempts`);
       return Object.fromEntries(rows.map((r) => [r.t, r.n]));
     },
   };

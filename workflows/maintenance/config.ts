@@ -1,13 +1,23 @@
 // The maintenance area's contract: which retention runs exist, the ids of their Temporal
 // Schedules (what operators find in the Web UI under Schedules), how often each runs, and what a
-// run is given. Imports nothing of ours but db/'s retention target names (types only).
+// run is given. Imports nothing of ours: db/repositories/retention.ts takes the target names and
+// periods from here.
 import type { Duration } from '@temporalio/common';
-import type { RetentionPeriods, RetentionTarget } from '../../db/repositories/retention.ts';
 
-export type { RetentionPeriods, RetentionTarget };
+/** Every retention target, each on a schedule of its own. */
+export const RETENTION_TARGETS = ['workflow-outbox', 'webhook-history', 'widget-sessions', 'idempotency-keys', 'certificate-attempts'] as const;
 
-/** Every retention target, each on a schedule of its own (kept in step with db/repositories/retention.ts). */
-export const RETENTION_TARGETS: readonly RetentionTarget[] = ['workflow-outbox', 'webhook-history', 'widget-sessions', 'idempotency-keys'];
+/** What one retention run purges (also the name of its Temporal Schedule). */
+export type RetentionTarget = (typeof RETENTION_TARGETS)[number];
+
+export interface RetentionPeriods {
+  /** Dispatched outbox rows (dead letters are kept as long as events, for diagnosis). */
+  outboxDays: number;
+  /** Events, finished webhook deliveries and their attempts. */
+  eventsDays: number;
+  /** Widget sessions, counted from their expiry. */
+  widgetSessionsDays: number;
+}
 
 /**
  * Schedule id of a target: one per target and task queue (a fleet on another, versioned task
@@ -28,6 +38,7 @@ export const RETENTION_EVERY: Record<RetentionTarget, Duration> = {
   'webhook-history': '1h',
   'widget-sessions': '1h',
   'idempotency-keys': '10m',
+  'certificate-attempts': '1h',
 };
 
 export interface RetentionInput {
