@@ -84,7 +84,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorate('deps', deps);
   app.decorate('secretBox', new SecretBox(deps.config.encryptionKeys));
   // One budget per client address shared by API-key and widget-token authentication.
-  app.decorate('authFailures', new AuthFailureLimit(deps.config.authFailureLimit));
+  app.decorate('authFailures', new AuthFailureLimit({
+    ...deps.config.authFailureLimit,
+    onSpent: (client) => app.log.warn({ client }, 'an address spent its failed-authentication budget: its requests needing a credential lookup answer 429 until it refills (hostgate_api_auth_failures_total{outcome="refused"})'),
+  }));
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: a text/plain body answers 415 instead of being parsed as a string.
   app.removeContentTypeParser('text/plain');

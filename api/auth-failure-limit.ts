@@ -13,28 +13,51 @@
 // The check does not reserve a token: concurrent lookups from one address can overshoot the
 // budget by the requests already in flight (bounded by connections and the database pool), which
 // is better than valid keys behind a shared address being refused while lookups are in flight.
+import { authFailures } from '../metrics/http.ts';
 import { ApiError } from './errors.ts';
 import { TokenBuckets } from './rate-limit.ts';
 
-export interface AuthFailureLimitOptions { perSecond: number; burst: number }
+export interface AuthFailureLimitOptions {
+  perSecond: number;
+  burst: number;
+  /** Called once when an address starts being refused (again), for the operator's log. */
+  onSpent?: (client: string) => void;
+}
+
+/** Addresses remembered as "being refused" at most; past it the memory starts over (a repeated warning, no more). */
+const MAX_SPENT_REMEMBERED = 10_000;
 
 export class AuthFailureLimit {
   readonly #buckets: TokenBuckets;
+  readonly #onSpent: ((client: string) => void) | undefined;
+  // Addresses whose latest check was refused: one warning per episode, not one per request.
+  readonly #spent = new Set<string>();
 
   constructor(options: AuthFailureLimitOptions) {
     this.#buckets = new TokenBuckets(options.perSecond, options.burst);
+    this.#onSpent = options.onSpent;
   }
 
   /** Before a credential lookup: 429 rate_limited when this address has no failures left. */
   refuseIfExhausted(ip: string): void {
-    const decision = this.#buckets.check(clientKey(ip));
-    if (!decision.allowed) {
-      throw new ApiError('rate_limited', `too many failed authentications from this address; retry after ${decision.retryAfterSeconds} s (check the credential this client sends)`, { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
+    const client = clientKey(ip);
+    const decision = this.#buckets.check(client);
+    if (decision.allowed) {
+      if (this.#spent.size > 0) this.#spent.delete(client);
+      return;
     }
+    authFailures.inc({ outcome: 'refused' });
+    if (!this.#spent.has(client)) {
+      if (this.#spent.size >= MAX_SPENT_REMEMBERED) this.#spent.clear();
+      this.#spent.add(client);
+      this.#onSpent?.(client);
+    }
+    throw new ApiError('rate_limited', `too many failed authentications from this address; retry after ${decision.retryAfterSeconds} s (check the credential this client sends)`, { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
   }
 
   /** After a lookup that found no valid credential. */
   recordFailure(ip: string): void {
+    authFailures.inc({ outcome: 'failed' });
     this.#buckets.take(clientKey(ip));
   }
 }

@@ -25,3 +25,14 @@ export function observeHttpRequest(route: string, method: string, status: number
   httpRequests.inc({ route, method: m, status: String(status) });
   httpRequestSeconds.observe({ route, method: m }, seconds);
 }
+
+/**
+ * Failed credential lookups (`failed`) and requests refused because their address had spent its
+ * failed-authentication budget (`refused`, api/auth-failure-limit.ts). Per-address detail is in
+ * the API's warn log, never in labels.
+ */
+export const authFailures = new client.Counter({
+  name: 'hostgate_api_auth_failures_total',
+  help: 'Failed API key / widget token lookups (outcome=failed) and requests refused by the per-address failed-authentication budget (outcome=refused).',
+  labelNames: ['outcome'] as const,
+});

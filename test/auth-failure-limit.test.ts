@@ -7,7 +7,11 @@ import { buildApp, type App } from '../api/app.ts';
 import { clientKey } from '../api/auth-failure-limit.ts';
 import { TokenBuckets } from '../api/rate-limit.ts';
 import { createDb, type Db } from '../db/pool.ts';
-import { createLogger } from '../logging/logger.ts';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { createLogger, loggerOptions } from '../logging/logger.ts';
+import { authFailures } from '../metrics/http.ts';
+import { createTestDatabase } from './support/db.ts';
 import { createOrgWithKey, createTestApp, testConfig, type TestApp } from './support/app.ts';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.ts';
 
@@ -148,6 +152,38 @@ describe('failed authentications per client address', () => {
     }
     const spoofing = await frozen(() => getDomains(app, '10.9.9.9', badKey('over'), { 'x-forwarded-for': '192.0.2.250' }));
     expect(spoofing.statusCode).toBe(429);
+  });
+});
+
+describe('failed-authentication budget: what the operator sees', () => {
+  it('one warning per address per episode (not per refused request) naming the address, and counters of failures and refusals', async () => {
+    const database = await createTestDatabase();
+    const lines: string[] = [];
+    const sink = new Writable({ write(chunk, _enc, done) { lines.push(chunk.toString()); done(); } });
+    const app = await buildApp({ config: testConfig({ HOSTGATE_AUTH_FAILURE_BURST: '2', HOSTGATE_AUTH_FAILURE_PER_SECOND: '1' }), db: database.db, temporal: null, dispatcher: null, logger: pino(loggerOptions('info', 'api'), sink) });
+    try {
+      const counter = async (outcome: string) => (await authFailures.get()).values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
+      const [failedBefore, refusedBefore] = [await counter('failed'), await counter('refused')];
+      const get = (ip: string, i: number) => app.inject({ method: 'GET', url: '/v1/domains', remoteAddress: ip, headers: { authorization: `Bearer hg_live_unknown${i}` } });
+      const warnings = () => lines.map((l) => JSON.parse(l) as { msg: string; client?: string; level: number }).filter((l) => /spent its failed-authentication budget/.test(l.msg));
+      for (let i = 0; i < 2; i++) expect((await get('198.51.100.20', i)).statusCode).toBe(401);
+      for (let i = 0; i < 3; i++) expect((await get('198.51.100.20', i)).statusCode).toBe(429);
+      expect((await get('198.51.100.21', 0)).statusCode).toBe(401);
+      expect(warnings().map((w) => w.client)).toEqual(['198.51.100.20']);
+      expect(warnings()[0]!.level).toBe(40);
+      expect(await counter('failed')).toBe(failedBefore + 3);
+      expect(await counter('refused')).toBe(refusedBefore + 3);
+      // Refilled (1/s), allowed again, spent again: a new episode, a new warning.
+      await new Promise((r) => setTimeout(r, 1100));
+      expect((await get('198.51.100.20', 9)).statusCode).toBe(401);
+      for (let i = 0; i < 3; i++) await get('198.51.100.20', 10 + i);
+      expect(warnings().map((w) => w.client)).toEqual(['198.51.100.20', '198.51.100.20']);
+      // The unknown keys themselves are never logged.
+      expect(lines.join('')).not.toMatch(/hg_live_unknown/);
+    } finally {
+      await app.close();
+      await database.drop();
+    }
   });
 });
 
