@@ -5,7 +5,7 @@
 import type { Db } from '../db/pool.ts';
 import { billingId, billingRepository } from '../db/repositories/billing.ts';
 import { handleBillingEvent } from './handle-event.ts';
-import type { BillingProvider } from './provider.ts';
+import { planChangeEventId, type BillingProvider } from './provider.ts';
 
 /** Portal pages live an hour, like Stripe's portal sessions (the page is reachable by its id only). */
 const PORTAL_TTL_SECONDS = 3600;
@@ -38,7 +38,7 @@ export function createLocalProvider(deps: { db: Db; publicUrl: string; onEvent?:
       const current = await billing.getSubscription(input.organizationId);
       if (!current?.subscription_id) throw new Error(`organization ${input.organizationId} has no subscription`);
       // Locally there is nothing to prorate: the plan changes now, the period stays.
-      const handled = await handleBillingEvent(deps.db, 'local', billingId('evt'), {
+      const handled = await handleBillingEvent(deps.db, 'local', planChangeEventId(input.idempotencyKey), {
         type: 'subscription.updated', subscriptionId: current.subscription_id, plan: input.plan, status: current.status,
         periodStart: current.current_period_start, periodEnd: current.current_period_end,
       });

@@ -44,6 +44,15 @@ export interface BillingProvider {
   addOverageItem(input: { subscription: ProviderSubscription; invoiceId: string | null; quantity: number; unitAmountCents: number; description: string; idempotencyKey: string }): Promise<string | null>;
 }
 
+/**
+ * The id under which a plan change made with this idempotency key is recorded in billing_events
+ * (both providers): a retry of a change whose answer was lost finds it and answers 200 again
+ * instead of 409 plan_unchanged. (`sync_` is the prefix the Stripe provider always used.)
+ */
+export function planChangeEventId(idempotencyKey: string): string {
+  return `sync_${idempotencyKey}`;
+}
+
 /** The provider did not answer (network, 5xx, timeout): the API answers 503 with Retry-After. */
 export class ProviderUnavailableError extends Error {
   readonly retryAfterSeconds: number;

@@ -8,7 +8,7 @@ import type { Db } from '../db/pool.ts';
 import { isPlanName, type PlanName } from '../model/plans.ts';
 import type { BillingEvent, SubscriptionStatus } from '../model/billing-events.ts';
 import { handleBillingEvent } from './handle-event.ts';
-import { ProviderUnavailableError, type BillingProvider } from './provider.ts';
+import { planChangeEventId, ProviderUnavailableError, type BillingProvider } from './provider.ts';
 
 type StripeConfig = NonNullable<Config['billing']['stripe']>;
 
@@ -158,7 +158,7 @@ export function createStripeProvider(deps: { db: Db; config: StripeConfig; publi
       // follows finds the same state.
       const event = subscriptionEvent(deps.config, updated);
       if (event) {
-        const handled = await handleBillingEvent(deps.db, 'stripe', `sync_${input.idempotencyKey}`, event);
+        const handled = await handleBillingEvent(deps.db, 'stripe', planChangeEventId(input.idempotencyKey), event);
         if (handled.result === 'processed') deps.onEvent?.(handled.outboxId);
       }
     },

@@ -119,7 +119,7 @@ describe('billing API (local provider)', () => {
     expect([again.statusCode, again.json().error.code]).toEqual([409, 'subscription_exists']);
   });
 
-  it('plan change: idempotent (replayed with Idempotent-Replayed), same plan → 409 plan_unchanged, unknown plan → 400', async () => {
+  it('plan change: idempotent (replayed with Idempotent-Replayed; a retry whose answer was lost gets it again), same plan → 409 plan_unchanged, unknown plan → 400', async () => {
     const { auth } = await subscribed('growth');
     const headers = { ...auth, 'content-type': 'application/json', 'idempotency-key': 'plan-change-1' };
     const change = () => t.app.inject({ method: 'POST', url: '/v1/billing/plan', headers, payload: JSON.stringify({ plan: 'scale' }) });
@@ -131,6 +131,14 @@ describe('billing API (local provider)', () => {
     expect(replay.json()).toEqual(first.json());
     const same = await client(t.app, auth).post('/v1/billing/plan', { plan: 'scale' });
     expect([same.statusCode, same.json().error]).toEqual([409, expect.objectContaining({ code: 'plan_unchanged', param: 'plan' })]);
+    // The change's answer was lost before it could be stored for replay (its record is gone, as
+    // after a crash between the change and the answer): the retry with the same key gets the
+    // change's answer again, not 409; a new key still gets 409.
+    await t.database.db.query(sql.unsafe`delete from idempotency_keys where key = 'plan-change-1'`);
+    const retried = await change();
+    expect([retried.statusCode, retried.headers['idempotent-replayed']]).toEqual([200, undefined]);
+    expect(retried.json().data).toMatchObject({ plan: 'scale', billing_status: 'active', included_hostnames: 1000 });
+    expect((await client(t.app, auth).post('/v1/billing/plan', { plan: 'scale' })).statusCode).toBe(409);
     const unknown = await client(t.app, auth).post('/v1/billing/plan', { plan: 'platinum' });
     expect([unknown.statusCode, unknown.json().error]).toEqual([400, expect.objectContaining({ code: 'invalid_request', param: 'plan' })]);
     const noKey = await t.app.inject({ method: 'POST', url: '/v1/billing/plan', headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify({ plan: 'growth' }) });

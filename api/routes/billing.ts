@@ -3,7 +3,7 @@
 // built-in local one; the routes are the same either way.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createBillingProvider } from '../../billing/create-provider.ts';
-import { ProviderUnavailableError, type ProviderSubscription } from '../../billing/provider.ts';
+import { planChangeEventId, ProviderUnavailableError, type ProviderSubscription } from '../../billing/provider.ts';
 import { billingId, billingRepository, type SubscriptionRow } from '../../db/repositories/billing.ts';
 import { organizationsRepository } from '../../db/repositories/organizations.ts';
 import { usageRepository } from '../../db/repositories/usage.ts';
@@ -123,8 +123,16 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { organizationId } = principalOf(request);
     const current = await billing.getSubscription(organizationId);
     if (!live(current)) throw noSubscription();
-    if (current.plan === request.body.plan) throw new ApiError('plan_unchanged', `the subscription is already on the ${current.plan} plan`, { param: 'plan' });
-    await viaProvider(() => provider.changePlan({ organizationId, subscription: asProvider(current), plan: request.body.plan, idempotencyKey: `plan-${organizationId}-${String(request.headers['idempotency-key'])}` }));
+    const changeKey = `plan-${organizationId}-${String(request.headers['idempotency-key'])}`;
+    if (current.plan === request.body.plan) {
+      // Already on it. If this very key made the change (its answer was lost before it could be
+      // stored for replay), the retry gets the change's answer; otherwise there is nothing to do.
+      if (!await billing.eventRecorded(provider.name, planChangeEventId(changeKey))) {
+        throw new ApiError('plan_unchanged', `the subscription is already on the ${current.plan} plan`, { param: 'plan' });
+      }
+    } else {
+      await viaProvider(() => provider.changePlan({ organizationId, subscription: asProvider(current), plan: request.body.plan, idempotencyKey: changeKey }));
+    }
     const row = await usage.get(organizationId);
     if (!row) throw new ApiError('internal_error', `no usage row for organization ${organizationId}`);
     return { data: presentUsage(row) };

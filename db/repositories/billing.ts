@@ -132,6 +132,11 @@ export function billingRepository(db: Db) {
       return r.rowCount === 1;
     },
 
+    /** Whether a provider event (or our own record of a change, e.g. a plan change's) was recorded. */
+    async eventRecorded(provider: ProviderName, eventId: string): Promise<boolean> {
+      return db.exists(sql.unsafe`select 1 from billing_events where provider = ${provider} and event_id = ${eventId}`);
+    },
+
     /** Ties a recorded event to the organization it turned out to be about (support queries). */
     async attributeEvent(tx: DatabaseTransactionConnection, provider: ProviderName, eventId: string, organizationId: string): Promise<void> {
       await tx.query(sql.unsafe`update billing_events set organization_id = ${organizationId} where provider = ${provider} and event_id = ${eventId}`);
