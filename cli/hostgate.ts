@@ -8,6 +8,7 @@ import { formatDoctor, runDoctor } from './doctor.ts';
 import { migrate } from '../db/migrate.ts';
 import { createDb, type Db } from '../db/pool.ts';
 import { apiKeysRepository, isScope, scopes, type Scope } from '../db/repositories/api-keys.ts';
+import { billingRepository } from '../db/repositories/billing.ts';
 import { domainsRepository } from '../db/repositories/domains.ts';
 import { edgeRepository } from '../db/repositories/edge.ts';
 import { domainWorkflowId, type DomainSignalPayload } from '../workflows/domain/config.ts';
@@ -27,6 +28,7 @@ Commands:
   domains suspend <domain_id> [--reason <text>]              stop serving a domain (reversible)
   domains resume <domain_id>                                 resume a suspended domain
   edge status [<edge_id>]                                    what each edge serves, its last heartbeat and sync, its problems
+  invoices list --org <org_id>                               the organization's invoices of closed periods, oldest first
   migrate                                                    apply pending database migrations
   doctor [--timeout-ms <ms>]                                 check a deployment (database, Temporal, keys, edge,
                                                              ACME, DNS); exits 1 when something blocks issuance or serving
@@ -83,7 +85,7 @@ export async function run(argv: string[], out: (line: string) => void, env: Node
     return;
   }
   const command = `${group} ${action ?? ''}`.trim();
-  const known = ['orgs create', 'orgs list', 'keys create', 'keys list', 'keys revoke', 'domains suspend', 'domains resume', 'edge status'];
+  const known = ['orgs create', 'orgs list', 'keys create', 'keys list', 'keys revoke', 'domains suspend', 'domains resume', 'edge status', 'invoices list'];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
 
   const { values, positionals } = (() => {
@@ -156,6 +158,17 @@ export async function run(argv: string[], out: (line: string) => void, env: Node
           for (const p of n.problems as { hostname: string; code: string; message: string }[]) out(`  problem\t${p.hostname}\t${p.code}\t${p.message}`);
           for (const d of await edges.deployments(n.id, 50)) out(`  serves\t${d.hostname}\t${d.status}\tcertificate ${d.certificate_id} (serial ${d.serial}, expires ${d.not_after})\tdeployed ${d.deployed_at}`);
           if (n.deployments > 50) out(`  … and ${n.deployments - 50} more`);
+        }
+        return;
+      }
+      case 'invoices list': {
+        if (!values.org) throw new UsageError('--org is required');
+        if (!(await orgs.get(values.org))) throw new UsageError(`organization ${values.org} does not exist (see \`hostgate orgs list\`)`);
+        const invoices = await billingRepository(db).invoices(values.org);
+        if (invoices.length === 0) out(`no invoice yet for ${values.org}: one is made when a billing period closes`);
+        for (const i of invoices) {
+          const euros = `EUR ${(i.total_cents / 100).toFixed(2)}`;
+          out(`${i.id}	${i.period_start} → ${i.period_end}	${i.plan}	peak ${i.peak_hostnames} of ${i.included_hostnames} included	overage ${i.overage_quantity}	${euros}	${i.provider_invoice_id ? `provider invoice ${i.provider_invoice_id}` : 'local'}`);
         }
         return;
       }

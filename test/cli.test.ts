@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { run, UsageError } from '../cli/hostgate.ts';
 import { apiKeysRepository } from '../db/repositories/api-keys.ts';
+import { billingRepository } from '../db/repositories/billing.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
 
 function cli(args: string[], env: Record<string, string>) {
@@ -41,6 +42,26 @@ describe('operator CLI', () => {
     const orgId = /(org_\w+)/.exec(lines[0]!)![1]!;
     await run(['keys', 'create', '--org', orgId, '--scopes', 'all'], (l) => lines.push(l), env);
     expect(lines.join('\n')).toMatch(/destinations:write,domains:write,webhooks:write,widget:write,billing:write/);
+  });
+
+  it('lists an organization\'s invoices of closed periods (none yet, then one with its overage)', async () => {
+    const lines: string[] = [];
+    await run(['orgs', 'create', '--name', 'Invoiced'], (l) => lines.push(l), env);
+    const orgId = /(org_\w+)/.exec(lines[0]!)![1]!;
+    const listed: string[] = [];
+    await run(['invoices', 'list', '--org', orgId], (l) => listed.push(l), env);
+    expect(listed).toEqual([`no invoice yet for ${orgId}: one is made when a billing period closes`]);
+    const invoice = await billingRepository(t.db).recordPeriodInvoice({
+      organizationId: orgId, periodStart: '2026-10-01T00:00:00Z', periodEnd: '2026-11-01T00:00:00Z', plan: 'starter',
+      peak: 112, included: 100, quantity: 12, unitAmountCents: 15, description: '12 hostnames above the 100 included',
+    });
+    listed.length = 0;
+    await run(['invoices', 'list', '--org', orgId], (l) => listed.push(l), env);
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toContain(invoice.id);
+    expect(listed[0]).toMatch(/\tstarter\tpeak 112 of 100 included\toverage 12\tEUR 1\.80\tlocal$/);
+    await expect(run(['invoices', 'list', '--org', 'org_missing'], () => undefined, env)).rejects.toThrow(/organization org_missing does not exist/);
+    await expect(run(['invoices', 'list'], () => undefined, env)).rejects.toThrow(/--org is required/);
   });
 
   it.each([
