@@ -58,6 +58,22 @@ const V6_NON_PUBLIC: readonly [string, number][] = [
 /** The non-public IPv4 ranges as CIDRs (the edge refuses origins there: edge/haproxy.cfg.template). */
 export const NON_PUBLIC_IPV4_CIDRS: readonly string[] = V4_NON_PUBLIC.map(([network, bits]) => `${network}/${bits}`);
 
+/**
+ * IPv6 as the edge checks it (an ACL has no "and not" between ranges): an origin address must lie
+ * in GLOBAL_UNICAST_IPV6 and in none of NON_PUBLIC_GLOBAL_IPV6_CIDRS — the same answer as
+ * `isPublicAddress` for every IPv6 address but the IPv4-embedding prefixes outside 2000::/3
+ * (mapped, compatible, NAT64), which the edge refuses outright: DNS does not hand those out.
+ */
+export const GLOBAL_UNICAST_IPV6 = '2000::/3';
+export const NON_PUBLIC_GLOBAL_IPV6_CIDRS: readonly string[] = [
+  ...V6_NON_PUBLIC.map(([network, bits]) => `${network}/${bits}`),
+  // 6to4 (2002::/16) addresses that tunnel to a non-public IPv4 address.
+  ...V4_NON_PUBLIC.map(([network, bits]) => {
+    const value = network.split('.').reduce((acc, part) => ((acc << 8) | Number(part)) >>> 0, 0);
+    return `2002:${(value >>> 16).toString(16)}:${(value & 0xffff).toString(16)}::/${16 + bits}`;
+  }),
+];
+
 const nonPublicV4 = new BlockList();
 const maybePublicV6 = new BlockList();
 const nonPublicV6 = new BlockList();

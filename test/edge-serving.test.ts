@@ -3,7 +3,9 @@
 // renewal under load, and what the agent reports. Rows are inserted directly here; the full
 // lifecycle with Pebble is test/edge-lifecycle.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readFile } from 'node:fs/promises';
 import net from 'node:net';
+import path from 'node:path';
 import { run as cli } from '../cli/hostgate.ts';
 import { edgeRepository } from '../db/repositories/edge.ts';
 import { sql } from '../db/pool.ts';
@@ -269,6 +271,41 @@ describe('edge serving', () => {
     expect(spoofed.status).toBe(508);
     expect((await edgeGet(edge.port, 'shop.one.test', { ca: customerCa.pem, headers: { 'x-hostgate-via': 'another-edge' } })).status).toBe(200);
   });
+
+  it('serves a destination that has only an IPv6 address (AAAA): the agent looks it up and HAProxy connects over IPv6; in production a non-public IPv6 origin is refused', async () => {
+    // Port 8443 as every destination here (destinations take 443 or 8443); ::1 is this test's own.
+    const v6 = await startTestOrigin(originCa, ['v6.vendor.test'], { ip: '::1' });
+    try {
+      dns.set('v6.vendor.test', [{ type: 'AAAA', value: '::1' }]);
+      const fixture = await insertDomain(database.db, { hostname: 'shop.ten.test', destinationHost: 'v6.vendor.test', destinationPort: v6.port, certificate: await customerCa.issue(['shop.ten.test']) });
+      hosts['shop.ten.test'] = fixture.domainId;
+      // The agent's map holds the IPv6 address (each request reads it; no per-request lookup).
+      await waitFor('the IPv6 origin address in the agent\'s map', async () => (await readFile(path.join(edge.stateDir, 'origins.map'), 'utf8').catch(() => '')).includes('v6.vendor.test ::1'), 20_000, 200);
+      const res = await edgeGet(edge.port, 'shop.ten.test', { ca: customerCa.pem });
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.body)).toMatchObject({ origin: 'v6.vendor.test', headers: { host: 'shop.ten.test' } });
+      expect(v6.requests.at(-1)?.remoteAddress).toBe('::1');
+
+      // A name that later answers with a cloud metadata service's IPv6 address (AWS: fd00:ec2::254).
+      dns.set('metadata.vendor.test', [{ type: 'AAAA', value: 'fd00:ec2::254' }]);
+      const metadata = await insertDomain(database.db, { hostname: 'shop.eleven.test', destinationHost: 'metadata.vendor.test', certificate: await customerCa.issue(['shop.eleven.test']) });
+      hosts['shop.eleven.test'] = metadata.domainId;
+      const strict = await startEdgeProcess({ databaseUrl: database.url, resolvers: dns.server, originCaFile: originCa.certPath, env: { HOSTGATE_ALLOW_PRIVATE_TARGETS: 'false' } });
+      try {
+        const before = v6.requests.length;
+        for (const hostname of ['shop.ten.test', 'shop.eleven.test']) {
+          const refused = await edgeGet(strict.port, hostname, { ca: customerCa.pem });
+          expect([hostname, refused.status, refused.headers['x-hostgate-error']]).toEqual([hostname, 502, 'origin_address_forbidden']);
+        }
+        expect(v6.requests.length).toBe(before);
+      } finally {
+        await strict.stop();
+        await strict.cleanup();
+      }
+    } finally {
+      await v6.close();
+    }
+  }, 90_000);
 
   it('with private targets not allowed (production), refuses an origin on a private address: 502 origin_address_forbidden, nothing sent', async () => {
     const strict = await startEdgeProcess({ databaseUrl: database.url, resolvers: dns.server, originCaFile: originCa.certPath, env: { HOSTGATE_ALLOW_PRIVATE_TARGETS: 'false' } });

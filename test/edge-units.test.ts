@@ -138,17 +138,19 @@ describe('HAProxy answers and configuration', () => {
       await writeFile(paths.crtList, '');
       await writeFile(paths.hostMap, '');
       await writeFile(paths.originMap, 'app.vendor.test 192.0.2.10\n');
-      const values = { edgeId: 'edge-unit', forbiddenOrigins: [], bindAddress: '127.0.0.1', httpsPort: 18443, originCaFile: '@system-ca', resolvers: ['127.0.0.1:5353'], hstsMaxAge: 0, threads: 1 };
+      const values = { edgeId: 'edge-unit', forbiddenOrigins: null, bindAddress: '127.0.0.1', httpsPort: 18443, originCaFile: '@system-ca', resolvers: ['127.0.0.1:5353'], hstsMaxAge: 0, threads: 1 };
       const off = await renderConfig(paths, values);
       expect(off).not.toMatch(/Strict-Transport-Security "/);
       expect(off).toMatch(/nameserver ns1 127\.0\.0\.1:5353/);
       expect(off).toMatch(/Origins on private addresses allowed/);
       expect(off).toMatch(/if \{ req\.hdr\(x-hostgate-via\) -m str edge-unit \}/);
       expect(off).toMatch(/add-header X-Hostgate-Via edge-unit/);
-      const on = await renderConfig(paths, { ...values, hstsMaxAge: 31536000, resolvers: [], forbiddenOrigins: ['10.0.0.0/8', '203.0.113.7/32'] });
+      const on = await renderConfig(paths, { ...values, hstsMaxAge: 31536000, resolvers: [], forbiddenOrigins: { ipv4: ['10.0.0.0/8', '203.0.113.7/32'], ipv6Allowed: '2000::/3', ipv6: ['2001:db8::/32', '2606:4700::7/128'] } });
       expect(on).toMatch(/set-header Strict-Transport-Security "max-age=31536000"/);
       expect(on).toMatch(/parse-resolv-conf/);
-      expect(on).toMatch(/X-Hostgate-Error origin_address_forbidden .* if \{ var\(txn\.dstip\) -m ip 10\.0\.0\.0\/8 203\.0\.113\.7\/32 \}/);
+      expect(on).toMatch(/acl origin_ipv6 var\(txn\.dstip\) -m sub :/);
+      expect(on).toMatch(/X-Hostgate-Error origin_address_forbidden .* if !origin_ipv6 \{ var\(txn\.dstip\) -m ip 10\.0\.0\.0\/8 203\.0\.113\.7\/32 \}/);
+      expect(on).toMatch(/X-Hostgate-Error origin_address_forbidden .* if origin_ipv6 !\{ var\(txn\.dstip\) -m ip 2000::\/3 \} \|\| origin_ipv6 \{ var\(txn\.dstip\) -m ip 2001:db8::\/32 2606:4700::7\/128 \}/);
       for (const config of [off, on]) {
         await writeFile(paths.config, config);
         const { stdout, stderr } = await run('/usr/sbin/haproxy', ['-c', '-f', paths.config]);
@@ -172,6 +174,10 @@ describe('origin addresses (the agent looks origins up; HAProxy reads the map)',
     expect(nextAddress('192.0.2.9', address([]))).toBeNull();
     expect(nextAddress('192.0.2.9', { kind: 'failed', code: 'ETIMEOUT' })).toBeUndefined();
     expect(nextAddress(undefined, { kind: 'failed', code: 'ESERVFAIL' })).toBeUndefined();
+    // IPv6-only origins: their first address; IPv4 wins whenever the name has both.
+    expect(nextAddress(undefined, address(['2001:db8::1', '2001:db8::2']))).toBe('2001:db8::1');
+    expect(nextAddress('2001:db8::2', address(['2001:db8::1', '2001:db8::2']))).toBe('2001:db8::2');
+    expect(nextAddress('2001:db8::2', address(['2001:db8::2', '192.0.2.1']))).toBe('192.0.2.1');
   });
 
   it('looks again after the TTL, within 5 s and the configured maximum', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import type { LookupAddress } from 'node:dns';
 import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { BlockList, type AddressInfo } from 'node:net';
 import {
-  createGuardedLookup, GUARDED_LOOKUPS_AT_ONCE, guardedLookupsInFlight, isPublicAddress, parseDestinationUrl, parseWebhookUrl,
+  createGuardedLookup, GLOBAL_UNICAST_IPV6, GUARDED_LOOKUPS_AT_ONCE, guardedLookupsInFlight, isPublicAddress, NON_PUBLIC_GLOBAL_IPV6_CIDRS, parseDestinationUrl, parseWebhookUrl,
   resolvePublicAddress, UnsafeAddressError, type PromiseLookup,
 } from '../security/outbound-url.ts';
 
@@ -38,6 +38,33 @@ describe('isPublicAddress', () => {
     '2606:4700::1%1', '1.2.3.4.5', '256.1.1.1',
   ];
   it.each(nonPublic)('%s is not public', (ip) => expect(isPublicAddress(ip)).toBe(false));
+});
+
+describe('the edge\'s IPv6 origin rule (HAProxy ACL ranges) agrees with isPublicAddress', () => {
+  const list = (cidrs: readonly string[]) => {
+    const b = new BlockList();
+    for (const c of cidrs) { const [net, bits] = c.split('/'); b.addSubnet(net!, Number(bits), 'ipv6'); }
+    return b;
+  };
+  const allowed = list([GLOBAL_UNICAST_IPV6]);
+  const refused = list(NON_PUBLIC_GLOBAL_IPV6_CIDRS);
+  const edgeServes = (ip: string) => allowed.check(ip, 'ipv6') && !refused.check(ip, 'ipv6');
+  const hex = (n: number) => Math.floor(Math.random() * n).toString(16);
+
+  it('on 100,000 random global unicast addresses, 6to4 addresses of every non-public IPv4 range, and the ranges outside 2000::/3', () => {
+    const samples: string[] = [];
+    for (let i = 0; i < 100_000; i++) samples.push([(0x2000 + Math.floor(Math.random() * 0x2000)).toString(16), ...Array.from({ length: 7 }, () => hex(0x10000))].join(':'));
+    for (const v4 of ['10.1.2.3', '127.0.0.1', '169.254.169.254', '192.168.1.1', '8.8.8.8', '100.64.0.1']) {
+      const [a, b, c, d] = v4.split('.').map(Number) as [number, number, number, number];
+      samples.push(`2002:${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}::1`);
+    }
+    samples.push('2001:db8::1', '2001::1', '3fff::1', 'fd00:ec2::254', 'fe80::1', '::1', 'ff02::1', '4000::1', '8000::1');
+    const disagree = samples.filter((ip) => edgeServes(ip) !== isPublicAddress(ip));
+    expect(disagree).toEqual([]);
+    expect(edgeServes('2606:4700:4700::1111')).toBe(true);
+    expect(edgeServes('fd00:ec2::254')).toBe(false);
+    expect(edgeServes('2002:a01:203::1')).toBe(false);
+  });
 });
 
 describe('parseDestinationUrl', () => {

@@ -24,7 +24,7 @@ import { createHaproxyRuntime } from './haproxy-runtime.ts';
 import { createSupervisor } from './haproxy-supervisor.ts';
 import { createOriginAddresses } from './origin-addresses.ts';
 import { buildDesired, CertificateCache, type Desired, type DomainProblem } from './snapshot.ts';
-import { NON_PUBLIC_IPV4_CIDRS } from '../../security/outbound-url.ts';
+import { GLOBAL_UNICAST_IPV6, NON_PUBLIC_GLOBAL_IPV6_CIDRS, NON_PUBLIC_IPV4_CIDRS } from '../../security/outbound-url.ts';
 
 export interface AgentSettings extends TemplateValues {
   edgeId: string;
@@ -44,7 +44,11 @@ export function agentSettings(config: Config): AgentSettings {
   const r = config.raw;
   return {
     edgeId: r.HOSTGATE_EDGE_ID,
-    forbiddenOrigins: config.allowPrivateTargets ? [] : [...NON_PUBLIC_IPV4_CIDRS, ...config.edgeIpv4.map((ip) => `${ip}/32`)],
+    forbiddenOrigins: config.allowPrivateTargets ? null : {
+      ipv4: [...NON_PUBLIC_IPV4_CIDRS, ...config.edgeIpv4.map((ip) => `${ip}/32`)],
+      ipv6Allowed: GLOBAL_UNICAST_IPV6,
+      ipv6: [...NON_PUBLIC_GLOBAL_IPV6_CIDRS, ...config.edgeIpv6.map((ip) => `${ip}/128`)],
+    },
     stateDir: r.HOSTGATE_EDGE_STATE_DIR ?? path.join(config.dataDir, 'edge'),
     haproxyBin: r.HOSTGATE_EDGE_HAPROXY_BIN,
     databaseUrl: config.databaseUrl,

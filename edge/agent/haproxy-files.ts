@@ -54,20 +54,38 @@ export async function writeAtomic(file: string, content: string, mode = 0o644): 
   await rename(temp, file);
 }
 
+export interface ForbiddenOrigins { ipv4: string[]; ipv6Allowed: string; ipv6: string[] }
+
 export interface TemplateValues {
   edgeId: string;
   /**
-   * Origin addresses (CIDRs) the edge refuses to connect to: non-public ranges and the edge's own
-   * addresses (SSRF into our network, requests looping back). Empty: every address (local stacks
-   * and tests, HOSTGATE_ALLOW_PRIVATE_TARGETS=true).
+   * Origin addresses the edge refuses to connect to: non-public ranges and the edge's own addresses
+   * (SSRF into our network, requests looping back). IPv4: the CIDRs refused. IPv6: only addresses
+   * within `ipv6Allowed` (global unicast) are used, minus the `ipv6` CIDRs. Null: every address
+   * (local stacks and tests, HOSTGATE_ALLOW_PRIVATE_TARGETS=true).
    */
-  forbiddenOrigins: string[];
+  forbiddenOrigins: ForbiddenOrigins | null;
   bindAddress: string;
   httpsPort: number;
   originCaFile: string;
   resolvers: string[];
   hstsMaxAge: number;
   threads: number;
+}
+
+/**
+ * The frontend lines that refuse a forbidden origin address (502 origin_address_forbidden). An
+ * address's family is told by its text (an IPv6 one holds a colon): HAProxy compares an IPv4
+ * address with an IPv6 pattern as ::ffff:a.b.c.d, so a v6 range alone could catch IPv4 origins.
+ */
+function forbiddenOriginRules(f: ForbiddenOrigins | null): string {
+  if (!f) return '# Origins on private addresses allowed (HOSTGATE_ALLOW_PRIVATE_TARGETS=true)';
+  const refuse = `http-request return status 502 content-type "text/html; charset=utf-8" lf-file ${path.join(EDGE_DIR, 'pages')}/origin-forbidden.html hdr X-Hostgate-Error origin_address_forbidden hdr Cache-Control no-store`;
+  return [
+    'acl origin_ipv6 var(txn.dstip) -m sub :',
+    `${refuse} if !origin_ipv6 { var(txn.dstip) -m ip ${f.ipv4.join(' ')} }`,
+    `${refuse} if origin_ipv6 !{ var(txn.dstip) -m ip ${f.ipv6Allowed} } || origin_ipv6 { var(txn.dstip) -m ip ${f.ipv6.join(' ')} }`,
+  ].join('\n  ');
 }
 
 /** The generated configuration: the template with every ${NAME} filled; an unknown name throws. */
@@ -86,9 +104,7 @@ export async function renderConfig(paths: StatePaths, v: TemplateValues): Promis
     PAGES_DIR: path.join(EDGE_DIR, 'pages'),
     ORIGIN_CA_FILE: v.originCaFile,
     EDGE_ID: v.edgeId,
-    FORBIDDEN_ORIGINS: v.forbiddenOrigins.length === 0
-      ? '# Origins on private addresses allowed (HOSTGATE_ALLOW_PRIVATE_TARGETS=true)'
-      : `http-request return status 502 content-type "text/html; charset=utf-8" lf-file ${path.join(EDGE_DIR, 'pages')}/origin-forbidden.html hdr X-Hostgate-Error origin_address_forbidden hdr Cache-Control no-store if { var(txn.dstip) -m ip ${v.forbiddenOrigins.join(' ')} }`,
+    FORBIDDEN_ORIGINS: forbiddenOriginRules(v.forbiddenOrigins),
     HSTS: v.hstsMaxAge > 0 ? `http-after-response set-header Strict-Transport-Security "max-age=${v.hstsMaxAge}"` : '# HSTS: off (HOSTGATE_EDGE_HSTS_MAX_AGE=0)',
   };
   return template.replace(/\$\{([A-Z_]+)\}/g, (_, name: string) => {

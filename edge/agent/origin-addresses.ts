@@ -1,5 +1,6 @@
 // Origin addresses, looked up by the agent and handed to HAProxy in a map (origins.map:
-// destination host → IPv4 address) that each request reads.
+// destination host → address) that each request reads. IPv4 first; a host with no A record is
+// looked up for AAAA (an IPv6-only origin), as HAProxy's `do-resolve(…,ipv4)` fallback also does.
 //
 // Why not HAProxy's `do-resolve` alone: in 2.6 a do-resolve answer lives only as long as a request
 // waits on it — the resolution is freed when its last requester leaves, so `hold valid` never
@@ -12,7 +13,7 @@
 // for the first time, or one that does not resolve), so a request gets the same answer as before.
 // With the agent stopped, HAProxy keeps the last addresses (and its fallback for new names).
 import { Resolver } from 'node:dns/promises';
-import { isIPv4 } from 'node:net';
+import { isIPv4, isIPv6 } from 'node:net';
 import type { Logger } from '../../logging/logger.ts';
 import { expectAnswer, type AdminSocket } from './admin-socket.ts';
 import { writeAtomic } from './haproxy-files.ts';
@@ -30,7 +31,7 @@ const PREPARE_BUDGET_MS = 5_000;
 
 export type Lookup =
   | { kind: 'address'; addresses: string[]; ttlMs: number }
-  /** The name does not exist or has no A record: HAProxy's own lookup will say so (502 page). */
+  /** The name does not exist or has neither A nor AAAA records: HAProxy's own lookup will say so (502 page). */
   | { kind: 'none' }
   /** Timeout, SERVFAIL, refused…: not an answer about the name; keep what we had. */
   | { kind: 'failed'; code: string };
@@ -43,9 +44,11 @@ export type Lookup =
 export function nextAddress(current: string | undefined, lookup: Lookup): string | null | undefined {
   if (lookup.kind === 'failed') return undefined;
   if (lookup.kind === 'none') return null;
+  // IPv4 when the name has it (as HAProxy's fallback prefers), else IPv6.
   const v4 = lookup.addresses.filter((a) => isIPv4(a));
-  if (v4.length === 0) return null;
-  return current !== undefined && v4.includes(current) ? current : v4[0]!;
+  const usable = v4.length > 0 ? v4 : lookup.addresses.filter((a) => isIPv6(a));
+  if (usable.length === 0) return null;
+  return current !== undefined && usable.includes(current) ? current : usable[0]!;
 }
 
 /** When to look again: the record's TTL, within [MIN_REFRESH_MS, maxMs]; failures retry at the floor. */
@@ -74,12 +77,22 @@ export function createOriginAddresses(deps: {
   const resolver = new Resolver({ timeout: 1000, tries: 2 });
   if (deps.resolvers.length > 0) resolver.setServers(deps.resolvers);
   const lookup = deps.lookup ?? (async (host: string): Promise<Lookup> => {
-    try {
-      const records = await resolver.resolve4(host, { ttl: true });
-      return { kind: 'address', addresses: records.map((r) => r.address), ttlMs: Math.min(...records.map((r) => r.ttl)) * 1000 };
-    } catch (error) {
+    const answer = (records: { address: string; ttl: number }[]): Lookup => ({ kind: 'address', addresses: records.map((r) => r.address), ttlMs: Math.min(...records.map((r) => r.ttl)) * 1000 });
+    const failure = (error: unknown): Lookup => {
       const code = (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
       return code === 'ENOTFOUND' || code === 'ENODATA' ? { kind: 'none' } : { kind: 'failed', code };
+    };
+    try {
+      return answer(await resolver.resolve4(host, { ttl: true }));
+    } catch (error) {
+      // The name exists without an A record (ENODATA): an IPv6-only origin, perhaps. A name that
+      // does not exist (ENOTFOUND) has no AAAA either.
+      if ((error as NodeJS.ErrnoException).code !== 'ENODATA') return failure(error);
+    }
+    try {
+      return answer(await resolver.resolve6(host, { ttl: true }));
+    } catch (error) {
+      return failure(error);
     }
   });
   /** What HAProxy's map holds (or its file, before HAProxy runs). */

@@ -51,7 +51,7 @@ export async function createTestCa(cn = 'Hostgate test CA'): Promise<TestCa> {
 export interface SeenRequest { method: string; url: string; headers: IncomingHttpHeaders; remoteAddress: string | undefined }
 
 export interface TestOrigin {
-  /** The loopback address it listens on (port 8443). */
+  /** The loopback address it listens on (a random 127/8 one and port 8443 unless given). */
   ip: string;
   port: number;
   requests: SeenRequest[];
@@ -71,11 +71,11 @@ export function randomLoopback(): string {
  * An HTTPS origin presenting a certificate for `certificateNames` from `ca`. Answers every request
  * with JSON of what it saw, padded to `bodyBytes` when given.
  */
-export async function startTestOrigin(ca: TestCa, certificateNames: string[], options: { bodyBytes?: number } = {}): Promise<TestOrigin> {
+export async function startTestOrigin(ca: TestCa, certificateNames: string[], options: { bodyBytes?: number; ip?: string; port?: number } = {}): Promise<TestOrigin> {
   const { certPem, keyPem } = await ca.issue(certificateNames);
   const requests: SeenRequest[] = [];
-  const ip = randomLoopback();
-  const port = 8443;
+  const ip = options.ip ?? randomLoopback();
+  const port = options.port ?? 8443;
   const wss = new WebSocketServer({ noServer: true });
   wss.on('connection', (ws) => ws.on('message', (data, isBinary) => ws.send(data, { binary: isBinary })));
   let server: https.Server | null = null;
