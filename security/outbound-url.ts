@@ -194,7 +194,8 @@ export function ownEdgeHost(host: string, edge: { serviceDomain: string; cnameTa
   const h = host.toLowerCase();
   const own = [edge.serviceDomain.toLowerCase(), edge.cnameTarget.toLowerCase()];
   if (own.some((name) => h === name || h.endsWith(`.${name}`))) return `${host} is this service's own domain`;
-  if ([...edge.ipv4, ...edge.ipv6].some((ip) => ip.toLowerCase() === h)) return `${host} is an address of this service's edge`;
+  const address = literal(h);
+  if (address !== null && [...edge.ipv4, ...edge.ipv6].some((ip) => sameAddress(ip, address))) return `${host} is an address of this service's edge`;
   return null;
 }
 
@@ -242,6 +243,21 @@ export interface GuardOptions {
   forbidden?: readonly string[];
 }
 
+/**
+ * Whether two IP address texts name the same address (`2A05:D014:0:0::10` and `2a05:d014::10`):
+ * operators write addresses in any valid form, answers come back compressed and lower-case.
+ */
+export function sameAddress(a: string, b: string): boolean {
+  const canonical = (ip: string) => {
+    const text = ip.trim().replace(/^\[(.*)\]$/, '$1');
+    if (isIPv4(text)) return text;
+    if (!isIPv6(text)) return null;
+    try { return new URL(`http://[${text}]/`).hostname; } catch { return null; }
+  };
+  const x = canonical(a);
+  return x !== null && x === canonical(b);
+}
+
 function literal(hostname: string): string | null {
   const text = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
   return isIPv4(text) || isIPv6(text) ? text : null;
@@ -276,11 +292,17 @@ async function resolveChecked(hostname: string, opts: GuardOptions, lookupOption
   if (ip !== null) {
     addresses = [{ address: ip, family: isIPv4(ip) ? 4 : 6 }];
   } else {
-    addresses = await lookUpOnLane(opts.lookup ?? dnsPromises.lookup, hostname, lookupOptions);
+    // The system resolver is asked for the absolute name (a trailing dot) when only public
+    // targets are allowed: getaddrinfo then applies neither resolv.conf's search domains nor
+    // /etc/hosts, so a customer's `kubernetes.default.svc` cannot reach a cluster-internal name
+    // and have its address reported back in the refusal.
+    const system = opts.lookup === undefined;
+    const asked = system && !opts.allowPrivate && !hostname.endsWith('.') ? `${hostname}.` : hostname;
+    addresses = await lookUpOnLane(opts.lookup ?? dnsPromises.lookup, asked, lookupOptions);
   }
   if (addresses.length === 0) throw new UnsafeAddressError(`${hostname} did not resolve to any address.`, hostname);
   if (!opts.allowPrivate) {
-    const loop = opts.forbidden?.length ? addresses.find((a) => opts.forbidden!.includes(a.address)) : undefined;
+    const loop = opts.forbidden?.length ? addresses.find((a) => opts.forbidden!.some((f) => sameAddress(f, a.address))) : undefined;
     if (loop) throw new UnsafeAddressError(`${hostname} resolves to ${loop.address}, an address of this service's edge: requests sent there would come back to the edge in a loop; give your application's own origin.`, hostname, loop.address);
     const bad = addresses.find((a) => !isPublicAddress(a.address));
     if (bad) {

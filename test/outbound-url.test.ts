@@ -3,7 +3,8 @@ import type { LookupAddress } from 'node:dns';
 import { createServer, request } from 'node:http';
 import { BlockList, type AddressInfo } from 'node:net';
 import {
-  createGuardedLookup, GLOBAL_UNICAST_IPV6, GUARDED_LOOKUPS_AT_ONCE, guardedLookupsInFlight, isPublicAddress, NON_PUBLIC_GLOBAL_IPV6_CIDRS, parseDestinationUrl, parseWebhookUrl,
+  createGuardedLookup, GLOBAL_UNICAST_IPV6, GUARDED_LOOKUPS_AT_ONCE, guardedLookupsInFlight, isPublicAddress, NON_PUBLIC_GLOBAL_IPV6_CIDRS, ownEdgeHost, parseDestinationUrl, parseWebhookUrl,
+  resolvesToPrivate, sameAddress,
   resolvePublicAddress, UnsafeAddressError, type PromiseLookup,
 } from '../security/outbound-url.ts';
 
@@ -38,6 +39,25 @@ describe('isPublicAddress', () => {
     '2606:4700::1%1', '1.2.3.4.5', '256.1.1.1',
   ];
   it.each(nonPublic)('%s is not public', (ip) => expect(isPublicAddress(ip)).toBe(false));
+});
+
+describe('sameAddress and ownEdgeHost (edge addresses written in any valid form)', () => {
+  it('compares addresses, not their text', () => {
+    expect(sameAddress('2A05:D014:0:0::10', '2a05:d014::10')).toBe(true);
+    expect(sameAddress('[2a05:d014::10]', '2a05:d014:0:0:0:0:0:10')).toBe(true);
+    expect(sameAddress('2a05:d014::10', '2a05:d014::11')).toBe(false);
+    expect(sameAddress('192.0.2.1', '192.0.2.1')).toBe(true);
+    expect(sameAddress('not-an-ip', 'not-an-ip')).toBe(false);
+    const edge = { serviceDomain: 'hostgate.example', cnameTarget: 'edge.hostgate.example', ipv4: ['203.0.113.7'], ipv6: ['2A05:D014:0:0::10'] };
+    expect(ownEdgeHost('[2a05:d014::10]', edge)).toMatch(/an address of this service's edge/);
+    expect(ownEdgeHost('2a05:d014::10', edge)).toMatch(/an address of this service's edge/);
+    expect(ownEdgeHost('[2a05:d014::11]', edge)).toBeNull();
+  });
+
+  it('refuses a name resolving to an edge address written differently in the configuration', async () => {
+    const lookup = fakeLookup({ 'alias.example.com': [{ address: '2a05:d014::10', family: 6 }] });
+    await expect(resolvePublicAddress('alias.example.com', { allowPrivate: false, lookup, forbidden: ['2A05:D014:0:0::10'] })).rejects.toThrow(/an address of this service's edge/);
+  });
 });
 
 describe('the edge\'s IPv6 origin rule (HAProxy ACL ranges) agrees with isPublicAddress', () => {
@@ -225,11 +245,12 @@ const answers: Record<string, LookupAddress[]> = {
 };
 
 describe('resolvePublicAddress', () => {
-  it('refuses localhost, resolved by the real resolver to loopback', async () => {
+  it('asks the system resolver for the absolute name: /etc/hosts and resolv.conf search domains do not apply', async () => {
+    // /etc/hosts maps localhost to loopback (the next test shows it); asked as `localhost.` it is
+    // unknown, so an internal name cannot be reached nor its address reported back in a refusal.
     const error = await resolvePublicAddress('localhost', { allowPrivate: false }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UnsafeAddressError);
-    expect((error as UnsafeAddressError).message).toMatch(/^localhost resolves to (127\.\d+\.\d+\.\d+|::1), which is not a public address/);
-    expect((error as UnsafeAddressError).code).toBe('ERR_UNSAFE_ADDRESS');
+    expect(error).toMatchObject({ code: 'ENOTFOUND', hostname: 'localhost.' });
+    expect(await resolvesToPrivate('localhost', { allowPrivate: false })).toBeNull();
   });
 
   it('returns a loopback address for localhost when private targets are allowed', async () => {
@@ -286,8 +307,11 @@ describe('createGuardedLookup', () => {
     const guarded = createGuardedLookup({ allowPrivate: false, lookup: fakeLookup(answers) });
     const mixed = await callLookup(guarded, 'mixed.example.com', { all: true });
     expect(mixed.err).toBeInstanceOf(UnsafeAddressError);
+    const loopback = await callLookup(guarded, 'loopback.example.com', {});
+    expect(loopback.err?.message).toMatch(/not a public address/);
+    // The system resolver is asked for `localhost.`: not in /etc/hosts that way, so not found.
     const real = await callLookup(createGuardedLookup({ allowPrivate: false }), 'localhost', {});
-    expect(real.err?.message).toMatch(/not a public address/);
+    expect(real.err).toMatchObject({ code: 'ENOTFOUND' });
   });
 
   // Loopback only: a local server stands in for a webhook receiver behind a name that resolves to it.
