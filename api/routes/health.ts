@@ -32,9 +32,16 @@ async function clientOf(client: Client | (() => Promise<Client>)): Promise<Clien
   return typeof client === 'function' ? client() : client;
 }
 
-/** A reason fit for a public probe: the names of what failed, never a connection string. */
-function publicReason(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).replace(/postgres(ql)?:\/\/\S+/g, '<database>').slice(0, 200);
+/**
+ * A reason fit for a public, unauthenticated probe: which dependency and whether it timed out or
+ * failed, never the error's own text (it can carry internal addresses, host names or connection
+ * strings — `connect ECONNREFUSED 10.0.3.7:7233`). The full error goes to the API's log.
+ */
+function publicReason(what: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.startsWith(`${what} did not answer within`)
+    ? `${what} did not answer within ${CHECK_TIMEOUT_MS} ms (details in the API log)`
+    : `${what} refused or failed the check (details in the API log)`;
 }
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -47,12 +54,14 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const details: Record<string, string> = {};
     const postgres = answerWithin(db.oneFirst(sql.unsafe`select 1`), CHECK_TIMEOUT_MS, 'Postgres').catch((e: unknown) => {
       checks.postgres = 'unreachable';
-      details.postgres = publicReason(e);
+      details.postgres = publicReason('Postgres', e);
+      request.log.warn({ err: e }, 'readiness: Postgres check failed');
     });
     const temporalCheck = temporal
       ? answerWithin(clientOf(temporal.client).then((client) => client.connection.withDeadline(Date.now() + CHECK_TIMEOUT_MS, () => client.workflowService.getSystemInfo({}))), CHECK_TIMEOUT_MS, 'Temporal').catch((e: unknown) => {
         checks.temporal = 'unreachable';
-        details.temporal = publicReason(e);
+        details.temporal = publicReason('Temporal', e);
+        request.log.warn({ err: e }, 'readiness: Temporal check failed');
       })
       : Promise.resolve().then(() => { checks.temporal = 'not_configured'; details.temporal = 'Temporal is not configured (TEMPORAL_ADDRESS)'; });
     await Promise.all([postgres, temporalCheck]);
