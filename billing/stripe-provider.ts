@@ -15,9 +15,9 @@ type StripeConfig = NonNullable<Config['billing']['stripe']>;
 export function createStripeClient(config: StripeConfig): Stripe {
   const base = config.apiBase ? new URL(config.apiBase) : null;
   return new Stripe(config.secretKey, {
-    // One retry of a failed connection (the SDK keeps the same Idempotency-Key); bounded wait:
-    // 2 × 6 s stays under the 15 s after which an idempotency claim counts as abandoned
-    // (db/repositories/idempotency-keys.ts), so a client's retry cannot overtake a call in flight.
+    // One retry of a failed connection (the SDK keeps the same Idempotency-Key). The SDK's
+    // timeout is an idle timeout (it restarts with every byte): the API bounds each call as a
+    // whole (api/routes/billing.ts, 10 s), and activities by their start-to-close timeout.
     maxNetworkRetries: 1,
     timeout: 6_000,
     ...(base ? { host: base.hostname, port: base.port || (base.protocol === 'http:' ? 80 : 443), protocol: base.protocol.replace(':', '') as 'http' | 'https' } : {}),

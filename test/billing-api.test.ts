@@ -2,7 +2,9 @@
 // portal's buttons, plan change, and every error path with its stable code. The pages' buttons
 // are posted as the browser posts them (test/billing-browser.test.ts clicks them in Chromium).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { sql } from '../db/pool.ts';
+import { buildApp } from '../api/app.ts';
+import { createDb, sql } from '../db/pool.ts';
+import { createLogger } from '../logging/logger.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
 import { client } from './support/http.ts';
 
@@ -187,5 +189,39 @@ describe('billing API (local provider)', () => {
     const portal = pathOf((await api.post('/v1/billing/portal-session', {})).json().data.url);
     const res = await form(`${portal}/steal`);
     expect([res.statusCode, res.json().error.code]).toEqual([404, 'not_found']);
+  });
+  it('Postgres too slow inside the provider\'s own work (the local provider writes rows) → 503 with Retry-After, not 500', async () => {
+    const { auth } = await subscribed('growth');
+    // An API whose statements give up after 0.5 s, and a table held by another transaction.
+    const db = await createDb(t.database.url, { maximumPoolSize: 4, statementTimeoutMs: 500, connectTimeoutMs: 1500, acquireTimeoutMs: 1500, idleInTransactionTimeoutMs: 5000 });
+    const app = await buildApp({ config: t.config, db, temporal: null, dispatcher: null, logger: createLogger('silent', 'test') });
+    const holding = async (table: string, during: () => Promise<void>) => {
+      let locked!: () => void;
+      const isLocked = new Promise<void>((r) => { locked = r; });
+      let done!: () => void;
+      const finished = new Promise<void>((r) => { done = r; });
+      const tx = t.database.db.transaction(async (q) => {
+        await q.query(sql.unsafe`select set_config('lock_timeout', '2s', true)`);
+        await q.query(sql.unsafe`lock table ${sql.identifier([table])} in access exclusive mode`);
+        locked();
+        await finished;
+      });
+      await Promise.race([isLocked, tx]);
+      try { await during(); } finally { done(); await tx; }
+    };
+    try {
+      const api = client(app, auth);
+      await holding('billing_portal_sessions', async () => {
+        const res = await api.post('/v1/billing/portal-session', {});
+        expect([res.statusCode, res.json().error.code, res.headers['retry-after']]).toEqual([503, 'service_unavailable', '5']);
+      });
+      await holding('billing_events', async () => {
+        const res = await api.post('/v1/billing/plan', { plan: 'scale' });
+        expect([res.statusCode, res.json().error.code, res.headers['retry-after']]).toEqual([503, 'service_unavailable', '5']);
+      });
+    } finally {
+      await app.close();
+      await db.end();
+    }
   });
 });

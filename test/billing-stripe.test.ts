@@ -2,6 +2,7 @@
 // (test/support/fake-stripe.ts), and Stripe events signed with the SDK's
 // generateTestHeaderString posted to our webhook route.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import http from 'node:http';
 import Stripe from 'stripe';
 import { createBillingActivities } from '../activities/billing.ts';
 import { createBillingProvider } from '../billing/create-provider.ts';
@@ -249,4 +250,31 @@ describe('billing with Stripe (fake Stripe API, signed events)', () => {
       await down.close();
     }
   });
+  it('Stripe trickling its answer (one byte every second, which keeps the SDK\'s idle timeout from firing) → 503 within the 10 s budget', async () => {
+    const sockets = new Set<import('node:net').Socket>();
+    const trickle = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const timer = setInterval(() => res.write(' '), 1000);
+      res.on('close', () => clearInterval(timer));
+    });
+    trickle.on('connection', (socket) => { sockets.add(socket); socket.on('close', () => sockets.delete(socket)); });
+    await new Promise<void>((r) => trickle.listen(0, '127.0.0.1', r));
+    const slow = await createTestApp({ config: stripeEnv(`http://127.0.0.1:${(trickle.address() as import('node:net').AddressInfo).port}`) });
+    try {
+      const { auth } = await createOrgWithKey(slow);
+      const started = Date.now();
+      const res = await client(slow.app, auth).post('/v1/billing/checkout-session', { plan: 'starter' });
+      const took = Date.now() - started;
+      expect([res.statusCode, res.json().error.code, res.headers['retry-after']]).toEqual([503, 'service_unavailable', '5']);
+      expect(res.json().error.message).toMatch(/payment provider is unreachable; retry in 5 s/);
+      expect(took).toBeGreaterThanOrEqual(9_900);
+      // Without the whole-call bound the SDK would wait as long as bytes keep coming.
+      expect(took).toBeLessThan(20_000);
+    } finally {
+      await slow.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((r) => trickle.close(r));
+    }
+  }, 40_000);
 });

@@ -10,7 +10,19 @@ import { InvalidCursorError } from '../../db/pagination.ts';
 import { ApiError, errorBody } from '../errors.ts';
 import { describeValidationError, paramOf } from '../validation.ts';
 
-function isUnavailable(error: unknown): boolean {
+/**
+ * Whether an error means Postgres (or the connection to it) is away or too slow: a 503 with
+ * Retry-After, not a 500. Follows `cause` (an error wrapped on its way up keeps its meaning).
+ * (Deadlocks and serialization failures are retried by slonik's transaction() itself.)
+ */
+export function isUnavailable(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if (isUnavailableItself(e)) return true;
+  }
+  return false;
+}
+
+function isUnavailableItself(error: unknown): boolean {
   if (error instanceof ConnectionError || error instanceof BackendTerminatedUnexpectedlyError || error instanceof BackendTerminatedError) return true;
   // Our client-side bounds (db/pool.ts) and the server-side ones: Postgres too slow or gone.
   if (error instanceof DatabaseTimeoutError || error instanceof StatementTimeoutError || error instanceof IdleTransactionTimeoutError) return true;

@@ -7,8 +7,10 @@ import { planChangeEventId, ProviderUnavailableError, type ProviderSubscription 
 import { billingId, billingRepository, type SubscriptionRow } from '../../db/repositories/billing.ts';
 import { organizationsRepository } from '../../db/repositories/organizations.ts';
 import { usageRepository } from '../../db/repositories/usage.ts';
+import { rejectAfter } from '../../process/deadline.ts';
 import { ApiError } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
+import { isUnavailable } from '../plugins/errors.ts';
 import { presentUsage } from '../presenters/usage.ts';
 import { BillingSession, CheckoutSessionBody, PlanChangeBody, PortalSessionBody } from '../schemas/billing.ts';
 import { DataOf } from '../schemas/common.ts';
@@ -16,6 +18,12 @@ import { Usage } from '../schemas/usage.ts';
 
 /** Checkout pages stay payable for a day (Stripe's default expiry is 24 h too). */
 const CHECKOUT_TTL_SECONDS = 24 * 3600;
+/**
+ * What one provider call of a request may take in all: below the 15 s after which an idempotency
+ * claim counts as abandoned (db/repositories/idempotency-keys.ts), so a client's retry cannot
+ * overtake a plan change still in flight.
+ */
+const PROVIDER_CALL_BUDGET_MS = 10_000;
 
 
 export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -40,15 +48,22 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   /**
-   * Provider calls: an unreachable provider is a 503 with Retry-After. Any other refusal (a
+   * Provider calls: an unreachable (or too slow) provider is a 503 with Retry-After. Any other refusal (a
    * revoked key, a missing permission, an object Stripe no longer has) is ours to fix, not the
    * caller's: a 500 whose cause goes to the log only — never the provider's status (a Stripe 401
    * or 404 must not reach the caller as invalid_request or not_found) or its message.
    */
   async function viaProvider<T>(call: () => Promise<T>): Promise<T> {
     try {
-      return await call();
+      // The SDK's own timeout restarts with every byte received: a provider trickling its answer
+      // would hold the request for as long as it likes. One bound for the whole call (a plan
+      // change is two Stripe requests). The call is not cancelled: one that completes late still
+      // records what it did, and the client's retry finds it (same Stripe idempotency key).
+      return await rejectAfter(call(), PROVIDER_CALL_BUDGET_MS, () => new ProviderUnavailableError(`the payment provider did not answer within ${PROVIDER_CALL_BUDGET_MS / 1000} s`, 5));
     } catch (error) {
+      // Our own database work inside the call (the local provider's rows, the sync of a change):
+      // Postgres away is a 503 like anywhere else, not the provider refusing.
+      if (error instanceof ApiError || isUnavailable(error)) throw error;
       if (error instanceof ProviderUnavailableError) {
         throw new ApiError('service_unavailable', `the payment provider is unreachable; retry in ${error.retryAfterSeconds} s`, { headers: { 'retry-after': String(error.retryAfterSeconds) }, details: { provider: provider.name } });
       }
