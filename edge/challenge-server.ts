@@ -66,8 +66,10 @@ export function createChallengeServer({ db, logger }: { db: Db; logger: Logger }
           send(res, 200, keyAuthorization, { 'content-type': 'text/plain' });
         })
         .catch((error: unknown) => {
+          // Postgres away or too slow (the pool's bounds): a temporary state, said as such. The
+          // CA counts the validation as failed either way; the order is tried again later.
           logger.error({ err: error }, 'ACME challenge lookup failed');
-          if (!res.headersSent) send(res, 500, 'internal error\n');
+          if (!res.headersSent) send(res, 503, 'challenge store unavailable, retry later\n', { 'retry-after': '5' });
         });
       return;
     }

@@ -7,7 +7,15 @@ import { boot } from '../process/boot.ts';
 import { createChallengeServer } from './challenge-server.ts';
 
 const { config, logger, onShutdown } = boot('edge-http', ['database']);
-const db = await createDb(config.databaseUrl!, { maximumPoolSize: config.databasePoolSize });
+// The API's bounds (HOSTGATE_DB_*): a CA validating a challenge gives up after some seconds, so a
+// lookup stuck on a frozen Postgres answers 503 within them instead of holding the connection.
+const db = await createDb(config.databaseUrl!, {
+  maximumPoolSize: config.databasePoolSize,
+  statementTimeoutMs: config.limits.dbStatementTimeoutMs,
+  connectTimeoutMs: config.limits.dbConnectTimeoutMs,
+  acquireTimeoutMs: config.limits.dbAcquireTimeoutMs,
+  idleInTransactionTimeoutMs: config.limits.dbIdleInTransactionTimeoutMs,
+});
 const server = createChallengeServer({ db, logger });
 // Metrics (HOSTGATE_EDGE_METRICS_PORT, off by default): every answer by kind (ACME challenge or
 // redirect), method and status, and its latency.

@@ -13,7 +13,7 @@ import {
 } from '../activities/certificates.ts';
 import type { Config } from '../config/index.ts';
 import { newId } from '../db/ids.ts';
-import { row, sql } from '../db/pool.ts';
+import { createDb, row, sql } from '../db/pool.ts';
 import { createChallengeServer } from '../edge/challenge-server.ts';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '../logging/logger.ts';
@@ -23,6 +23,8 @@ import { createTestDatabase, type TestDatabase } from './support/db.ts';
 import { startTestDnsServer, type TestDnsServer } from './support/dns-server.ts';
 import { startPebble, type Pebble } from './support/pebble.ts';
 import { freePort } from './support/ports.ts';
+import { startTcpProxy } from './support/tcp-proxy.ts';
+import { waitFor } from './support/wait.ts';
 
 const logger = createLogger('silent', 'test-certificates');
 const BLOCKED = 'blocked.customer-block.test';
@@ -403,6 +405,33 @@ describe('certificates: ACME against Pebble', () => {
         expect(lookups).toBe(1);
       } finally {
         await new Promise((resolve) => server.close(resolve));
+      }
+    });
+
+    it('answers 503 with Retry-After within its bounds when Postgres is frozen, and the challenge again once it is back', async () => {
+      const domainId = await newDomain('listener.customer-eight.test');
+      await database.db.query(sql.unsafe`insert into acme_challenges (token, key_authorization, domain_id) values ('tok_FROZEN', 'tok_FROZEN.thumbprint', ${domainId})`);
+      const target = new URL(database.url);
+      const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+      const viaProxy = new URL(database.url);
+      viaProxy.host = `127.0.0.1:${proxy.port}`;
+      const bounded = await createDb(viaProxy.toString(), { maximumPoolSize: 2, statementTimeoutMs: 500, connectTimeoutMs: 500, acquireTimeoutMs: 500, idleInTransactionTimeoutMs: 2000 });
+      const server = createChallengeServer({ db: bounded, logger });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const port = (server.address() as AddressInfo).port;
+      try {
+        proxy.freeze();
+        const started = Date.now();
+        const frozen = await get(port, '/.well-known/acme-challenge/tok_FROZEN', 'listener.customer-eight.test');
+        expect([frozen.status, frozen.headers['retry-after']]).toEqual([503, '5']);
+        expect(Date.now() - started).toBeLessThan(5_000);
+        proxy.thaw();
+        await waitFor('the challenge answered again', async () => (await get(port, '/.well-known/acme-challenge/tok_FROZEN', 'listener.customer-eight.test')).status === 200, 15_000, 200);
+      } finally {
+        proxy.thaw();
+        await new Promise((resolve) => server.close(resolve));
+        await bounded.end().catch(() => undefined);
+        await proxy.close();
       }
     });
 
