@@ -2,6 +2,7 @@
 // connection of its own, reconnecting after a loss. `onReconnected` tells the caller that
 // notifications may have been missed meanwhile (it then catches up by polling).
 import pg from 'pg';
+import { endClient } from '../listen-client.ts';
 
 export const EDGE_CHANNEL = 'hostgate_edge';
 
@@ -26,7 +27,7 @@ export function listenForEdgeChanges(databaseUrl: string, handlers: {
       lost = true;
       listening = false;
       if (client === c) client = null;
-      c.end().catch(() => undefined);
+      void endClient(c);
       if (closed) return;
       handlers.onLost(error);
       timer = setTimeout(() => { timer = null; void connect(); }, 1000);
@@ -37,7 +38,7 @@ export function listenForEdgeChanges(databaseUrl: string, handlers: {
     try {
       await c.connect();
       await c.query(`listen ${EDGE_CHANNEL}`);
-      if (closed) { await c.end(); return; }
+      if (closed) { await endClient(c); return; }
       client = c;
       listening = true;
       handlers.onReconnected();
@@ -53,7 +54,9 @@ export function listenForEdgeChanges(databaseUrl: string, handlers: {
       if (timer) clearTimeout(timer);
       const c = client;
       client = null;
-      await c?.end().catch(() => undefined);
+      // Bounded: the agent's stop awaits this before it stops HAProxy, and a frozen Postgres
+      // never answers pg's end() (see db/listen-client.ts).
+      if (c) await endClient(c);
     },
   };
 }
