@@ -14,6 +14,7 @@ import { randomToken } from '../security/tokens.ts';
 import { createWebhookFanOut } from '../workflows/webhook-delivery/fan-out.ts';
 import { testConfig } from './support/app.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
+import { startTcpProxy } from './support/tcp-proxy.ts';
 import { waitFor } from './support/wait.ts';
 
 describe('webhook fan-out', () => {
@@ -63,6 +64,27 @@ describe('webhook fan-out', () => {
       await fanOut.stop();
     }
     expect(await t.db.oneFirst(sql.unsafe`select count(*)::int from events where fanned_out_at is null`)).toBe(0);
+  });
+
+  // A frozen Postgres (SIGSTOP, a paused VM) keeps the connection open and answers nothing: pg's
+  // end() would wait for it for ever, and so would the worker's shutdown.
+  it('stops promptly while its LISTEN connection hangs on a frozen Postgres', async () => {
+    const u = new URL(t.url);
+    const proxy = await startTcpProxy(u.hostname, Number(u.port || 5432));
+    u.host = `127.0.0.1:${proxy.port}`;
+    const { dispatcher } = recorder();
+    const fanOut = createWebhookFanOut({ db: t.db, dispatcher, logger, databaseUrl: u.toString(), sweepIntervalMs: 3_600_000 });
+    try {
+      await fanOut.start();
+      await waitFor('the listener', async () => ((await t.db.oneFirst(sql.unsafe`select count(*)::int from pg_stat_activity where datname = current_database() and query ilike 'listen%'`)) as number) >= 1, 5_000, 50);
+      proxy.freeze();
+      const started = Date.now();
+      await fanOut.stop();
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      proxy.thaw();
+      await proxy.close();
+    }
   });
 
   it('creates exactly one delivery per (event, endpoint) when several workers fan out at once', async () => {

@@ -9,6 +9,7 @@
 // notification was missed (listener reconnecting, notification before LISTEN). Several workers can
 // run it side by side.
 import pg from 'pg';
+import { endClient } from '../../db/listen-client.ts';
 import type { Db } from '../../db/pool.ts';
 import { webhookDeliveriesRepository } from '../../db/repositories/webhook-deliveries.ts';
 import type { Logger } from '../../logging/logger.ts';
@@ -113,7 +114,7 @@ export function createWebhookFanOut(deps: {
       if (lost) return;
       lost = true;
       if (listener === client) listener = null;
-      client.end().catch(() => undefined);
+      void endClient(client);
       if (!stopped && !reconnectTimer) reconnectTimer = setTimeout(() => { reconnectTimer = null; void listen(); }, 1000);
     };
     client.on('error', (error) => {
@@ -125,7 +126,7 @@ export function createWebhookFanOut(deps: {
     try {
       await client.connect();
       await client.query(`listen ${EVENTS_CHANNEL}`);
-      if (stopped) { await client.end(); return; }
+      if (stopped) { await endClient(client); return; }
       listener = client;
       // Events committed while not listening.
       void wake();
@@ -152,7 +153,9 @@ export function createWebhookFanOut(deps: {
       if (reconnectTimer) clearTimeout(reconnectTimer);
       const client = listener;
       listener = null;
-      await client?.end().catch(() => undefined);
+      // Bounded: a frozen Postgres never answers pg's end(), and the worker's shutdown awaits this
+      // (db/listen-client.ts).
+      if (client) await endClient(client);
       pump();
       await running;
       // What was fanned out is dispatched before stopping (else the dispatcher's sweep would).
