@@ -8,6 +8,17 @@ import { rejectAfter } from '../process/deadline.ts';
 
 /** How long a LISTEN client's polite close may take before its socket is destroyed. */
 export const CLIENT_END_MS = 1000;
+/** TCP connect + startup + authentication, and then the LISTEN statement, each. */
+export const LISTEN_CONNECT_MS = 5000;
+
+/**
+ * `LISTEN <channel>` with a deadline: a server frozen after accepting the connection never
+ * answers it, and pg has no timeout of its own for a statement. The caller's error path discards
+ * the client (endClient) and reconnects.
+ */
+export async function listenWithin(client: pg.Client, channel: string, ms: number = LISTEN_CONNECT_MS): Promise<void> {
+  await rejectAfter(client.query(`listen ${channel}`), ms, () => new Error(`LISTEN ${channel}: the database did not answer within ${ms} ms`));
+}
 
 /**
  * Ends `client` (Terminate, then the server closes) for up to `ms`, else destroys its socket: the

@@ -87,6 +87,36 @@ describe('webhook fan-out', () => {
     }
   });
 
+  // Postgres frozen (or black-holed) when the worker starts: the worker awaits start() before it
+  // polls Temporal, so start must not wait on the LISTEN connection; the sweep delivers meanwhile
+  // and the listener comes back once Postgres answers.
+  it('starts at once with its LISTEN path frozen, sweeps meanwhile, and listens once it thaws', async () => {
+    const { endpoints, newDomain } = await orgWithEndpoints([['hostname.created']]);
+    const u = new URL(t.url);
+    const proxy = await startTcpProxy(u.hostname, Number(u.port || 5432));
+    u.host = `127.0.0.1:${proxy.port}`;
+    const { kicked, dispatcher } = recorder();
+    const fanOut = createWebhookFanOut({ db: t.db, dispatcher, logger, databaseUrl: u.toString(), sweepIntervalMs: 300 });
+    const listeners = async () => (await t.db.oneFirst(sql.unsafe`select count(*)::int from pg_stat_activity where datname = current_database() and query ilike 'listen%'`)) as number;
+    proxy.freeze();
+    try {
+      const started = Date.now();
+      await fanOut.start();
+      expect(Date.now() - started).toBeLessThan(1_000);
+      const d = await newDomain();
+      await waitFor('the sweep to fan out', async () => kicked.length === 1, 5_000, 20);
+      expect(await t.db.oneFirst(sql.unsafe`select endpoint_id from webhook_deliveries d join events e on e.id = d.event_id where e.domain_id = ${d.id}`)).toBe(endpoints[0]);
+      expect(await listeners()).toBe(0);
+      proxy.thaw();
+      // The waiting connect goes through now (or, past its 5 s, a fresh one does).
+      await waitFor('the listener after the thaw', async () => (await listeners()) === 1, 15_000, 100);
+    } finally {
+      proxy.thaw();
+      await fanOut.stop();
+      await proxy.close();
+    }
+  }, 30_000);
+
   it('creates exactly one delivery per (event, endpoint) when several workers fan out at once', async () => {
     const { endpoints, newDomain } = await orgWithEndpoints([['*'], ['hostname.created'], ['*']]);
     for (let i = 0; i < 120; i++) await newDomain();

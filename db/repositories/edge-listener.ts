@@ -2,7 +2,7 @@
 // connection of its own, reconnecting after a loss. `onReconnected` tells the caller that
 // notifications may have been missed meanwhile (it then catches up by polling).
 import pg from 'pg';
-import { endClient } from '../listen-client.ts';
+import { endClient, LISTEN_CONNECT_MS, listenWithin } from '../listen-client.ts';
 
 export const EDGE_CHANNEL = 'hostgate_edge';
 
@@ -20,7 +20,7 @@ export function listenForEdgeChanges(databaseUrl: string, handlers: {
 
   const connect = async () => {
     if (closed) return;
-    const c = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000, keepAlive: true });
+    const c = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: LISTEN_CONNECT_MS, keepAlive: true });
     let lost = false;
     const retry = (error: unknown) => {
       if (lost) return;
@@ -37,7 +37,8 @@ export function listenForEdgeChanges(databaseUrl: string, handlers: {
     c.on('notification', (n) => { if (n.channel === EDGE_CHANNEL && n.payload) handlers.onDomain(n.payload); });
     try {
       await c.connect();
-      await c.query(`listen ${EDGE_CHANNEL}`);
+      // Bounded: unanswered, the listener would never reconnect (db/listen-client.ts).
+      await listenWithin(c, EDGE_CHANNEL);
       if (closed) { await endClient(c); return; }
       client = c;
       listening = true;
