@@ -7,6 +7,7 @@
 // Every outcome is stored on its track (status + problem), never thrown: the hostname track
 // (status, verification) is not touched. The abuse limits are checked before each order.
 import { Resolver } from 'node:dns/promises';
+import { Context } from '@temporalio/activity';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/pool.ts';
 import { acmeAccountsRepository } from '../db/repositories/acme-accounts.ts';
@@ -38,6 +39,11 @@ export interface MoveStepResult {
 const STILL_USABLE_MS = 24 * 60 * 60_000;
 /** One DNS-01 attempt waits on the CA at most this long (below the local activity's timeout). */
 export const DNS01_WAIT_BUDGET_MS = 30_000;
+
+/** The running activity's cancellation (a local activity past its time), if called as one. */
+function activitySignal(): AbortSignal | undefined {
+  try { return Context.current().cancellationSignal; } catch { return undefined; }
+}
 
 function lookupStatus(error: unknown): 'missing' | 'error' {
   const code = (error as { code?: string } | null)?.code;
@@ -164,7 +170,14 @@ export function createMoveActivities({ db, config, logger, secretBox }: MoveActi
 
       await moves.setCertificateTrack(domainId, pending(null));
       const attempt = await moves.recordAttempt({ organizationId: d.organization_id, domainId, hostname: d.hostname, registeredDomain, method: 'dns-01' });
-      const outcome = await issueByDns01({ domainId, hostname: d.hostname, challengeLabel: d.challenge_label });
+      const signal = activitySignal();
+      const outcome = await issueByDns01({ domainId, hostname: d.hostname, challengeLabel: d.challenge_label, signal });
+      if (!outcome.ok && signal?.aborted) {
+        // Given up by the workflow, whose retry may be running (or done) already: its track is not
+        // ours to write. The order still counts (the CA saw it).
+        await moves.finishAttempt(attempt, 'abandoned');
+        signal.throwIfAborted();
+      }
       if (!outcome.ok) {
         await moves.finishAttempt(attempt, outcome.refused ? 'failed' : 'abandoned');
         return hold({ code: outcome.code, message: outcome.message });

@@ -42,6 +42,11 @@ export interface SendResult {
    * `address`: the name resolved to a non-public address (may change with DNS).
    */
   refused: 'url' | 'address' | null;
+  /**
+   * The Node error code of a request that failed before any answer (`ECONNREFUSED`, `ENOTFOUND`,
+   * `ELOOKUPBUSY` from the guarded lookup, …); null otherwise. For the caller's classification.
+   */
+  errorCode: string | null;
 }
 
 /** At most `limit` bytes of UTF-8 text from `bytes`: invalid sequences and NUL become U+FFFD, never a cut character. */
@@ -67,7 +72,7 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
   const startedAt = new Date();
   const t0 = performance.now();
   const done = (r: Partial<SendResult>): SendResult => ({
-    startedAt, durationMs: Math.round(performance.now() - t0), statusCode: null, body: null, headers: null, error: null, refused: null, ...r,
+    startedAt, durationMs: Math.round(performance.now() - t0), statusCode: null, body: null, headers: null, error: null, refused: null, errorCode: null, ...r,
   });
 
   const parsed = parseWebhookUrl(req.url, { allowPrivate: req.allowPrivate });
@@ -121,7 +126,7 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
     request.on('error', (error: NodeJS.ErrnoException) => {
       if (head) return answered();
       const unsafe = error instanceof UnsafeAddressError || error.code === 'ERR_UNSAFE_ADDRESS';
-      settle({ error: unsafe ? `refused: ${error.message}` : describe(error, url), refused: unsafe ? 'address' : null });
+      settle({ error: unsafe ? `refused: ${error.message}` : describe(error, url), refused: unsafe ? 'address' : null, errorCode: error.code ?? null });
     });
     request.on('response', (res) => {
       head = res;

@@ -1,7 +1,9 @@
 // Webhook delivery activity: one attempt = load the delivery, its event and endpoint, sign, POST
 // (activities/webhook-sender.ts, SSRF-guarded), classify the answer, and record the attempt and
 // the delivery's new state in one transaction. HTTP outcomes are results; the workflow owns the
-// schedule. Only infrastructure errors (Postgres) throw and land in the activity's retry policy.
+// schedule. Only infrastructure errors (Postgres) throw and land in the activity's retry policy —
+// and so does a lookup that never started (ELOOKUPBUSY, below): that is our capacity, not the
+// receiver's answer.
 import { ApplicationFailure } from '@temporalio/common';
 import { Context } from '@temporalio/activity';
 import { webhookDeliveriesRepository, type DeliveryStatus, type EventRow } from '../db/repositories/webhook-deliveries.ts';
@@ -20,6 +22,18 @@ export const DEFAULT_WEBHOOK_TIMEOUT_MS = 15_000;
 export const USER_AGENT = 'Hostgate-Webhooks/1';
 /** `disabled_reason` of an endpoint that answered 410 Gone. */
 export const DISABLED_GONE = 'gone';
+/**
+ * The guarded lookup's refusal to start (security/outbound-url.ts: a few customer lookups at once,
+ * 5 s of queueing): other customers' hostnames whose DNS hangs hold every slot. Nothing was sent
+ * and this delivery's receiver was never asked, so it is not an attempt of this delivery.
+ */
+export const LOOKUP_BUSY_CODE = 'ELOOKUPBUSY';
+/** Type of the retryable failure that puts such an attempt off (the activity's retry runs it again). */
+export const LOOKUP_BUSY_FAILURE = 'WebhookLookupBusy';
+/** How long such an attempt is put off: a few seconds, jittered so deferred ones do not return together. */
+export function lookupBusyDelayMs(random: number = Math.random()): number {
+  return 2_000 + Math.round(random * 3_000);
+}
 
 export interface WebhookActivityDeps {
   db: Db;
@@ -142,6 +156,20 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
         result = await sendWebhook({ url: endpoint.url, body, headers, timeoutMs, allowPrivate: deps.allowPrivateTargets, lookup: deps.lookup });
       } finally {
         clearInterval(beat);
+      }
+
+      if (result.errorCode === LOOKUP_BUSY_CODE) {
+        // Not an attempt (see LOOKUP_BUSY_CODE): no attempt row, the count unchanged, and the
+        // workflow never sees it — the activity fails retryably and Temporal runs the same attempt
+        // again after the delay (attemptOptions in workflows/webhook-delivery/workflows.ts has no
+        // attempt limit), instead of spending one of the delivery's 8 on a schedule of hours.
+        const delayMs = lookupBusyDelayMs();
+        await deliveries.postpone(deliveryId, delayMs);
+        deps.logger.warn({ deliveryId, attempt, delayMs }, 'webhook attempt put off: the customer DNS lookups are all busy');
+        throw ApplicationFailure.create({
+          type: LOOKUP_BUSY_FAILURE, message: `${result.error ?? 'DNS lookup not started'}; attempt ${attempt} put off by ${delayMs} ms, not counted`,
+          nextRetryDelay: delayMs,
+        });
       }
 
       const verdict = classify(result, input.plannedDelayMs);

@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { createDb } from '../db/pool.ts';
 import { boot } from '../process/boot.ts';
+import { rejectAfter } from '../process/deadline.ts';
 import { SecretBox } from '../security/secret-box.ts';
 import { agentSettings, createEdgeAgent } from './agent/agent.ts';
 
@@ -17,7 +18,9 @@ const db = await createDb(config.databaseUrl!, { maximumPoolSize: Math.min(confi
 const agent = createEdgeAgent({ db, secretBox: new SecretBox(config.encryptionKeys), settings, logger });
 onShutdown(async () => {
   await agent.stop().catch((error) => logger.error({ err: error }, 'edge agent stop failed'));
-  await db.end().catch(() => undefined);
+  // HAProxy is stopped by now; the pool's end is bounded so that a frozen Postgres cannot turn an
+  // orderly stop into the grace timeout's exit 1 (the process exits right after, sockets and all).
+  await rejectAfter(db.end(), 1000, () => new Error('the database pool did not close within 1000 ms')).catch(() => undefined);
 });
 
 try {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { sql } from '../db/pool.ts';
 import { createAdminSocket } from '../edge/agent/admin-socket.ts';
+import { isOurHaproxy } from '../edge/agent/haproxy-supervisor.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
 import { startTestDnsServer, type TestDnsServer } from './support/dns-server.ts';
 import { edgeGet, insertDomain, setDomainStatus, startEdgeProcess, type EdgeProcess } from './support/haproxy-edge.ts';
@@ -209,4 +210,24 @@ describe('edge resilience', () => {
     await recordedMatches();
     expect(sent).toBeGreaterThan(0);
   });
+
+  // Last: it stops the agent. A frozen Postgres (SIGSTOP, a paused VM) keeps its connections open
+  // and answers nothing; the LISTEN client's end() and the last bandwidth reading would wait on
+  // it, the 15 s shutdown grace would run out (exit 1) and HAProxy, detached, would serve on.
+  it('stops HAProxy on SIGTERM within the shutdown grace while Postgres is frozen', async () => {
+    const config = path.join(edge.stateDir, 'haproxy.cfg');
+    const pid = Number(readFileSync(path.join(edge.stateDir, 'haproxy.pid'), 'utf8').trim());
+    expect(await isOurHaproxy(pid, config)).toBe(true);
+    const from = edge.logs.length;
+    pgProxy.freeze();
+    // Let the loops (bandwidth every 300 ms, heartbeat and poll every second) get stuck on it.
+    await new Promise((r) => setTimeout(r, 1500));
+    const started = Date.now();
+    const code = await edge.stop();
+    const took = Date.now() - started;
+    pgProxy.thaw();
+    expect({ code, took: took < 15_000 }).toEqual({ code: 0, took: true });
+    expect(edge.logs.slice(from).some((l) => l.msg === 'edge: last bandwidth reading failed')).toBe(true);
+    await waitFor('HAProxy to be gone', async () => !(await isOurHaproxy(pid, config)), 5_000, 100);
+  }, 40_000);
 });

@@ -14,6 +14,7 @@ import { randomToken } from '../security/tokens.ts';
 import { createWebhookFanOut } from '../workflows/webhook-delivery/fan-out.ts';
 import { testConfig } from './support/app.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
+import { startTcpProxy } from './support/tcp-proxy.ts';
 import { waitFor } from './support/wait.ts';
 
 describe('webhook fan-out', () => {
@@ -64,6 +65,57 @@ describe('webhook fan-out', () => {
     }
     expect(await t.db.oneFirst(sql.unsafe`select count(*)::int from events where fanned_out_at is null`)).toBe(0);
   });
+
+  // A frozen Postgres (SIGSTOP, a paused VM) keeps the connection open and answers nothing: pg's
+  // end() would wait for it for ever, and so would the worker's shutdown.
+  it('stops promptly while its LISTEN connection hangs on a frozen Postgres', async () => {
+    const u = new URL(t.url);
+    const proxy = await startTcpProxy(u.hostname, Number(u.port || 5432));
+    u.host = `127.0.0.1:${proxy.port}`;
+    const { dispatcher } = recorder();
+    const fanOut = createWebhookFanOut({ db: t.db, dispatcher, logger, databaseUrl: u.toString(), sweepIntervalMs: 3_600_000 });
+    try {
+      await fanOut.start();
+      await waitFor('the listener', async () => ((await t.db.oneFirst(sql.unsafe`select count(*)::int from pg_stat_activity where datname = current_database() and query ilike 'listen%'`)) as number) >= 1, 5_000, 50);
+      proxy.freeze();
+      const started = Date.now();
+      await fanOut.stop();
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      proxy.thaw();
+      await proxy.close();
+    }
+  });
+
+  // Postgres frozen (or black-holed) when the worker starts: the worker awaits start() before it
+  // polls Temporal, so start must not wait on the LISTEN connection; the sweep delivers meanwhile
+  // and the listener comes back once Postgres answers.
+  it('starts at once with its LISTEN path frozen, sweeps meanwhile, and listens once it thaws', async () => {
+    const { endpoints, newDomain } = await orgWithEndpoints([['hostname.created']]);
+    const u = new URL(t.url);
+    const proxy = await startTcpProxy(u.hostname, Number(u.port || 5432));
+    u.host = `127.0.0.1:${proxy.port}`;
+    const { kicked, dispatcher } = recorder();
+    const fanOut = createWebhookFanOut({ db: t.db, dispatcher, logger, databaseUrl: u.toString(), sweepIntervalMs: 300 });
+    const listeners = async () => (await t.db.oneFirst(sql.unsafe`select count(*)::int from pg_stat_activity where datname = current_database() and query ilike 'listen%'`)) as number;
+    proxy.freeze();
+    try {
+      const started = Date.now();
+      await fanOut.start();
+      expect(Date.now() - started).toBeLessThan(1_000);
+      const d = await newDomain();
+      await waitFor('the sweep to fan out', async () => kicked.length === 1, 5_000, 20);
+      expect(await t.db.oneFirst(sql.unsafe`select endpoint_id from webhook_deliveries d join events e on e.id = d.event_id where e.domain_id = ${d.id}`)).toBe(endpoints[0]);
+      expect(await listeners()).toBe(0);
+      proxy.thaw();
+      // The waiting connect goes through now (or, past its 5 s, a fresh one does).
+      await waitFor('the listener after the thaw', async () => (await listeners()) === 1, 15_000, 100);
+    } finally {
+      proxy.thaw();
+      await fanOut.stop();
+      await proxy.close();
+    }
+  }, 30_000);
 
   it('creates exactly one delivery per (event, endpoint) when several workers fan out at once', async () => {
     const { endpoints, newDomain } = await orgWithEndpoints([['*'], ['hostname.created'], ['*']]);

@@ -98,7 +98,7 @@ describe('webhook sender', () => {
 });
 
 describe('classifying an attempt', () => {
-  const base: SendResult = { startedAt: new Date(), durationMs: 5, statusCode: null, body: null, headers: {}, error: null, refused: null };
+  const base: SendResult = { startedAt: new Date(), durationMs: 5, statusCode: null, body: null, headers: {}, error: null, refused: null, errorCode: null };
   const answer = (statusCode: number, headers: Record<string, string> = {}): SendResult => ({ ...base, statusCode, headers });
 
   it('2xx succeeds; 410 stops (and disables the endpoint); others wait the planned delay', () => {

@@ -4,7 +4,9 @@
 // address actually connected to, with no second DNS resolution in between.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { LookupAddress } from 'node:dns';
+import { Resolver } from 'node:dns/promises';
 import net, { type AddressInfo } from 'node:net';
+import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { buildApp, type App } from '../api/app.ts';
 import { sql } from '../db/pool.ts';
@@ -14,13 +16,15 @@ import { webhookDeliveriesRepository } from '../db/repositories/webhook-deliveri
 import { webhookEndpointsRepository } from '../db/repositories/webhook-endpoints.ts';
 import { createLogger } from '../logging/logger.ts';
 import { sendWebhook } from '../activities/webhook-sender.ts';
-import { createWebhookActivities, type AttemptResult } from '../activities/webhooks.ts';
+import { createWebhookActivities, LOOKUP_BUSY_FAILURE, type AttemptResult } from '../activities/webhooks.ts';
 import type { PromiseLookup } from '../security/outbound-url.ts';
 import { SecretBox } from '../security/secret-box.ts';
 import { randomToken } from '../security/tokens.ts';
 import { createOrgWithKey, testConfig } from './support/app.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
+import { startTestDnsServer } from './support/dns-server.ts';
 import { client } from './support/http.ts';
+import { waitFor } from './support/wait.ts';
 
 function fakeLookup(answers: Record<string, LookupAddress[]>): PromiseLookup & { calls: string[] } {
   const calls: string[] = [];
@@ -169,4 +173,59 @@ describe('webhook SSRF guard', () => {
     }
     expect(connections).toBe(1); // only the allowed one of the sender test
   });
+
+  // Two customers whose webhook hostnames' DNS never answers hold every guarded lookup; a third
+  // customer's attempt then fails to start its lookup (ELOOKUPBUSY). That says nothing about its
+  // receiver: it must not spend one of the delivery's 8 attempts (the 8th is hours later).
+  it('an attempt whose lookup could not start (other customers\' DNS hanging) is put off by a few seconds, not counted, nothing sent', async () => {
+    const dns = await startTestDnsServer();
+    dns.set('innocent.hooks.example', [{ type: 'A', value: '127.0.0.1' }]);
+    dns.setDelay((name) => (name.startsWith('hang') ? 120_000 : 0));
+    const resolver = new Resolver({ timeout: 60_000, tries: 1, maxTimeout: 60_000 });
+    resolver.setServers([dns.server]);
+    // The guard's lookup asking the loopback DNS server over UDP (names come absolute: "x.").
+    const viaDns = (async (hostname: string, options?: { all?: boolean }) => {
+      const all = (await resolver.resolve4(hostname.replace(/\.$/, ''))).map((address) => ({ address, family: 4 }));
+      return options?.all ? all : all[0];
+    }) as unknown as PromiseLookup;
+    const hanging = ['hang1', 'hang2'].map((h) => sendWebhook({ url: `https://${h}.hooks.example/hook`, body: '{}', headers: {}, timeoutMs: 60_000, allowPrivate: false, lookup: viaDns }));
+    try {
+      await waitFor('both hanging lookups at the DNS server', async () => dns.delayed() === 2, 5_000, 20);
+      const org = await createOrgWithKey({ database: t }, undefined, 'Innocent');
+      const endpoint = (await webhookEndpointsRepository(t.db, box).create({ organizationId: org.org.id, url: 'https://innocent.hooks.example/hook', events: ['*'] })).endpoint;
+      const dst = await destinationsRepository(t.db).create({ organizationId: org.org.id, url: 'https://app.example.com', host: 'app.example.com', port: 443 });
+      await domainsRepository(t.db).create({ organizationId: org.org.id, destinationId: dst.id, hostname: `${randomToken(6)}.innocent.example`, isApex: false });
+      const deliveries = webhookDeliveriesRepository(t.db);
+      await deliveries.fanOut(100);
+      const deliveryId = await t.db.oneFirst(sql.unsafe`select id from webhook_deliveries where endpoint_id = ${endpoint.id}`) as string;
+      const activities = createWebhookActivities({ db: t.db, logger: createLogger('silent', 'test'), secretBox: box, allowPrivateTargets: false, timeoutMs: 10_000, lookup: viaDns });
+      const env = new MockActivityEnvironment();
+      const before = Date.now();
+      const failure = await env.run(activities.attemptWebhookDelivery, { deliveryId, attempt: 1, redelivery: false, plannedDelayMs: 5_000 }).then(() => null, (error: unknown) => error);
+      // A retryable failure: Temporal runs the same attempt again after a few seconds.
+      expect(failure).toBeInstanceOf(ApplicationFailure);
+      const f = failure as ApplicationFailure;
+      expect([f.type, f.nonRetryable]).toEqual([LOOKUP_BUSY_FAILURE, false]);
+      expect(Number(f.nextRetryDelay)).toBeGreaterThanOrEqual(2_000);
+      expect(Number(f.nextRetryDelay)).toBeLessThanOrEqual(5_000);
+      // Not an attempt: no row, the count unchanged, still pending, due again in a few seconds; its
+      // name was never even asked.
+      expect(await t.db.oneFirst(sql.unsafe`select count(*)::int from webhook_attempts where delivery_id = ${deliveryId}`)).toBe(0);
+      const row = await deliveries.getById(deliveryId);
+      expect([row?.status, row?.attempt_count, row?.last_error]).toEqual(['pending', 0, null]);
+      expect(Date.parse(row!.next_attempt_at!)).toBeGreaterThan(before + 5_000);
+      expect(dns.queries.some((q) => q.name === 'innocent.hooks.example')).toBe(false);
+
+      // Once the lookups are free again, the same attempt runs and is recorded as attempt 1.
+      resolver.cancel();
+      await Promise.all(hanging);
+      const result: AttemptResult = await env.run(activities.attemptWebhookDelivery, { deliveryId, attempt: 1, redelivery: false, plannedDelayMs: 5_000 });
+      expect([result.outcome, result.error]).toEqual(['failed', expect.stringMatching(/^refused: innocent\.hooks\.example resolves to 127\.0\.0\.1/)]);
+      expect(await t.db.anyFirst(sql.unsafe`select attempt_number from webhook_attempts where delivery_id = ${deliveryId}`)).toEqual([1]);
+    } finally {
+      resolver.cancel();
+      await Promise.all(hanging);
+      await dns.close();
+    }
+  }, 30_000);
 });

@@ -3,7 +3,11 @@
 // PowerDNS answers from Postgres. One order from start to stored certificate: publish the value
 // acme-client hands us (already hashed for dns-01), check that OUR server answers it (acme-client's
 // own pre-check would follow the CNAME with the system resolver: skipped, machine-facts.md), tell
-// the CA, wait, finalize, store. The TXT is withdrawn whatever happens.
+// the CA, wait, finalize, store. The TXT is withdrawn whatever happens — only the value this attempt
+// published: an attempt that overran its time (the workflow gave up on it and retried) may still
+// be finishing while its retry's value sits at the same name, and deleting every TXT there would
+// make the CA find nothing for the retry. A cancelled attempt (`signal`: the local activity timed
+// out or was cancelled) stops at its next wait instead of running on beside its retry.
 //
 // Not resumable step by step like the HTTP-01 path (activities/certificates/order.ts): an attempt
 // that stops half-way is abandoned and the next check places a new order, which the abuse limits
@@ -44,6 +48,9 @@ export interface Dns01Deps {
   accountForgotten?: () => Promise<void>;
 }
 
+/** The attempt was given up by its caller (the activity's cancellation). */
+const ABANDONED = { ok: false, refused: false, code: 'attempt_abandoned', message: 'The certificate attempt was given up (it overran its time); the next check tries again' } as const;
+
 class Stop extends Error {
   readonly outcome: Extract<Dns01Outcome, { ok: false }>;
   constructor(outcome: Extract<Dns01Outcome, { ok: false }>) { super(outcome.message); this.outcome = outcome; }
@@ -56,8 +63,24 @@ function splitPemChain(pem: string): string[] {
 export function createDns01Issuer(deps: Dns01Deps) {
   const { zone, challengeZone, ourServer, certificates, secretBox, logger } = deps;
 
+  /** Throws Stop(abandoned) once the caller gave the attempt up. */
+  function checkpoint(signal: AbortSignal | undefined): void {
+    if (signal?.aborted) throw new Stop(ABANDONED);
+  }
+
+  /** A pause that ends early (Stop, abandoned) when the attempt is given up. */
+  async function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    checkpoint(signal);
+    try {
+      await sleep(ms, undefined, signal ? { signal } : {});
+    } catch (error) {
+      if (signal?.aborted) throw new Stop(ABANDONED);
+      throw error;
+    }
+  }
+
   /** Whether our server answers `value` at `name` (polled briefly: the write is visible at once). */
-  async function answered(name: string, value: string): Promise<boolean> {
+  async function answered(name: string, value: string, signal: AbortSignal | undefined): Promise<boolean> {
     const deadline = Date.now() + (deps.publishBudgetMs ?? 5_000);
     for (;;) {
       try {
@@ -65,35 +88,39 @@ export function createDns01Issuer(deps: Dns01Deps) {
         if (txt.some((parts) => parts.join('') === value)) return true;
       } catch { /* not yet, or not answering: asked again until the deadline */ }
       if (Date.now() >= deadline) return false;
-      await sleep(100);
+      await pause(100, signal);
     }
   }
 
   /** Polls `fetch` until `done`, with pauses growing to 1 s; past the deadline the attempt stops. */
-  async function pollUntil<T>(what: string, fetch: () => Promise<T>, done: (v: T) => boolean, deadline: number): Promise<T> {
-    let pause = 100;
+  async function pollUntil<T>(what: string, fetch: () => Promise<T>, done: (v: T) => boolean, deadline: number, signal: AbortSignal | undefined): Promise<T> {
+    let wait = 100;
     for (;;) {
       const v = await fetch();
       if (done(v)) return v;
       if (Date.now() >= deadline) throw new Stop({ ok: false, refused: false, code: 'ca_unavailable', message: `The certificate authority did not finish ${what} in time; we will try again` });
-      await sleep(pause);
-      pause = Math.min(pause * 2, 1_000);
+      await pause(wait, signal);
+      wait = Math.min(wait * 2, 1_000);
     }
   }
 
-  async function authorize(client: Client, order: Order, authz: Authorization, name: string, deadline: number): Promise<void> {
+  async function authorize(client: Client, order: Order, authz: Authorization, name: string, deadline: number, published: string[], signal: AbortSignal | undefined): Promise<void> {
     if (authz.status === 'valid') return;
     const challenge = authz.challenges.find((c) => c.type === 'dns-01');
     if (!challenge) throw new Stop({ ok: false, refused: true, code: 'no_dns01_challenge', message: `The certificate authority offered no DNS-01 challenge for ${authz.identifier.value}` });
     // For dns-01 acme-client returns the value to publish, already hashed (RFC 8555 §8.4).
     const value = await client.getChallengeKeyAuthorization(challenge);
+    checkpoint(signal);
+    // Remembered before the write: a publish whose answer is lost still gets withdrawn.
+    published.push(value);
     await zone.publish(challengeZone, name, value);
-    if (!await answered(name, value)) {
+    if (!await answered(name, value, signal)) {
       throw new Stop({ ok: false, refused: false, code: 'challenge_not_published', message: `Our DNS server for ${challengeZone} did not answer the challenge at ${name}; we will try again` });
     }
+    checkpoint(signal);
     if (challenge.status === 'pending') await client.completeChallenge(challenge);
     const identifier = authz.identifier.value;
-    const final = await pollUntil('validation', async () => (await client.getAuthorizations(order)).find((a) => a.identifier.value === identifier) ?? authz, (a) => a.status !== 'pending', deadline);
+    const final = await pollUntil('validation', async () => (await client.getAuthorizations(order)).find((a) => a.identifier.value === identifier) ?? authz, (a) => a.status !== 'pending', deadline, signal);
     if (final.status === 'valid') return;
     const failed = final.challenges.find((c) => c.type === 'dns-01');
     const problem = isProblem(failed?.error) ? failed!.error : null;
@@ -106,17 +133,21 @@ export function createDns01Issuer(deps: Dns01Deps) {
       : c.message });
   }
 
-  return async function issueByDns01({ domainId, hostname, challengeLabel }: { domainId: string; hostname: string; challengeLabel: string }): Promise<Dns01Outcome> {
+  return async function issueByDns01({ domainId, hostname, challengeLabel, signal }: { domainId: string; hostname: string; challengeLabel: string; signal?: AbortSignal | undefined }): Promise<Dns01Outcome> {
     const name = delegationTarget(challengeLabel, challengeZone);
     const deadline = Date.now() + deps.waitBudgetMs;
+    /** The TXT values this attempt wrote: the only ones it withdraws. */
+    const published: string[] = [];
     try {
+      checkpoint(signal);
       const client = await deps.client();
       let order = await client.createOrder({ identifiers: [{ type: 'dns', value: hostname }] });
       logger.info({ domainId, hostname, orderUrl: order.url }, 'ACME order placed (dns-01)');
-      for (const authz of await client.getAuthorizations(order)) await authorize(client, order, authz, name, deadline);
+      for (const authz of await client.getAuthorizations(order)) await authorize(client, order, authz, name, deadline, published, signal);
+      checkpoint(signal);
       const keyPem = await newPrivateKeyPem();
       order = await client.finalizeOrder(order, createCsrPem(hostname, keyPem));
-      order = await pollUntil('issuance', () => client.getOrder(order), (o) => o.status !== 'processing' && o.status !== 'ready', deadline);
+      order = await pollUntil('issuance', () => client.getOrder(order), (o) => o.status !== 'processing' && o.status !== 'ready', deadline, signal);
       if (order.status !== 'valid') {
         const c = classifyProblem(isProblem(order.error) ? order.error : null, undefined, undefined);
         return { ok: false, refused: c.kind === 'permanent', code: c.kind === 'permanent' ? c.code : 'ca_unavailable', message: c.message };
@@ -145,7 +176,11 @@ export function createDns01Issuer(deps: Dns01Deps) {
         ? { ok: false, refused: true, code: c.code, message: c.message }
         : { ok: false, refused: false, code: 'ca_unavailable', message: c.message };
     } finally {
-      await zone.withdraw(name).catch((err: unknown) => logger.warn({ domainId, err: (err as Error)?.message }, 'challenge TXT not withdrawn'));
+      // Its own values only (see the top of this file). A value left behind by a failed delete is
+      // harmless: the CA only accepts the value of a pending challenge.
+      for (const value of published) {
+        await zone.withdraw(name, value).catch((err: unknown) => logger.warn({ domainId, err: (err as Error)?.message }, 'challenge TXT not withdrawn'));
+      }
     }
   };
 }

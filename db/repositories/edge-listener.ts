@@ -2,6 +2,7 @@
 // connection of its own, reconnecting after a loss. `onReconnected` tells the caller that
 // notifications may have been missed meanwhile (it then catches up by polling).
 import pg from 'pg';
+import { endClient, LISTEN_CONNECT_MS, listenWithin } from '../listen-client.ts';
 
 export const EDGE_CHANNEL = 'hostgate_edge';
 
@@ -19,14 +20,14 @@ export function listenForEdgeChanges(databaseUrl: string, handlers: {
 
   const connect = async () => {
     if (closed) return;
-    const c = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000, keepAlive: true });
+    const c = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: LISTEN_CONNECT_MS, keepAlive: true });
     let lost = false;
     const retry = (error: unknown) => {
       if (lost) return;
       lost = true;
       listening = false;
       if (client === c) client = null;
-      c.end().catch(() => undefined);
+      void endClient(c);
       if (closed) return;
       handlers.onLost(error);
       timer = setTimeout(() => { timer = null; void connect(); }, 1000);
@@ -36,8 +37,9 @@ export function listenForEdgeChanges(databaseUrl: string, handlers: {
     c.on('notification', (n) => { if (n.channel === EDGE_CHANNEL && n.payload) handlers.onDomain(n.payload); });
     try {
       await c.connect();
-      await c.query(`listen ${EDGE_CHANNEL}`);
-      if (closed) { await c.end(); return; }
+      // Bounded: unanswered, the listener would never reconnect (db/listen-client.ts).
+      await listenWithin(c, EDGE_CHANNEL);
+      if (closed) { await endClient(c); return; }
       client = c;
       listening = true;
       handlers.onReconnected();
@@ -53,7 +55,9 @@ export function listenForEdgeChanges(databaseUrl: string, handlers: {
       if (timer) clearTimeout(timer);
       const c = client;
       client = null;
-      await c?.end().catch(() => undefined);
+      // Bounded: the agent's stop awaits this before it stops HAProxy, and a frozen Postgres
+      // never answers pg's end() (see db/listen-client.ts).
+      if (c) await endClient(c);
     },
   };
 }

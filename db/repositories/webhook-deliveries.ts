@@ -216,6 +216,15 @@ export function webhookDeliveriesRepository(db: Db) {
     },
 
     /** Ends a delivery without sending (its endpoint was deleted or disabled). */
+    /**
+     * Moves a pending delivery's next attempt `delayMs` ahead without recording an attempt (nothing
+     * was sent: the activities' lookup-busy deferral), so `next_attempt_at` tells the truth.
+     */
+    async postpone(id: string, delayMs: number): Promise<void> {
+      await db.query(sql.unsafe`
+        update webhook_deliveries set next_attempt_at = date_trunc('milliseconds', now() + make_interval(secs => ${delayMs / 1000})), updated_at = hg_now()
+        where id = ${id} and status = 'pending'`);
+    },
     async failWithoutAttempt(id: string, lastError: string): Promise<WebhookDeliveryRow | null> {
       return db.maybeOne(sql.type(Delivery)`
         update webhook_deliveries set status = 'failed', last_error = ${lastError}, next_attempt_at = null, updated_at = hg_now()

@@ -24,6 +24,7 @@ import { createHaproxyRuntime } from './haproxy-runtime.ts';
 import { createSupervisor } from './haproxy-supervisor.ts';
 import { createOriginAddresses } from './origin-addresses.ts';
 import { buildDesired, CertificateCache, type Desired, type DomainProblem } from './snapshot.ts';
+import { rejectAfter } from '../../process/deadline.ts';
 import { GLOBAL_UNICAST_IPV6, NON_PUBLIC_GLOBAL_IPV6_CIDRS, NON_PUBLIC_IPV4_CIDRS } from '../../security/outbound-url.ts';
 
 export interface AgentSettings extends TemplateValues {
@@ -74,6 +75,14 @@ const NOTIFY_BATCH_MS = 10;
 const POLL_OVERLAP_MS = 5_000;
 // How often the agent checks which origin addresses are due for a lookup (each has its own TTL).
 const ORIGIN_REFRESH_TICK_MS = 1_000;
+// Stop budget. The process gets SHUTDOWN_GRACE_MS (15 s, process/boot.ts) for its whole close;
+// past it, it exits without having stopped HAProxy, which runs detached and would go on serving
+// unsupervised. With Postgres frozen, the work before HAProxy stops (a change in progress, the
+// last bandwidth reading) would wait on the pool's own limits (30 s and more), so it gets a bound
+// of its own and HAProxy's soft stop always fits: 2 s + 10 s, plus ≤ 1 s for the pool's end in
+// agent-main.ts.
+const STOP_DATABASE_WORK_MS = 2_000;
+const HAPROXY_SOFT_STOP_MS = 10_000;
 
 export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: AgentSettings; logger: Logger }) {
   const { settings: s, logger } = deps;
@@ -351,11 +360,20 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       for (const t of timers) clearInterval(t);
       timers.length = 0;
       if (flushTimer) clearTimeout(flushTimer);
-      await listener?.close();
-      await chain.catch(() => undefined);
-      await meter.readOnce().catch((error) => logger.warn({ err: String(error) }, 'edge: last bandwidth reading failed'));
+      // Bounded by the listener itself (1 s, then its socket is destroyed).
+      const closing = listener?.close();
+      // A change in progress finishes first (HAProxy and its files agree), then the counters since
+      // the last reading are recorded — HAProxy's counters die with it. Bounded: if Postgres does
+      // not answer in time, the bytes since the last reading (at most one bandwidth interval) go
+      // unrecorded rather than HAProxy being left running (docs/edge.md, "Stopping").
+      await rejectAfter((async () => {
+        await chain.catch(() => undefined);
+        await meter.readOnce();
+      })(), STOP_DATABASE_WORK_MS, () => new Error(`the database work before stopping did not finish within ${STOP_DATABASE_WORK_MS} ms`))
+        .catch((error) => logger.warn({ err: String(error) }, 'edge: last bandwidth reading failed'));
+      await closing;
       if (options.keepHaproxy) supervisor.detach();
-      else await supervisor.stop();
+      else await supervisor.stop(HAPROXY_SOFT_STOP_MS);
     },
   };
 }

@@ -28,8 +28,8 @@ export interface EdgeProcess {
   start(): Promise<void>;
   /** SIGKILL: the agent dies at once, HAProxy keeps running. */
   kill(): Promise<void>;
-  /** SIGTERM: the agent stops HAProxy and exits. */
-  stop(): Promise<void>;
+  /** SIGTERM: the agent stops HAProxy and exits; resolves with its exit code (null: not running or killed). */
+  stop(): Promise<number | null>;
   /** Removes the state directory (after stop). */
   cleanup(): Promise<void>;
   waitForLog(msg: string, after?: number, timeoutMs?: number): Promise<Record<string, unknown>>;
@@ -48,7 +48,7 @@ export async function startEdgeProcess(options: {
   const edgeId = `edge-${path.basename(stateDir).slice(-6).toLowerCase()}`;
   const logs: Record<string, unknown>[] = [];
   let child: ChildProcess | null = null;
-  let exited: Promise<void> = Promise.resolve();
+  let exited: Promise<number | null> = Promise.resolve(null);
   const env = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOSTGATE_ENV: 'test',
@@ -74,7 +74,7 @@ export async function startEdgeProcess(options: {
       const from = logs.length;
       const c = spawn(process.execPath, [path.resolve('edge/agent-main.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       child = c;
-      exited = new Promise((resolve) => c.once('exit', () => resolve()));
+      exited = new Promise((resolve) => c.once('exit', (code) => resolve(code)));
       let buffer = '';
       c.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
         buffer += chunk;
@@ -94,12 +94,13 @@ export async function startEdgeProcess(options: {
       child = null;
     },
     async stop() {
-      if (!child) return;
+      if (!child) return null;
       child.kill('SIGTERM');
       const timer = setTimeout(() => child?.kill('SIGKILL'), 25_000);
-      await exited;
+      const code = await exited;
       clearTimeout(timer);
       child = null;
+      return code;
     },
     async cleanup() {
       // A HAProxy left by a killed agent: stop it through its pid file (if that pid is still it).

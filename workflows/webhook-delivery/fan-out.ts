@@ -9,6 +9,7 @@
 // notification was missed (listener reconnecting, notification before LISTEN). Several workers can
 // run it side by side.
 import pg from 'pg';
+import { endClient, LISTEN_CONNECT_MS, listenWithin } from '../../db/listen-client.ts';
 import type { Db } from '../../db/pool.ts';
 import { webhookDeliveriesRepository } from '../../db/repositories/webhook-deliveries.ts';
 import type { Logger } from '../../logging/logger.ts';
@@ -25,7 +26,10 @@ const QUEUE_HIGH = 50;
 export interface WebhookFanOut {
   /** Fans out every pending event now; resolves with the number of deliveries created. */
   runOnce(): Promise<number>;
-  /** LISTEN (when a database URL is given) and sweep every `sweepIntervalMs`. */
+  /**
+   * Starts the sweep (every `sweepIntervalMs`) and, when a database URL is given, the LISTEN
+   * connection in the background: resolves at once, whether or not Postgres answers.
+   */
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -107,13 +111,15 @@ export function createWebhookFanOut(deps: {
 
   async function listen(): Promise<void> {
     if (!deps.databaseUrl || stopped) return;
-    const client = new pg.Client({ connectionString: deps.databaseUrl });
+    // Bounded connect and LISTEN: a Postgres frozen after accepting the connection would otherwise
+    // hold this attempt for ever, and with it the reconnect path.
+    const client = new pg.Client({ connectionString: deps.databaseUrl, connectionTimeoutMillis: LISTEN_CONNECT_MS, keepAlive: true });
     let lost = false;
     const retry = () => {
       if (lost) return;
       lost = true;
       if (listener === client) listener = null;
-      client.end().catch(() => undefined);
+      void endClient(client);
       if (!stopped && !reconnectTimer) reconnectTimer = setTimeout(() => { reconnectTimer = null; void listen(); }, 1000);
     };
     client.on('error', (error) => {
@@ -124,8 +130,8 @@ export function createWebhookFanOut(deps: {
     client.on('notification', () => { void wake(); });
     try {
       await client.connect();
-      await client.query(`listen ${EVENTS_CHANNEL}`);
-      if (stopped) { await client.end(); return; }
+      await listenWithin(client, EVENTS_CHANNEL);
+      if (stopped) { await endClient(client); return; }
       listener = client;
       // Events committed while not listening.
       void wake();
@@ -139,7 +145,10 @@ export function createWebhookFanOut(deps: {
     runOnce: wake,
     async start() {
       stopped = false;
-      await listen();
+      // Not awaited: the worker awaits start() before it polls Temporal, and a Postgres that does
+      // not answer must not keep it from running its other work. The sweep below delivers without
+      // LISTEN (later), and listen() keeps reconnecting until it works.
+      void listen();
       const tick = () => {
         if (stopped) return;
         void wake().finally(() => { if (!stopped) sweepTimer = setTimeout(tick, sweepIntervalMs); });
@@ -152,7 +161,9 @@ export function createWebhookFanOut(deps: {
       if (reconnectTimer) clearTimeout(reconnectTimer);
       const client = listener;
       listener = null;
-      await client?.end().catch(() => undefined);
+      // Bounded: a frozen Postgres never answers pg's end(), and the worker's shutdown awaits this
+      // (db/listen-client.ts).
+      if (client) await endClient(client);
       pump();
       await running;
       // What was fanned out is dispatched before stopping (else the dispatcher's sweep would).
