@@ -109,6 +109,22 @@ describe('connection-level limits and answers', () => {
     expect(mine.filter((l) => l.level >= 50)).toEqual([]);
   });
 
+  it('the widget routes too: a hang-up mid-body is "client closed" at info, not an error', async () => {
+    const headers = { authorization, 'content-type': 'application/json' };
+    const destination = (await app.inject({ method: 'POST', url: '/v1/destinations', headers: { ...headers, 'idempotency-key': 'hangup-dest' }, payload: { url: 'https://app.hangup.example' } })).json().data.id;
+    const token = (await app.inject({ method: 'POST', url: '/v1/widget-sessions', headers: { ...headers, 'idempotency-key': 'hangup-session' }, payload: { external_customer_id: 'cus_hangup', allowed_origins: ['https://vendor.example'], destination_id: destination } })).json().data.token as string;
+    logLines.length = 0;
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    socket.write(`POST /v1/widget/domains HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nOrigin: https://vendor.example\r\nIdempotency-Key: hangup-w\r\nX-Request-Id: hangup-2\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"hostname":`);
+    await new Promise((r) => setTimeout(r, 200));
+    socket.destroy();
+    await new Promise((r) => setTimeout(r, 300));
+    const mine = logLines.map((l) => JSON.parse(l)).filter((l) => l.reqId === 'hangup-2');
+    expect(mine.some((l) => l.msg === 'client closed the connection' && l.level === 30)).toBe(true);
+    expect(mine.filter((l) => l.level >= 50)).toEqual([]);
+  });
+
   it('a request that arrives while the server drains gets 503 with Retry-After and the envelope', async () => {
     const held = fetch(`http://127.0.0.1:${port}/test-hold`);
     await new Promise((r) => setTimeout(r, 100));

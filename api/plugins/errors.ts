@@ -90,6 +90,24 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   return reply.code(error.status).type('application/json; charset=utf-8').send(errorBody(error, reply.request.id));
 }
 
+/**
+ * Answers a request that failed: the envelope, logged once at the level its cause deserves.
+ * `shape` adapts the error to a route family's envelope (the widget's, api/routes/widget.ts),
+ * so every family logs and treats a vanished client the same way.
+ */
+export function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply, shape: (e: ApiError) => ApiError = (e) => e): FastifyReply {
+  const apiError = shape(toApiError(error, request));
+  // The client went away mid-request (closed the socket while its body was arriving): nothing
+  // failed on our side and nobody reads the answer — not an error-level 503 (issue 14).
+  if (clientClosed(request)) {
+    request.log.info({ reason: (error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error)) }, 'client closed the connection');
+    return sendError(reply, apiError);
+  }
+  if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+  else request.log.info({ code: apiError.code }, 'request rejected');
+  return sendError(reply, apiError);
+}
+
 export const errorsPlugin = fp(async function errors(app: FastifyInstance) {
   // A shadow router of every registered route, so an unknown method on a known path answers 405
   // with Allow instead of 404.
@@ -116,16 +134,7 @@ export const errorsPlugin = fp(async function errors(app: FastifyInstance) {
     // A request for no route whose body Fastify refused first (QUERY without Content-Type, a
     // body too large on an unknown path): the route is the answer (404/405), not the body.
     if (request.is404 && /^FST_ERR_(CTP_|ROUTE_MISSING_CONTENT_TYPE)/.test((error as FastifyError).code ?? '')) return notFound(request, reply);
-    const apiError = toApiError(error, request);
-    // The client went away mid-request (closed the socket while its body was arriving): nothing
-    // failed on our side and nobody reads the answer — not an error-level 503 (issue 14).
-    if (clientClosed(request)) {
-      request.log.info({ reason: (error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error)) }, 'client closed the connection');
-      return sendError(reply, apiError);
-    }
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.info({ code: apiError.code }, 'request rejected');
-    return sendError(reply, apiError);
+    return answerError(error, request, reply);
   });
 
   app.setNotFoundHandler(notFound);

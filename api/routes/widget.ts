@@ -15,7 +15,7 @@ import { widgetSessionsRepository, type WidgetSessionRow } from '../../db/reposi
 import { normalizeHostname } from '../../model/hostname.ts';
 import { WIDGET_TOKEN_PREFIX } from '../../security/tokens.ts';
 import { ApiError, loopsToItself, type ErrorCode } from '../errors.ts';
-import { sendError, toApiError } from '../plugins/errors.ts';
+import { answerError } from '../plugins/errors.ts';
 import { widgetAuthPlugin, widgetSessionOf } from '../plugins/widget-auth.ts';
 import { presentWidgetDomain } from '../presenters/widget-domain.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
@@ -43,12 +43,8 @@ const HANDOVER_GRACE_MS = 24 * 3600 * 1000;
 
 export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(widgetAuthPlugin);
-  app.setErrorHandler((error, request, reply) => {
-    const apiError = toWidgetError(toApiError(error, request));
-    if (apiError.status >= 500) request.log.error({ err: error }, 'widget request failed');
-    else request.log.info({ code: apiError.code }, 'widget request rejected');
-    return sendError(reply, apiError);
-  });
+  // The widget's envelope, with the same logging and vanished-client handling as every route.
+  app.setErrorHandler((error, request, reply) => answerError(error, request, reply, toWidgetError));
 
   const { db, config, dispatcher } = app.deps;
   const domains = domainsRepository(db);
