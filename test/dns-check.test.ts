@@ -59,6 +59,7 @@ describe('checkDns activity', () => {
       found: [{ type: 'CNAME', name: 'shop.ok.test', value: 'edge.hostgate.test' }],
       problem: null,
       verify_requested_at: null,
+      dns_broken: false,
     });
   });
 

@@ -181,5 +181,11 @@ describe('domain lifecycle', () => {
     const x = await read(d.id);
     expect(x.status).toBe('active');
     expect(x.verification.problem.code).toBe('wrong_target');
+    expect(x.verification.dns_broken).toBe(true);
+    // Pointed back: the flag clears.
+    acme.dns.set('shop.customer-twelve.test', [{ type: 'CNAME', value: EDGE }]);
+    await api.post(`/v1/domains/${d.id}/verify`);
+    await waitFor('the flag cleared', async () => (await read(d.id)).verification.dns_broken === false);
+    expect((await read(d.id)).verification.problem).toBeNull();
   });
 });

@@ -53,6 +53,8 @@ export function presentDomain(d: DomainRow, config: Config): Static<typeof Domai
       found: stored.found ?? null,
       problem: stored.problem ?? null,
       verify_requested_at: d.verify_requested_at,
+      // decisions.md: a broken active domain is "flagged in verification" (set by the re-check).
+      dns_broken: stored.dns_broken === true,
     },
     ownership: ownershipOf(d, zone !== undefined),
     certificate: certificateOf(d, stored.problem ?? null),

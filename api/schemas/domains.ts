@@ -19,6 +19,7 @@ export const Verification = Type.Object({
     message: Type.String(),
   }), Type.Null()], { description: 'What blocks progress; null when nothing does' }),
   verify_requested_at: Type.Union([Timestamp, Type.Null()]),
+  dns_broken: Type.Boolean({ description: 'True while an active domain\'s DNS no longer points at the service (it keeps serving; a hostname.dns_broken event was sent when it started); false otherwise' }),
 });
 
 const TrackProblem = Type.Union([Type.Object({

@@ -1040,6 +1040,8 @@ export interface paths {
                                         message: string;
                                     } | null;
                                     verify_requested_at: string | null;
+                                    /** @description True while an active domain's DNS no longer points at the service (it keeps serving; a hostname.dns_broken event was sent when it started); false otherwise */
+                                    dns_broken: boolean;
                                 };
                                 /** @description Ownership track of a zero-downtime move, independent of `status` */
                                 ownership: {
@@ -1286,6 +1288,8 @@ export interface paths {
                                         message: string;
                                     } | null;
                                     verify_requested_at: string | null;
+                                    /** @description True while an active domain's DNS no longer points at the service (it keeps serving; a hostname.dns_broken event was sent when it started); false otherwise */
+                                    dns_broken: boolean;
                                 };
                                 /** @description Ownership track of a zero-downtime move, independent of `status` */
                                 ownership: {
@@ -1670,6 +1674,8 @@ export interface paths {
                                         message: string;
                                     } | null;
                                     verify_requested_at: string | null;
+                                    /** @description True while an active domain's DNS no longer points at the service (it keeps serving; a hostname.dns_broken event was sent when it started); false otherwise */
+                                    dns_broken: boolean;
                                 };
                                 /** @description Ownership track of a zero-downtime move, independent of `status` */
                                 ownership: {
@@ -1950,6 +1956,8 @@ export interface paths {
                                         message: string;
                                     } | null;
                                     verify_requested_at: string | null;
+                                    /** @description True while an active domain's DNS no longer points at the service (it keeps serving; a hostname.dns_broken event was sent when it started); false otherwise */
+                                    dns_broken: boolean;
                                 };
                                 /** @description Ownership track of a zero-downtime move, independent of `status` */
                                 ownership: {
@@ -2338,6 +2346,8 @@ export interface paths {
                                         message: string;
                                     } | null;
                                     verify_requested_at: string | null;
+                                    /** @description True while an active domain's DNS no longer points at the service (it keeps serving; a hostname.dns_broken event was sent when it started); false otherwise */
+                                    dns_broken: boolean;
                                 };
                                 /** @description Ownership track of a zero-downtime move, independent of `status` */
                                 ownership: {
@@ -5399,6 +5409,8 @@ export interface paths {
                                         message: string;
                                     } | null;
                                     verify_requested_at: string | null;
+                                    /** @description True while an active domain's DNS no longer points at the service (it keeps serving; a hostname.dns_broken event was sent when it started); false otherwise */
+                                    dns_broken: boolean;
                                 };
                                 /** @description Ownership track of a zero-downtime move, independent of `status` */
                                 ownership: {
@@ -5672,6 +5684,8 @@ export interface paths {
                                         message: string;
                                     } | null;
                                     verify_requested_at: string | null;
+                                    /** @description True while an active domain's DNS no longer points at the service (it keeps serving; a hostname.dns_broken event was sent when it started); false otherwise */
+                                    dns_broken: boolean;
                                 };
                                 /** @description Ownership track of a zero-downtime move, independent of `status` */
                                 ownership: {
@@ -5782,6 +5796,8 @@ export interface paths {
                                         message: string;
                                     } | null;
                                     verify_requested_at: string | null;
+                                    /** @description True while an active domain's DNS no longer points at the service (it keeps serving; a hostname.dns_broken event was sent when it started); false otherwise */
+                                    dns_broken: boolean;
                                 };
                                 /** @description Ownership track of a zero-downtime move, independent of `status` */
                                 ownership: {
@@ -6103,6 +6119,8 @@ export interface paths {
                                         message: string;
                                     } | null;
                                     verify_requested_at: string | null;
+                                    /** @description True while an active domain's DNS no longer points at the service (it keeps serving; a hostname.dns_broken event was sent when it started); false otherwise */
+                                    dns_broken: boolean;
                                 };
                                 /** @description Ownership track of a zero-downtime move, independent of `status` */
                                 ownership: {
@@ -6408,6 +6426,8 @@ export interface paths {
                                         message: string;
                                     } | null;
                                     verify_requested_at: string | null;
+                                    /** @description True while an active domain's DNS no longer points at the service (it keeps serving; a hostname.dns_broken event was sent when it started); false otherwise */
+                                    dns_broken: boolean;
                                 };
                                 /** @description Ownership track of a zero-downtime move, independent of `status` */
                                 ownership: {
@@ -6718,6 +6738,8 @@ export interface paths {
                                         message: string;
                                     } | null;
                                     verify_requested_at: string | null;
+                                    /** @description True while an active domain's DNS no longer points at the service (it keeps serving; a hostname.dns_broken event was sent when it started); false otherwise */
+                                    dns_broken: boolean;
                                 };
                                 /** @description Ownership track of a zero-downtime move, independent of `status` */
                                 ownership: {
