@@ -179,6 +179,16 @@ describe('billing API (local provider)', () => {
     expect(again.statusCode).toBe(201);
   });
 
+  it('portal without a body (its only field is optional): the same as {}', async () => {
+    const { auth } = await createOrgWithKey(t);
+    const bare = await t.app.inject({ method: 'POST', url: '/v1/billing/portal-session', headers: { ...auth, 'idempotency-key': 'portal-bare-1' } });
+    expect([bare.statusCode, bare.json().error.code]).toEqual([409, 'subscription_missing']);
+    const { auth: paid } = await subscribed('starter');
+    const opened = await t.app.inject({ method: 'POST', url: '/v1/billing/portal-session', headers: { ...paid, 'idempotency-key': 'portal-bare-2' } });
+    expect(opened.statusCode).toBe(201);
+    expect(opened.json().data.url).toMatch(/^http:\/\/localhost:3000\/v1\/billing\/local\/portal\/ps_local_/);
+  });
+
   it('unknown or foreign page ids → 404 billing_session_not_found; unknown portal action → 404', async () => {
     for (const url of ['/v1/billing/local/checkout/cs_local_nope', '/v1/billing/local/portal/ps_local_nope']) {
       const res = await t.app.inject({ method: 'GET', url });

@@ -86,6 +86,7 @@ describe('destinations that would loop or reach inside', () => {
     });
     expect([widget.statusCode, widget.json().error.code, widget.json().error.param]).toEqual([400, 'widget_request_failed', 'hostname']);
     expect(widget.json().error.message).toMatch(/its destination's own host/);
+    expect(widget.json().error.details).toEqual({ cause: 'invalid_request' });
     // Another hostname on that destination is fine.
     expect((await api.post('/v1/domains', { hostname: 'www.loop.example', destination_id: self })).statusCode).toBe(201);
   });

@@ -195,7 +195,7 @@ describe('widget sessions and browser endpoints', () => {
       const noKey = await create(s.token, 'nokey.customer.example', { key: null });
       expect([noKey.statusCode, codeOf(noKey), noKey.json().error.details]).toEqual([400, 'widget_request_failed', { cause: 'idempotency_key_missing' }]);
       const badHost = await create(s.token, 'https://shop.example.com/path');
-      expect([badHost.statusCode, codeOf(badHost), badHost.json().error.param, badHost.json().error.details]).toEqual([400, 'widget_request_failed', 'hostname', { reason: 'not_a_hostname' }]);
+      expect([badHost.statusCode, codeOf(badHost), badHost.json().error.param, badHost.json().error.details]).toEqual([400, 'widget_request_failed', 'hostname', { cause: 'invalid_request', reason: 'not_a_hostname' }]);
       const unknownField = await call('POST', '/v1/widget/domains', { token: s.token, payload: { hostname: 'a.customer.example', destination_id: destinationId } });
       expect([unknownField.statusCode, codeOf(unknownField), unknownField.json().error.details.cause]).toEqual([400, 'widget_request_failed', 'invalid_request']);
       const text = await call('POST', '/v1/widget/domains', { token: s.token, payload: 'hostname=x', headers: { 'content-type': 'text/plain' } });

@@ -112,6 +112,8 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/billing/portal-session', {
     config: { apiKey: true, scope: 'billing:write', idempotent: true, errors: ['return_url_not_allowed', 'subscription_missing'] },
+    // Its only field is optional, so a request without a body (the natural call) is `{}`.
+    preValidation: async (request) => { if (request.body === undefined || request.body === null) request.body = {}; },
     schema: {
       tags: ['billing'], summary: 'Open the customer portal: invoices, payment method, plan, cancellation',
       body: PortalSessionBody,

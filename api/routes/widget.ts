@@ -92,7 +92,7 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => {
     const session = widgetSessionOf(request);
     const normalized = normalizeHostname(request.body.hostname, { serviceDomain: config.serviceDomain });
-    if (!normalized.ok) throw new ApiError('widget_request_failed', normalized.message, { param: 'hostname', details: { reason: normalized.reason } });
+    if (!normalized.ok) throw new ApiError('widget_request_failed', normalized.message, { param: 'hostname', details: { cause: 'invalid_request', reason: normalized.reason } });
     // As POST /v1/domains: an apex needs an edge address for its A/AAAA records.
     if (normalized.isApex && config.edgeIpv4.length === 0 && config.edgeIpv6.length === 0) {
       throw new ApiError('apex_domains_unavailable', `${normalized.hostname} is an apex domain, which this service cannot take yet; connect a subdomain such as www.${normalized.hostname} instead`, { param: 'hostname' });
