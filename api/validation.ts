@@ -28,10 +28,15 @@ export function paramOf(error: ErrorObject | undefined): string | undefined {
   return base || undefined;
 }
 
-export function describeValidationError(error: ErrorObject | undefined, part: string | undefined): string {
+export function describeValidationError(error: ErrorObject | undefined, part: string | undefined, all: readonly ErrorObject[] = []): string {
   if (!error) return 'the request is not valid';
   const param = paramOf(error);
   const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'const') {
+    // A union of literals (a plan, a status) fails one `const` per branch: name every allowed value.
+    const allowed = all.filter((e) => e.keyword === 'const' && e.instancePath === error.instancePath).map((e) => String((e.params as { allowedValue?: unknown }).allowedValue));
+    if (allowed.length > 1) return `${param ?? part ?? 'body'} must be one of: ${allowed.join(', ')}`;
+  }
   if (error.keyword === 'required') return `${param} is required`;
   if (error.keyword === 'additionalProperties') return `${param} is not a known field${part === 'querystring' ? ' of the query string' : ''}`;
   if (error.keyword === 'type') return `${param ?? part ?? 'body'} must be of type ${String(params.type)}`;

@@ -142,7 +142,7 @@ describe('billing API (local provider)', () => {
     expect(retried.json().data).toMatchObject({ plan: 'scale', billing_status: 'active', included_hostnames: 1000 });
     expect((await client(t.app, auth).post('/v1/billing/plan', { plan: 'scale' })).statusCode).toBe(409);
     const unknown = await client(t.app, auth).post('/v1/billing/plan', { plan: 'platinum' });
-    expect([unknown.statusCode, unknown.json().error]).toEqual([400, expect.objectContaining({ code: 'invalid_request', param: 'plan' })]);
+    expect([unknown.statusCode, unknown.json().error]).toEqual([400, expect.objectContaining({ code: 'invalid_request', param: 'plan', message: 'plan must be one of: starter, growth, scale' })]);
     const noKey = await t.app.inject({ method: 'POST', url: '/v1/billing/plan', headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify({ plan: 'growth' }) });
     expect(noKey.json().error.code).toBe('idempotency_key_missing');
   });

@@ -50,7 +50,7 @@ export function toApiError(error: unknown, request: FastifyRequest): ApiError {
   if (fe.validation) {
     const first = fe.validation[0] as Parameters<typeof paramOf>[0];
     const param = paramOf(first);
-    return new ApiError('invalid_request', describeValidationError(first, fe.validationContext), param ? { param } : {});
+    return new ApiError('invalid_request', describeValidationError(first, fe.validationContext, fe.validation as Parameters<typeof describeValidationError>[2]), param ? { param } : {});
   }
   switch (fe.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE': return new ApiError('payload_too_large', 'request body is larger than 64 KiB');
