@@ -272,6 +272,9 @@ describe('widget sessions and browser endpoints', () => {
       expect(page1.statusCode).toBe(200);
       expect([page1.json().data.map((d: { id: string }) => d.id), page1.json().has_more]).toEqual([[third.id, second.id], true]);
       expect(page1.json().data[0]).toMatchObject({ hostname: third.hostname, hostname_unicode: third.hostname, status: 'pending_dns', dns_records: [expect.objectContaining({ relative_name: `l3-${stamp}` })] });
+      const unknownParam = await call('GET', '/v1/widget/domains?status=active', { token: fresh.token });
+      expect([unknownParam.statusCode, unknownParam.json().error.code, unknownParam.json().error.details]).toEqual([400, 'widget_request_failed', { cause: 'invalid_request' }]);
+      expect(unknownParam.json().error.message).toMatch(/status is not a known field of the query string/);
       const page2 = await call('GET', `/v1/widget/domains?limit=2&cursor=${page1.json().next_cursor}`, { token: fresh.token });
       expect([page2.json().data.map((d: { id: string }) => d.id), page2.json().has_more]).toEqual([[first.id], false]);
       // Deleted (as the domain workflow ends a deletion): gone from the list and from the session's reach.

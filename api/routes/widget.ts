@@ -70,7 +70,8 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['widget'],
       summary: "Browser: the domains the widget created for this session's customer (any of its sessions), newest first, deleted ones left out; a reloaded page resumes with them",
-      querystring: Type.Object(ListQuery),
+      // As the server API's lists: an unknown query parameter is a mistake, said as such.
+      querystring: Type.Object(ListQuery, { additionalProperties: false }),
       response: { 200: PageOf(WidgetDomain) },
     },
   }, async (request) => {
