@@ -2,6 +2,7 @@
 // while Temporal is still booting and /readyz tells the truth) → outbox dispatcher → listen.
 // On SIGINT/SIGTERM `app.close()` stops accepting, lets in-flight requests finish, then runs the
 // onClose hook below, which closes what this process opened, in reverse order.
+import { requestDbLimits } from '../config/index.ts';
 import { createDb } from '../db/pool.ts';
 import { collectProcessMetrics, startMetricsServer } from '../metrics/serve.ts';
 import { boot } from '../process/boot.ts';
@@ -12,13 +13,7 @@ import { buildApp } from './app.ts';
 
 const { config, logger, onShutdown } = boot('api', ['database', 'temporal', 'encryption']);
 // Every Postgres call of a request is bounded (docs/api-decisions.md, "Bounded waits").
-const db = await createDb(config.databaseUrl!, {
-  maximumPoolSize: config.databasePoolSize,
-  statementTimeoutMs: config.limits.dbStatementTimeoutMs,
-  connectTimeoutMs: config.limits.dbConnectTimeoutMs,
-  acquireTimeoutMs: config.limits.dbAcquireTimeoutMs,
-  idleInTransactionTimeoutMs: config.limits.dbIdleInTransactionTimeoutMs,
-});
+const db = await createDb(config.databaseUrl!, requestDbLimits(config));
 // One Temporal connection (the Rust core's): starts and signals of the dispatcher, and readiness.
 const temporal = nativeClientProvider(config.temporal.address!, config.temporal.namespace);
 const dispatcher = createOutboxDispatcher({ db, client: temporal.get, taskQueue: taskQueue(config.temporal.taskQueue), logger });

@@ -177,3 +177,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
     metrics: { host: raw.HOSTGATE_METRICS_HOST, apiPort: raw.HOSTGATE_API_METRICS_PORT ?? 0, workerPort: raw.HOSTGATE_WORKER_METRICS_PORT ?? 0, workerSdkPort: raw.HOSTGATE_WORKER_SDK_METRICS_PORT ?? 0, edgePort: raw.HOSTGATE_EDGE_METRICS_PORT ?? 0 },
   };
 }
+
+/**
+ * The Postgres bounds of a process that answers requests (the API, the edge's HTTP listener):
+ * every call gives up within them, and the answer is a 503 (docs/api-decisions.md, "Bounded waits").
+ */
+export function requestDbLimits(config: Config) {
+  return {
+    maximumPoolSize: config.databasePoolSize,
+    statementTimeoutMs: config.limits.dbStatementTimeoutMs,
+    connectTimeoutMs: config.limits.dbConnectTimeoutMs,
+    acquireTimeoutMs: config.limits.dbAcquireTimeoutMs,
+    idleInTransactionTimeoutMs: config.limits.dbIdleInTransactionTimeoutMs,
+  };
+}

@@ -1,5 +1,6 @@
 // HTTP listener process (port 80 in production): ACME HTTP-01 answers from Postgres, everything
 // else redirected to HTTPS. config → database → listen; SIGINT/SIGTERM close it gracefully.
+import { requestDbLimits } from '../config/index.ts';
 import { createDb } from '../db/pool.ts';
 import { observeHttpRequest } from '../metrics/http.ts';
 import { collectProcessMetrics, startMetricsServer } from '../metrics/serve.ts';
@@ -9,13 +10,7 @@ import { createChallengeServer } from './challenge-server.ts';
 const { config, logger, onShutdown } = boot('edge-http', ['database']);
 // The API's bounds (HOSTGATE_DB_*): a CA validating a challenge gives up after some seconds, so a
 // lookup stuck on a frozen Postgres answers 503 within them instead of holding the connection.
-const db = await createDb(config.databaseUrl!, {
-  maximumPoolSize: config.databasePoolSize,
-  statementTimeoutMs: config.limits.dbStatementTimeoutMs,
-  connectTimeoutMs: config.limits.dbConnectTimeoutMs,
-  acquireTimeoutMs: config.limits.dbAcquireTimeoutMs,
-  idleInTransactionTimeoutMs: config.limits.dbIdleInTransactionTimeoutMs,
-});
+const db = await createDb(config.databaseUrl!, requestDbLimits(config));
 const server = createChallengeServer({ db, logger });
 // Metrics (HOSTGATE_EDGE_METRICS_PORT, off by default): every answer by kind (ACME challenge or
 // redirect), method and status, and its latency.
