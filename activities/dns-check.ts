@@ -13,7 +13,8 @@
 // - probe: the periodic check of a pending_dns domain first tries the local path, with a permit
 //   of its own small pool only if one is free at once and PROBE_BUDGET_MS; when the resolver is
 //   slow or the pool busy, or the lookups failed (`lookup_failed`: nothing learned), it gives up
-//   without storing anything (`deferred`) and the workflow runs the check on the background lane. Fast DNS costs one workflow task per check, as before.
+//   without storing anything (`deferred`) and the workflow runs the check on the background lane.
+//   Fast DNS costs one workflow task per check, as before.
 // - background: `recheckDns`, a regular activity on the DNS task queue (worker/create-worker.ts)
 //   with slots of its own and `backgroundBudgetMs`.
 import { Resolver } from 'node:dns/promises';

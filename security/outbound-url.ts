@@ -55,6 +55,12 @@ const V6_NON_PUBLIC: readonly [string, number][] = [
   ['3fff::', 20], // documentation
 ];
 
+/** An IPv4 address as the two 16-bit hex groups it takes in an IPv6 address ("10.1.2.3" → ["a01", "203"]). */
+function v4Halves(v4: string): [string, string] {
+  const value = v4.split('.').reduce((acc, part) => ((acc << 8) | Number(part)) >>> 0, 0);
+  return [(value >>> 16).toString(16), (value & 0xffff).toString(16)];
+}
+
 /** The non-public IPv4 ranges as CIDRs (the edge refuses origins there: edge/haproxy.cfg.template). */
 export const NON_PUBLIC_IPV4_CIDRS: readonly string[] = V4_NON_PUBLIC.map(([network, bits]) => `${network}/${bits}`);
 
@@ -69,8 +75,8 @@ export const NON_PUBLIC_GLOBAL_IPV6_CIDRS: readonly string[] = [
   ...V6_NON_PUBLIC.map(([network, bits]) => `${network}/${bits}`),
   // 6to4 (2002::/16) addresses that tunnel to a non-public IPv4 address.
   ...V4_NON_PUBLIC.map(([network, bits]) => {
-    const value = network.split('.').reduce((acc, part) => ((acc << 8) | Number(part)) >>> 0, 0);
-    return `2002:${(value >>> 16).toString(16)}:${(value & 0xffff).toString(16)}::/${16 + bits}`;
+    const [hi, lo] = v4Halves(network);
+    return `2002:${hi}:${lo}::/${16 + bits}`;
   }),
 ];
 
@@ -79,9 +85,7 @@ const maybePublicV6 = new BlockList();
 const nonPublicV6 = new BlockList();
 for (const [network, bits] of V4_NON_PUBLIC) {
   nonPublicV4.addSubnet(network, bits, 'ipv4');
-  const value = network.split('.').reduce((acc, part) => ((acc << 8) | Number(part)) >>> 0, 0);
-  const hex: [string, string] = [(value >>> 16).toString(16), (value & 0xffff).toString(16)];
-  for (const { prefix, bits: prefixBits } of V6_EMBEDDING) nonPublicV6.addSubnet(prefix(network, hex), prefixBits + bits, 'ipv6');
+  for (const { prefix, bits: prefixBits } of V6_EMBEDDING) nonPublicV6.addSubnet(prefix(network, v4Halves(network)), prefixBits + bits, 'ipv6');
 }
 for (const [network, bits] of V6_MAYBE_PUBLIC) maybePublicV6.addSubnet(network, bits, 'ipv6');
 for (const [network, bits] of V6_NON_PUBLIC) nonPublicV6.addSubnet(network, bits, 'ipv6');
