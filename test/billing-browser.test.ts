@@ -12,7 +12,7 @@ import { apiKeysRepository } from '../db/repositories/api-keys.ts';
 import { billingStateQuery } from '../workflows/billing/signals.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
 import { client } from './support/http.ts';
-import { freePort } from './support/ports.ts';
+import { freePort, reservePort } from './support/ports.ts';
 import { startTestWorker, type RunningWorker } from './support/temporal.ts';
 import { waitFor } from './support/wait.ts';
 
@@ -26,9 +26,11 @@ describe('local billing provider in Chromium', () => {
   let vendorOrigin: string;
 
   beforeAll(async () => {
-    const apiPort = await freePort();
+    // Held from here to the listen below: the port is baked into the config, with seconds between.
+    const { port: apiPort, release: releaseApiPort } = await reservePort();
     const apiOrigin = `http://127.0.0.1:${apiPort}`;
     t = await createTestApp({ config: { HOSTGATE_PUBLIC_URL: apiOrigin, HOSTGATE_API_PORT: String(apiPort) } });
+    await releaseApiPort();
     await t.app.listen({ host: '127.0.0.1', port: apiPort });
     worker = await startTestWorker(t.temporal, t.database.db, t.config);
     const vendorPort = await freePort();

@@ -19,7 +19,7 @@ import { ensureWidgetBuilt } from '../widget/build.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
 import { startAcmeStack, EDGE, type AcmeStack } from './support/acme-stack.ts';
 import { client } from './support/http.ts';
-import { freePort } from './support/ports.ts';
+import { freePort, reservePort } from './support/ports.ts';
 import { startTestWorker, type RunningWorker } from './support/temporal.ts';
 
 const ARTIFACTS = fileURLToPath(new URL('./artifacts/widget/', import.meta.url));
@@ -41,11 +41,13 @@ describe('<service-widget> in Chromium', () => {
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     acme = await startAcmeStack();
-    const apiPort = await freePort();
+    // Held from here to the listen below: the port is baked into the config, with seconds between.
+    const { port: apiPort, release: releaseApiPort } = await reservePort();
     apiOrigin = `http://127.0.0.1:${apiPort}`;
     // The API serves what the build wrote (npm run build / npm start build it before the API starts).
     await ensureWidgetBuilt();
     t = await createTestApp({ config: { ...acme.configOverrides, HOSTGATE_PUBLIC_URL: apiOrigin, HOSTGATE_API_PORT: String(apiPort) } });
+    await releaseApiPort();
     await t.app.listen({ host: '127.0.0.1', port: apiPort });
     await acme.serveChallenges(t.database.db);
     worker = await startTestWorker(t.temporal, t.database.db, t.config);

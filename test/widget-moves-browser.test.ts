@@ -11,7 +11,7 @@ import { ensureWidgetBuilt } from '../widget/build.ts';
 import { startAcmeStack, type AcmeStack } from './support/acme-stack.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
 import { client } from './support/http.ts';
-import { freePort } from './support/ports.ts';
+import { freePort, reservePort } from './support/ports.ts';
 import { startPowerDns, type PowerDns } from './support/powerdns.ts';
 import { startTestWorker, type RunningWorker } from './support/temporal.ts';
 
@@ -32,13 +32,16 @@ describe('<service-widget> during a zero-downtime move', () => {
 
   beforeAll(async () => {
     acme = await startAcmeStack();
-    const apiPort = await freePort();
-    const pdnsPort = await freePort();
+    // Held from here to the listen below: the port is baked into the config, with seconds between.
+    const { port: apiPort, release: releaseApiPort } = await reservePort();
+    const { port: pdnsPort, release: releasePdnsPort } = await reservePort();
     apiOrigin = `http://127.0.0.1:${apiPort}`;
     await ensureWidgetBuilt();
     t = await createTestApp({ config: { ...acme.configOverrides, HOSTGATE_PUBLIC_URL: apiOrigin, HOSTGATE_API_PORT: String(apiPort), HOSTGATE_CHALLENGE_ZONE: ZONE, HOSTGATE_CHALLENGE_DNS_SERVER: `127.0.0.1:${pdnsPort}` } });
+    await releasePdnsPort();
     pdns = await startPowerDns({ databaseUrl: t.database.url, db: t.database.db, zone: ZONE, port: pdnsPort });
     acme.dns.forwardZone(ZONE, pdns.server);
+    await releaseApiPort();
     await t.app.listen({ host: '127.0.0.1', port: apiPort });
     worker = await startTestWorker(t.temporal, t.database.db, t.config);
     api = client(t.app, (await createOrgWithKey(t)).auth);

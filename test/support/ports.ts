@@ -11,3 +11,19 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * A port held open until `release()`: for a server whose port must be known long before it
+ * listens (a URL baked into its configuration, then seconds of setup). `freePort` leaves that
+ * whole setup as a window in which another process can take the port (seen on CI: EADDRINUSE
+ * at listen). Release it right before listening.
+ */
+export async function reservePort(): Promise<{ port: number; release: () => Promise<void> }> {
+  const server = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as net.AddressInfo;
+  return { port, release: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
