@@ -49,12 +49,20 @@ export function afterCursor(cursor: string | undefined, table?: string) {
 
 /** Rows were fetched with `limit + 1`; trims the probe row and builds the page metadata. */
 export function toPage<T extends { created_at: string; id: string }, U>(rows: readonly T[], limit: number, map: (row: T) => U): Page<U> {
+  return pageOfRows(rows, limit, map, (last) => encodeCursor(last.created_at, last.id));
+}
+
+/**
+ * A page out of `limit + 1` rows fetched (the extra one only says there is more), its cursor made
+ * from its last row by `cursorOf`: for lists keyed on something else than (created_at, id).
+ */
+export function pageOfRows<T, U>(rows: readonly T[], limit: number, map: (row: T) => U, cursorOf: (last: T) => string): Page<U> {
   const hasMore = rows.length > limit;
   const pageRows = hasMore ? rows.slice(0, limit) : rows;
   const last = pageRows.at(-1);
   return {
     data: pageRows.map(map),
     has_more: hasMore,
-    next_cursor: hasMore && last ? encodeCursor(last.created_at, last.id) : null,
+    next_cursor: hasMore && last !== undefined ? cursorOf(last) : null,
   };
 }

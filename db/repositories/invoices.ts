@@ -2,7 +2,7 @@
 // rows are written once per organization and period by the billing workflow's period close
 // (billing.ts recordPeriodInvoice); this module only reads them, always within one organization.
 import { Type, type Static } from 'typebox';
-import { decodeCursor, encodeCursor, InvalidCursorError, type Page } from '../pagination.ts';
+import { decodeCursor, encodeCursor, InvalidCursorError, pageOfRows, type Page } from '../pagination.ts';
 import { row, sql, type Db } from '../pool.ts';
 import { Plan } from './organizations.ts';
 
@@ -62,14 +62,7 @@ export function invoicesRepository(db: Db) {
         select ${columns} from invoices i
         where i.organization_id = ${organizationId} and ${afterPeriod(page.cursor)}
         order by i.period_start desc limit ${page.limit + 1}`);
-      const hasMore = rows.length > page.limit;
-      const pageRows = hasMore ? rows.slice(0, page.limit) : rows;
-      const last = pageRows.at(-1);
-      return {
-        data: pageRows.map(map),
-        has_more: hasMore,
-        next_cursor: hasMore && last ? encodeCursor(last.period_start, CURSOR_MARK) : null,
-      };
+      return pageOfRows(rows, page.limit, map, (last) => encodeCursor(last.period_start, CURSOR_MARK));
     },
 
     /** An invoice of the organization; another organization's id reads as missing. */

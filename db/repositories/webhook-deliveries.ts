@@ -5,7 +5,7 @@ import type { CommonQueryMethods } from 'slonik';
 import { Type, type Static } from 'typebox';
 import { WEBHOOK_DELIVERY_WORKFLOW_PREFIX, webhookDeliveryWorkflowId, type DeliveryWorkflowPayload } from '../../workflows/webhook-delivery/config.ts';
 import { newId } from '../ids.ts';
-import { afterCursor, decodeCursor, encodeCursor, InvalidCursorError, toPage, type Page } from '../pagination.ts';
+import { afterCursor, decodeCursor, encodeCursor, InvalidCursorError, pageOfRows, toPage, type Page } from '../pagination.ts';
 import { row, sql, type Db } from '../pool.ts';
 
 export const deliveryStatuses = ['pending', 'succeeded', 'failed'] as const;
@@ -158,14 +158,7 @@ export function webhookDeliveriesRepository(db: Db) {
           select a.delivery_id, a.attempt_number, a.started_at, a.duration_ms, a.response_code, a.response_body, a.error
           from webhook_attempts a where a.delivery_id = ${deliveryId} and ${after}
           order by a.started_at desc, a.attempt_number desc limit ${page.limit + 1}`);
-        const hasMore = rows.length > page.limit;
-        const pageRows = hasMore ? rows.slice(0, page.limit) : rows;
-        const last = pageRows.at(-1);
-        return {
-          data: pageRows.map(map),
-          has_more: hasMore,
-          next_cursor: hasMore && last ? encodeCursor(last.started_at, `${ATTEMPT_CURSOR_PREFIX}${last.attempt_number}`) : null,
-        };
+        return pageOfRows(rows, page.limit, map, (last) => encodeCursor(last.started_at, `${ATTEMPT_CURSOR_PREFIX}${last.attempt_number}`));
       });
     },
 
