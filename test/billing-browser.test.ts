@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { launchChromium } from './support/chromium.ts';
 import { organizationsRepository } from '../db/repositories/organizations.ts';
 import { apiKeysRepository } from '../db/repositories/api-keys.ts';
 import { billingStateQuery } from '../workflows/billing/signals.ts';
@@ -16,7 +17,6 @@ import { freePort, reservePort } from './support/ports.ts';
 import { startTestWorker, type RunningWorker } from './support/temporal.ts';
 import { waitFor } from './support/wait.ts';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
 
 describe('local billing provider in Chromium', () => {
   let t: TestApp;
@@ -40,7 +40,7 @@ describe('local billing provider in Chromium', () => {
       res.end(`<!doctype html><html lang="en"><head><title>Vendor</title></head><body><h1 id="vendor">Vendor page ${req.url}</h1></body></html>`);
     });
     await new Promise<void>((resolve) => vendor.listen(vendorPort, '127.0.0.1', resolve));
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

@@ -13,7 +13,8 @@ import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
+import { axeViolations, launchChromium } from './support/chromium.ts';
 import { widgetSessionsRepository } from '../db/repositories/widget-sessions.ts';
 import { ensureWidgetBuilt } from '../widget/build.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
@@ -23,8 +24,6 @@ import { freePort, reservePort } from './support/ports.ts';
 import { startTestWorker, type RunningWorker } from './support/temporal.ts';
 
 const ARTIFACTS = fileURLToPath(new URL('./artifacts/widget/', import.meta.url));
-const AXE = fileURLToPath(new URL('../node_modules/axe-core/axe.min.js', import.meta.url));
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
 
 interface Recorded { type: string; detail: Record<string, string> }
 
@@ -65,7 +64,7 @@ describe('<service-widget> in Chromium', () => {
         </body></html>`);
     });
     await new Promise<void>((resolve) => vendor.listen(pagePort, '127.0.0.1', resolve));
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
@@ -112,12 +111,6 @@ describe('<service-widget> in Chromium', () => {
   const apiCalls = (requests: Request[]) => requests.filter((r) => r.url().startsWith(`${apiOrigin}/v1/`) && r.method() !== 'OPTIONS');
   const shot = (page: Page, name: string) => page.locator('service-widget').screenshot({ path: `${ARTIFACTS}${name}.png`, animations: 'disabled' });
 
-  async function axeViolations(page: Page): Promise<string[]> {
-    if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-    const results = await page.evaluate(async () => (window as unknown as { axe: { run(c: unknown, o: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } })
-      .axe.run(document, { resultTypes: ['violations'] }));
-    return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-  }
 
   it('takes a customer from hostname to active HTTPS: records, live status, the three events in order', async () => {
     const { context, page, requests, errors } = await vendorPage();

@@ -10,13 +10,12 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { AXE, launchChromium } from './support/chromium.ts';
 import { ensureWidgetBuilt, widgetDistDir } from '../widget/build.ts';
 import { freePort } from './support/ports.ts';
 
 const ARTIFACTS = fileURLToPath(new URL('./artifacts/widget/layout/', import.meta.url));
-const AXE = fileURLToPath(new URL('../node_modules/axe-core/axe.min.js', import.meta.url));
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-component-update', '--disable-sync'];
 const WIDTHS = [320, 375, 768, 1280];
 /** Long labels with hyphens: the worst case for wrapping. */
 const HOSTNAME = 'boutique-en-ligne.mon-entreprise-exemple.fr';
@@ -106,7 +105,7 @@ describe('<service-widget> layout, 320 px to wide, light and dark', () => {
     const port = await freePort();
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${port}`;
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

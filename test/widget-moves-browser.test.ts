@@ -5,8 +5,8 @@
 // axe-core finds nothing serious. (The full move through the edge: zero-downtime-moves.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import http from 'node:http';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { axeViolations, launchChromium } from './support/chromium.ts';
 import { ensureWidgetBuilt } from '../widget/build.ts';
 import { startAcmeStack, type AcmeStack } from './support/acme-stack.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
@@ -16,8 +16,6 @@ import { startPowerDns, type PowerDns } from './support/powerdns.ts';
 import { startTestWorker, type RunningWorker } from './support/temporal.ts';
 
 const ZONE = 'challenges.widget.hostgate.test';
-const AXE = fileURLToPath(new URL('../node_modules/axe-core/axe.min.js', import.meta.url));
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
 
 describe('<service-widget> during a zero-downtime move', () => {
   let acme: AcmeStack;
@@ -55,7 +53,7 @@ describe('<service-widget> during a zero-downtime move', () => {
         <body><main><h1>Custom domain</h1><div id="slot"></div></main></body></html>`);
     });
     await new Promise<void>((resolve) => vendor.listen(pagePort, '127.0.0.1', resolve));
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 90_000);
 
   afterAll(async () => {
@@ -67,12 +65,6 @@ describe('<service-widget> during a zero-downtime move', () => {
     await acme?.close();
   });
 
-  async function axeViolations(page: Page): Promise<string[]> {
-    if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-    const results = await page.evaluate(async () => (window as unknown as { axe: { run(c: unknown, o: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } })
-      .axe.run(document, { resultTypes: ['violations'] }));
-    return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-  }
 
   it('shows the move records and both tracks, step by step, while the hostname still points elsewhere', async () => {
     const hostname = 'shop.widget-move.test';
