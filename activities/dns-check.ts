@@ -23,7 +23,7 @@ import type { Config } from '../config/index.ts';
 import { domainVerificationRepository, type StoredVerification } from '../db/repositories/domain-verification.ts';
 import { domainsRepository, type DomainRow } from '../db/repositories/domains.ts';
 import type { Db } from '../db/pool.ts';
-import type { DomainState } from './domain.ts';
+import type { DomainState } from '../contracts/domain-workflow.ts';
 import { Semaphore } from '../process/semaphore.ts';
 import { beforeDeadline, DEADLINE_PASSED } from './lookup-budget.ts';
 import { dnsLocalLookupsInFlight, observeDnsLookup } from '../metrics/worker.ts';

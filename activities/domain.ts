@@ -10,13 +10,11 @@ import { domainsRepository, type DomainRow } from '../db/repositories/domains.ts
 import { edgeRepository } from '../db/repositories/edge.ts';
 import type { DomainStatus } from '../model/domain-status.ts';
 import type { Logger } from '../logging/logger.ts';
-import type { DomainState } from '../workflows/domain/config.ts';
+import type { DomainState } from '../contracts/domain-workflow.ts';
+import type { Problem } from '../model/problem.ts';
 
 export interface DomainActivityDeps { db: Db; logger: Logger; config: Pick<Config, 'edgeDeployment' | 'edgeDeployOverdueSeconds'> }
 
-// The workflow's contract owns DomainState; re-exported for the activity modules that use it.
-export type { DomainState };
-export interface Problem { code: string; message: string }
 
 /** What a domain waiting too long for an edge shows (docs/edge.md, "Active means served"). */
 export const EDGE_NOT_DEPLOYED: Problem = {

@@ -13,9 +13,10 @@ import type { Db } from '../db/pool.ts';
 import { acmeAccountsRepository } from '../db/repositories/acme-accounts.ts';
 import { certificatesRepository } from '../db/repositories/certificates.ts';
 import { challengeZoneRepository } from '../db/repositories/challenge-zone.ts';
-import { domainMovesRepository, type CertificateTrack, type OwnershipTrack, type TrackProblem } from '../db/repositories/domain-moves.ts';
+import { domainMovesRepository, type CertificateTrack, type OwnershipTrack } from '../db/repositories/domain-moves.ts';
 import { domainsRepository, type DomainRow } from '../db/repositories/domains.ts';
 import type { Logger } from '../logging/logger.ts';
+import type { Problem } from '../model/problem.ts';
 import { createAcmeClients } from '../acme/client.ts';
 import { judgeCaa, normName } from '../model/dns-verification.ts';
 import { delegationName, delegationTarget, limitCodes, ownershipRecordName, ownershipValue } from '../model/domain-moves.ts';
@@ -85,14 +86,14 @@ export function createMoveActivities({ db, config, logger, secretBox }: MoveActi
       found = [];
     }
     if (found.includes(expected)) return { status: 'verified', checked_at: now, verified_at: now, found, problem: null };
-    const problem: TrackProblem = found.length === 0
+    const problem: Problem = found.length === 0
       ? { code: 'ownership_txt_missing', message: `No TXT record found at ${name}. Add: ${name} TXT "${expected}"` }
       : { code: 'ownership_txt_mismatch', message: `The TXT record at ${name} holds ${found.map((v) => `"${v}"`).join(', ')}, not "${expected}"` };
     return { status: 'pending', checked_at: now, verified_at: null, found, problem };
   }
 
   /** The delegation CNAME: null when right, else the problem. */
-  async function checkDelegation(d: DomainRow): Promise<TrackProblem | null> {
+  async function checkDelegation(d: DomainRow): Promise<Problem | null> {
     const name = delegationName(d.hostname);
     const expected = delegationTarget(d.challenge_label, challengeZone!);
     let targets: string[];
@@ -110,7 +111,7 @@ export function createMoveActivities({ db, config, logger, secretBox }: MoveActi
   }
 
   /** The first abuse limit this order would cross, as the problem to show. */
-  function limitProblem(counts: Awaited<ReturnType<typeof moves.counts>>, registeredDomain: string, entering: boolean): TrackProblem | null {
+  function limitProblem(counts: Awaited<ReturnType<typeof moves.counts>>, registeredDomain: string, entering: boolean): Problem | null {
     if (entering && counts.pendingValidations >= limits.pendingValidations) {
       return { code: 'pending_validations_limit', message: `Your organization already has ${counts.pendingValidations} domains in certificate pre-validation (limit ${limits.pendingValidations}); this one starts when one of them finishes or is deleted` };
     }
@@ -151,8 +152,8 @@ export function createMoveActivities({ db, config, logger, secretBox }: MoveActi
         }
       }
       const entering = !track || track.status !== 'pending_validation' || limitCodes.includes(track.problem?.code as never);
-      const pending = (problem: TrackProblem | null): CertificateTrack => ({ status: 'pending_validation', method: 'dns-01', certificate_id: null, updated_at: new Date().toISOString(), problem });
-      const hold = async (problem: TrackProblem): Promise<MoveStepResult> => {
+      const pending = (problem: Problem | null): CertificateTrack => ({ status: 'pending_validation', method: 'dns-01', certificate_id: null, updated_at: new Date().toISOString(), problem });
+      const hold = async (problem: Problem): Promise<MoveStepResult> => {
         await moves.setCertificateTrack(domainId, pending(problem));
         return { enabled: true, ownership: 'verified', certificate: 'pending_validation', problem: problem.code };
       };

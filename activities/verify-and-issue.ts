@@ -10,7 +10,8 @@ import { CERTIFICATE_REFUSED, ISSUANCE_WAIT_BUDGET_MS, refusalProblem } from '..
 import type { CertificateActivities, IssuedCertificate } from './certificates.ts';
 import type { DnsCheckResult, VerifyDnsInput } from './dns-check.ts';
 import type { createDnsCheckActivities } from './dns-check.ts';
-import type { DomainState, Problem } from './domain.ts';
+import type { DomainState } from '../contracts/domain-workflow.ts';
+import type { Problem } from '../model/problem.ts';
 
 export interface VerifyAndIssueResult extends DnsCheckResult {
   state: DomainState;

@@ -8,7 +8,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/pool.ts';
 import { loggerOptions, type Logger } from '../logging/logger.ts';
-import type { OutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
+import type { OutboxDispatcher } from '../temporal/outbox-dispatcher.ts';
 import { refuseCredentialsInUrl } from './plugins/api-key-auth.ts';
 import { clientErrorHandler, connectionsCheckingInterval, SHUTDOWN_RETRY_AFTER_SECONDS } from './plugins/connection-errors.ts';
 import { ApiError } from './errors.ts';

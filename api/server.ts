@@ -6,9 +6,9 @@ import { requestDbLimits } from '../config/index.ts';
 import { createDb } from '../db/pool.ts';
 import { collectProcessMetrics, startMetricsServer } from '../metrics/serve.ts';
 import { boot } from '../process/boot.ts';
-import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
-import { taskQueue } from '../workflows/shared.ts';
-import { nativeClientProvider } from '../workflows/temporal-connection.ts';
+import { createOutboxDispatcher } from '../temporal/outbox-dispatcher.ts';
+import { taskQueue } from '../contracts/task-queues.ts';
+import { nativeClientProvider } from '../temporal/connection.ts';
 import { buildApp } from './app.ts';
 
 const { config, logger, onShutdown } = boot('api', ['database', 'temporal', 'encryption']);

@@ -23,7 +23,7 @@ import { createDb, sql } from '../db/pool.ts';
 import { startEmbeddedPostgres } from '../local-stack/embedded-postgres.ts';
 import { findTemporalCli, startTemporalDevServer } from '../local-stack/temporal-dev-server.ts';
 import { buildWorkflowBundle } from '../worker/workflow-bundle.ts';
-import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
+import { connectTemporal, ensureSearchAttributes } from '../temporal/connection.ts';
 import { freezeCluster, supervise, thaw, waitUntilOk } from './chaos/stack.ts';
 import { createBenchTenant } from './support/setup.ts';
 import { freePort, intArg, isInterrupted, onCleanup, progress, runBenchmark, sleep, type Headline } from './support/run.ts';

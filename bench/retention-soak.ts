@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { loadConfig } from '../config/index.ts';
 import { retentionRepository } from '../db/repositories/retention.ts';
-import { RETENTION_TARGETS } from '../workflows/maintenance/config.ts';
+import { RETENTION_TARGETS } from '../contracts/retention.ts';
 import { connectBenchPostgres, intArg, onCleanup, progress, runBenchmark, type Headline } from './support/run.ts';
 import { createBenchDatabase, openBenchDatabase } from './support/setup.ts';
 

@@ -33,7 +33,7 @@ import { webhookEndpointsRepository } from '../db/repositories/webhook-endpoints
 import { findTemporalCli } from '../local-stack/temporal-dev-server.ts';
 import { verifyWebhook } from '../sdk/webhooks.ts';
 import { SecretBox } from '../security/secret-box.ts';
-import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
+import { connectTemporal, ensureSearchAttributes } from '../temporal/connection.ts';
 import { printMachine } from './support/print.ts';
 import { connectBenchPostgres, intArg, isCleaningUp, onCleanup, progress, runBenchmark, sleep, type Headline } from './support/run.ts';
 import { createBenchDatabase, temporalForBench } from './support/setup.ts';

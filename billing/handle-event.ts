@@ -6,7 +6,7 @@ import type { Db } from '../db/pool.ts';
 import { billingRepository, snapshotOf, type ProviderName } from '../db/repositories/billing.ts';
 import { workflowOutboxRepository } from '../db/repositories/workflow-outbox.ts';
 import type { BillingEvent, BillingSignal } from '../model/billing-events.ts';
-import { billingWorkflowId } from '../workflows/billing/config.ts';
+import { billingWorkflowId } from '../contracts/billing-workflow.ts';
 
 export { billingWorkflowId };
 

@@ -10,8 +10,8 @@ import https from 'node:https';
 import pg from 'pg';
 import type { Config } from '../config/index.ts';
 import { migrationsDir } from '../db/migrate.ts';
-import { allSearchAttributes } from '../workflows/search-attributes.ts';
-import { connectTemporal } from '../workflows/temporal-connection.ts';
+import { allSearchAttributes } from '../contracts/search-attributes.ts';
+import { connectTemporal } from '../temporal/connection.ts';
 import { answerWithin } from '../process/deadline.ts';
 
 export interface CheckResult {

@@ -11,7 +11,7 @@ import { apiKeysRepository, isScope, scopes, type Scope } from '../db/repositori
 import { billingRepository } from '../db/repositories/billing.ts';
 import { domainsRepository } from '../db/repositories/domains.ts';
 import { edgeRepository } from '../db/repositories/edge.ts';
-import { domainWorkflowId, type DomainSignalPayload } from '../workflows/domain/config.ts';
+import { domainWorkflowId, type DomainSignalPayload } from '../contracts/domain-workflow.ts';
 import { organizationsRepository } from '../db/repositories/organizations.ts';
 import { runningEmbeddedPostgres } from '../local-stack/embedded-postgres.ts';
 import { workflowOutboxRepository } from '../db/repositories/workflow-outbox.ts';

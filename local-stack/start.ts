@@ -15,7 +15,7 @@ import { migrate } from '../db/migrate.ts';
 import { createDb } from '../db/pool.ts';
 import { apiKeysRepository, scopes } from '../db/repositories/api-keys.ts';
 import { organizationsRepository } from '../db/repositories/organizations.ts';
-import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
+import { connectTemporal, ensureSearchAttributes } from '../temporal/connection.ts';
 import { bundleIsFresh, buildWorkflowBundle, defaultBundlePath } from '../worker/workflow-bundle.ts';
 import { ensureWidgetBuilt } from '../widget/build.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded-postgres.ts';

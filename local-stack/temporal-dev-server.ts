@@ -4,7 +4,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { connectTemporal } from '../workflows/temporal-connection.ts';
+import { connectTemporal } from '../temporal/connection.ts';
 
 export interface DevServerHandle { address: string; uiUrl: string | null; process: ChildProcess; stop(): Promise<void> }
 

@@ -1,5 +1,6 @@
 // What the certificate activities and the domain workflow agree on about issuance. Workflow code
 // imports this module: it stays pure and deterministic (no Node or Temporal imports).
+import type { Problem } from './problem.ts';
 
 /**
  * How long the one-attempt issuance (the workflow's fast path, a local activity) waits on the CA
@@ -19,7 +20,7 @@ export function refusalDetails(code: string, acmeType?: string): RefusalDetails 
 }
 
 /** What a refusal shows in `verification.problem`: its code (certificate_refused if none) and message. */
-export function refusalProblem(failure: { message: string; details?: readonly unknown[] | null | undefined }): { code: string; message: string } {
+export function refusalProblem(failure: { message: string; details?: readonly unknown[] | null | undefined }): Problem {
   const detail = (failure.details?.[0] ?? {}) as { code?: string };
   return { code: detail.code ?? 'certificate_refused', message: failure.message };
 }

@@ -7,7 +7,7 @@ import { createBillingActivities } from '../activities/billing.ts';
 import { createBillingProvider } from '../billing/create-provider.ts';
 import { handleBillingEvent } from '../billing/handle-event.ts';
 import { billingRepository } from '../db/repositories/billing.ts';
-import { billingWorkflowId } from '../workflows/billing/config.ts';
+import { billingWorkflowId } from '../contracts/billing-workflow.ts';
 import { activityRuns } from './support/history.ts';
 import { sql } from '../db/pool.ts';
 import { domainsRepository } from '../db/repositories/domains.ts';

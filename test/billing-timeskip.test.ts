@@ -19,7 +19,7 @@ import { createLogger } from '../logging/logger.ts';
 import { randomToken } from '../security/tokens.ts';
 import { createHostgateWorker, type HostgateWorker } from '../worker/create-worker.ts';
 import { billingStateQuery } from '../workflows/billing/signals.ts';
-import { createOutboxDispatcher, type OutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
+import { createOutboxDispatcher, type OutboxDispatcher } from '../temporal/outbox-dispatcher.ts';
 import { testConfig } from './support/app.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
 import { testServerPath } from './support/time-skipping.ts';

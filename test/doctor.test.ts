@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { run } from '../cli/hostgate.ts';
 import { generateEncryptionKey } from '../security/secret-box.ts';
-import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
+import { connectTemporal, ensureSearchAttributes } from '../temporal/connection.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
 import { startTestDnsServer, type TestDnsServer } from './support/dns-server.ts';
 import { startPebble, type Pebble } from './support/pebble.ts';

@@ -9,7 +9,7 @@ import { organizationsRepository } from '../db/repositories/organizations.ts';
 import { createLogger } from '../logging/logger.ts';
 import { randomToken } from '../security/tokens.ts';
 import { createHostgateWorker, type HostgateWorker } from '../worker/create-worker.ts';
-import { startDomainWorkflow } from '../workflows/domain/client.ts';
+import { startDomainWorkflow } from '../temporal/clients/domain.ts';
 import { startAcmeStack, EDGE, type AcmeStack } from './support/acme-stack.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
 import { testServerPath } from './support/time-skipping.ts';

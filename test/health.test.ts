@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { buildApp } from '../api/app.ts';
 import { createDb } from '../db/pool.ts';
 import { createLogger } from '../logging/logger.ts';
-import { nativeClientProvider } from '../workflows/temporal-connection.ts';
+import { nativeClientProvider } from '../temporal/connection.ts';
 import { createTestApp, testConfig, type TestApp } from './support/app.ts';
 import { startTcpProxy } from './support/tcp-proxy.ts';
 import { waitFor } from './support/wait.ts';

@@ -23,7 +23,7 @@ import { readFileSync } from 'node:fs';
 import { run } from '../cli/hostgate.ts';
 import { organizationsRepository } from '../db/repositories/organizations.ts';
 import { createLogger } from '../logging/logger.ts';
-import { createWebhookFanOut, type WebhookFanOut } from '../workflows/webhook-delivery/fan-out.ts';
+import { createWebhookFanOut, type WebhookFanOut } from '../temporal/webhook-fan-out.ts';
 import { startAcmeStack, type AcmeStack } from './support/acme-stack.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
 import { startTestWorker, type RunningWorker } from './support/temporal.ts';

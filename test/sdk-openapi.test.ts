@@ -3,7 +3,7 @@
 // be identical. On failure, run `npm run sdk:generate` and commit the result.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
-import { GENERATED_TYPES_PATH, renderTypes, servedDocument } from '../sdk/scripts/generate-types.ts';
+import { GENERATED_TYPES_PATH, renderTypes, servedDocument } from '../scripts/generate-sdk-types.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
 
 describe('SDK types generated from the OpenAPI document', () => {

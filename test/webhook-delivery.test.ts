@@ -8,7 +8,7 @@ import { destinationsRepository } from '../db/repositories/destinations.ts';
 import { domainsRepository } from '../db/repositories/domains.ts';
 import { createLogger } from '../logging/logger.ts';
 import { verifyWebhook } from '../sdk/webhooks.ts';
-import { createWebhookFanOut, type WebhookFanOut } from '../workflows/webhook-delivery/fan-out.ts';
+import { createWebhookFanOut, type WebhookFanOut } from '../temporal/webhook-fan-out.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
 import { client } from './support/http.ts';
 import { startTestWorker, type RunningWorker } from './support/temporal.ts';

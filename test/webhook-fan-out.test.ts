@@ -11,7 +11,7 @@ import { webhookEndpointsRepository } from '../db/repositories/webhook-endpoints
 import { createLogger } from '../logging/logger.ts';
 import { SecretBox } from '../security/secret-box.ts';
 import { randomToken } from '../security/tokens.ts';
-import { createWebhookFanOut } from '../workflows/webhook-delivery/fan-out.ts';
+import { createWebhookFanOut } from '../temporal/webhook-fan-out.ts';
 import { testConfig } from './support/app.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
 import { startTcpProxy } from './support/tcp-proxy.ts';

@@ -6,7 +6,7 @@ import { destinationsRepository } from '../db/repositories/destinations.ts';
 import { domainsRepository } from '../db/repositories/domains.ts';
 import { organizationsRepository } from '../db/repositories/organizations.ts';
 import { createLogger } from '../logging/logger.ts';
-import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
+import { createOutboxDispatcher } from '../temporal/outbox-dispatcher.ts';
 import { startAcmeStack, EDGE, type AcmeStack } from './support/acme-stack.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
 import { createTestTemporal, type TestTemporal } from './support/temporal.ts';

@@ -5,7 +5,7 @@ import { domainsRepository } from '../db/repositories/domains.ts';
 import { organizationsRepository } from '../db/repositories/organizations.ts';
 import { createLogger } from '../logging/logger.ts';
 import { stateQuery } from '../workflows/domain/signals.ts';
-import { createOutboxDispatcher, type OutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
+import { createOutboxDispatcher, type OutboxDispatcher } from '../temporal/outbox-dispatcher.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
 import { createTestTemporal, startTestWorker, type RunningWorker, type TestTemporal } from './support/temporal.ts';
 import { waitFor } from './support/wait.ts';

@@ -2,7 +2,7 @@ import v8 from 'node:v8';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
 import { createDnsCheckActivities } from '../activities/dns-check.ts';
-import { dnsTaskQueue } from '../workflows/domain/config.ts';
+import { dnsTaskQueue } from '../contracts/task-queues.ts';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/pool.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -34,7 +34,7 @@ export function defaultMaxCachedWorkflows(): number {
 /**
  * The two Temporal workers of one worker process, run and stopped together: `main` hosts every
  * workflow and activity of the task queue; `dns` serves only the periodic DNS checks on the DNS
- * task queue (workflows/domain/config.ts `dnsTaskQueue`), with slots of its own, so slow DNS
+ * task queue (contracts/task-queues.ts `dnsTaskQueue`), with slots of its own, so slow DNS
  * holds those and nothing else (issue 14).
  */
 export interface HostgateWorker {

@@ -9,12 +9,12 @@ import { createDb } from '../db/pool.ts';
 import { backlogGaugesRepository } from '../db/repositories/backlog-gauges.ts';
 import { registerBacklogGauges } from '../metrics/worker.ts';
 import { collectProcessMetrics, startMetricsServer } from '../metrics/serve.ts';
-import { ensureRetentionSchedules } from '../workflows/maintenance/client.ts';
+import { ensureRetentionSchedules } from '../temporal/clients/retention-schedules.ts';
 import { boot } from '../process/boot.ts';
-import { createOutboxDispatcher } from '../workflows/outbox-dispatcher.ts';
-import { createWebhookFanOut } from '../workflows/webhook-delivery/fan-out.ts';
-import { taskQueue } from '../workflows/shared.ts';
-import { connectTemporal, ensureSearchAttributes } from '../workflows/temporal-connection.ts';
+import { createOutboxDispatcher } from '../temporal/outbox-dispatcher.ts';
+import { createWebhookFanOut } from '../temporal/webhook-fan-out.ts';
+import { taskQueue } from '../contracts/task-queues.ts';
+import { connectTemporal, ensureSearchAttributes } from '../temporal/connection.ts';
 import { createHostgateWorker } from './create-worker.ts';
 import { bundleIsFresh, buildWorkflowBundle, defaultBundlePath } from './workflow-bundle.ts';
 

@@ -25,11 +25,12 @@ import type { Logger } from '../../logging/logger.ts';
 import { delegationTarget } from '../../model/domain-moves.ts';
 import { createCsrPem } from '../../security/csr.ts';
 import type { SecretBox } from '../../security/secret-box.ts';
+import type { Problem } from '../../model/problem.ts';
 
 export type Dns01Outcome =
   | { ok: true; certificateId: string; notBefore: string; notAfter: string }
   /** `refused`: the CA said no (counts as a failed validation); else it could not finish. */
-  | { ok: false; refused: boolean; code: string; message: string };
+  | ({ ok: false; refused: boolean } & Problem);
 
 export interface Dns01Deps {
   client(): Promise<Client>;

@@ -9,7 +9,7 @@ import { certificateKeyContext, newPrivateKeyPem, orderKeyContext } from '../../
 import { newId } from '../../db/ids.ts';
 import type { OrderRow } from '../../db/repositories/acme-orders.ts';
 import { createCsrPem } from '../../security/csr.ts';
-import type { DomainState } from '../domain.ts';
+import type { DomainState } from '../../contracts/domain-workflow.ts';
 import type { IssuanceContext } from './context.ts';
 import { caStillBusy, refused } from './failures.ts';
 import type { OrderPhase } from './order.ts';

@@ -1,5 +1,5 @@
 // The certificate activities' inputs and results (recorded in workflow histories: change with care).
-import type { DomainState } from '../domain.ts';
+import type { DomainState } from '../../contracts/domain-workflow.ts';
 
 export interface IssuedCertificate { certificateId: string; serial: string; notBefore: string; notAfter: string; state?: DomainState }
 

@@ -10,7 +10,7 @@
 import { randomInt } from 'node:crypto';
 import proto from '@temporalio/proto';
 import { EDGE } from '../../test/support/acme-stack.ts';
-import { dnsTaskQueue } from '../../workflows/domain/config.ts';
+import { dnsTaskQueue } from '../../contracts/task-queues.ts';
 import { checkInterrupted, errorText, inParallel, progress, sleep } from '../support/run.ts';
 import { distribution, type Distribution } from '../support/stats.ts';
 import type { Domains } from './domains.ts';

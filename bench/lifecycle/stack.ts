@@ -14,8 +14,8 @@ import { startTemporalDevServer, type DevServerHandle } from '../../local-stack/
 import { createLogger } from '../../logging/logger.ts';
 import { startAcmeStack, type AcmeStack } from '../../test/support/acme-stack.ts';
 import { buildWorkflowBundle } from '../../worker/workflow-bundle.ts';
-import { createOutboxDispatcher } from '../../workflows/outbox-dispatcher.ts';
-import { connectTemporal, ensureSearchAttributes, nativeClientProvider } from '../../workflows/temporal-connection.ts';
+import { createOutboxDispatcher } from '../../temporal/outbox-dispatcher.ts';
+import { connectTemporal, ensureSearchAttributes, nativeClientProvider } from '../../temporal/connection.ts';
 import { findChild } from '../support/proc-sampler.ts';
 import { freePort, onCleanup, progress, type BenchPostgres } from '../support/run.ts';
 import { apiUnderLoadEnv, createBenchDatabase, createBenchTenant, openBenchDatabase } from '../support/setup.ts';

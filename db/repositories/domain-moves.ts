@@ -3,10 +3,10 @@
 // limits count.
 import { Type } from 'typebox';
 import { NoRows, row, sql, type Db } from '../pool.ts';
+import type { Problem } from '../../model/problem.ts';
 
 export type OwnershipStatus = 'pending' | 'verified';
 export type CertificateTrackStatus = 'pending_validation' | 'issued' | 'deployed';
-export interface TrackProblem { code: string; message: string }
 
 export interface OwnershipTrack {
   status: OwnershipStatus;
@@ -14,7 +14,7 @@ export interface OwnershipTrack {
   verified_at: string | null;
   /** The TXT values found at `_hostgate.<hostname>` by the last check. */
   found: string[] | null;
-  problem: TrackProblem | null;
+  problem: Problem | null;
 }
 
 export interface CertificateTrack {
@@ -22,7 +22,7 @@ export interface CertificateTrack {
   method: 'dns-01' | 'http-01';
   certificate_id: string | null;
   updated_at: string;
-  problem: TrackProblem | null;
+  problem: Problem | null;
 }
 
 const StatusRow = row(Type.Object({ status: Type.String() }));

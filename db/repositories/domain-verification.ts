@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import { domainStatuses, type DomainStatus } from '../../model/domain-status.ts';
 import { NoRows, row, sql, type Db } from '../pool.ts';
 import { appendEvent } from './events.ts';
+import type { Problem } from '../../model/problem.ts';
 
 const BrokenRow = row(Type.Object({
   organization_id: Type.String(), hostname: Type.String(), status: Type.String(), destination_id: Type.String(),
@@ -16,7 +17,7 @@ export interface StoredVerification {
   checked_at: string;
   expected: DnsRecord[];
   found: DnsRecord[];
-  problem: { code: string; message: string } | null;
+  problem: Problem | null;
 }
 
 export function domainVerificationRepository(db: Db) {

@@ -1,12 +1,13 @@
 import { UniqueIntegrityConstraintViolationError, type DatabaseTransactionConnection } from 'slonik';
 import { Type, type Static } from 'typebox';
 import { canTransition, eventForTransition, type DomainStatus, domainStatuses } from '../../model/domain-status.ts';
-import { domainWorkflowId, type DomainSignalPayload } from '../../workflows/domain/config.ts';
+import { domainWorkflowId, type DomainSignalPayload } from '../../contracts/domain-workflow.ts';
 import { newId } from '../ids.ts';
 import { afterCursor, toPage, type Page } from '../pagination.ts';
 import { row, sql, type Db } from '../pool.ts';
 import { appendEvent, type HostnameEventData } from './events.ts';
 import { workflowOutboxRepository } from './workflow-outbox.ts';
+import type { Problem } from '../../model/problem.ts';
 
 export const DomainRow = Type.Object({
   id: Type.String(),
@@ -68,7 +69,7 @@ export interface TransitionOptions {
   /** Refuse the move unless the row is still at this sequence number. */
   expectedSeq?: number;
   /** Set `verification.problem` with the move (null clears it). */
-  problem?: { code: string; message: string } | null;
+  problem?: Problem | null;
   /** Keys merged into `verification` with the move (only when it moves). */
   verification?: Record<string, unknown>;
 }
@@ -135,7 +136,7 @@ export function domainsRepository(db: Db) {
     return { ...options.verification, ...(options.problem === undefined ? {} : { problem: options.problem }) };
   }
 
-  async function setProblemIn(conn: Pick<DatabaseTransactionConnection, 'query'>, domainId: string, problem: { code: string; message: string } | null): Promise<void> {
+  async function setProblemIn(conn: Pick<DatabaseTransactionConnection, 'query'>, domainId: string, problem: Problem | null): Promise<void> {
     await conn.query(sql.unsafe`
       update domains set verification = coalesce(verification, '{}'::jsonb) || jsonb_build_object('problem', ${sql.jsonb(problem as never)}::jsonb),
         updated_at = hg_now() where id = ${domainId}`);
@@ -208,7 +209,7 @@ export function domainsRepository(db: Db) {
     },
 
     /** Shows what blocks progress (e.g. the CA refused) in `verification.problem`; null clears it. */
-    async setProblem(domainId: string, problem: { code: string; message: string } | null, conn: Pick<DatabaseTransactionConnection, 'query'> = db): Promise<void> {
+    async setProblem(domainId: string, problem: Problem | null, conn: Pick<DatabaseTransactionConnection, 'query'> = db): Promise<void> {
       await setProblemIn(conn, domainId, problem);
     },
 

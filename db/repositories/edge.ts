@@ -2,9 +2,10 @@
 // certificate, still sealed), the changes since a moment, its heartbeat, the certificates it has
 // deployed, and the bytes it carried per domain (migration 008).
 import { Type, type Static } from 'typebox';
-import { domainWorkflowId } from '../../workflows/domain/config.ts';
+import { domainWorkflowId } from '../../contracts/domain-workflow.ts';
 import { row, sql, type Db } from '../pool.ts';
 import { workflowOutboxRepository } from './workflow-outbox.ts';
+import type { Problem } from '../../model/problem.ts';
 
 /** Domain statuses the edge has something to do for (see docs/edge.md, "What is served"). */
 export const edgeStatuses = ['active', 'pending_certificate', 'suspended'] as const;
@@ -62,7 +63,7 @@ const EdgeNodeRow = row(Type.Object({
   deployments: Type.Number(),
 }));
 
-export interface EdgeProblem { domain_id: string; hostname: string; code: string; message: string }
+export interface EdgeProblem extends Problem { domain_id: string; hostname: string }
 export interface Deployment { domainId: string; certificateId: string }
 
 /** One host's byte counters as read from HAProxy. */

@@ -2,8 +2,8 @@
 // deletes at most `limit` rows, so no purge holds locks or bloats WAL for long). The periods are
 // the caller's (config: HOSTGATE_RETENTION_*; docs/operations.md, "Retention"); each function
 // returns how many rows it deleted, and a caller repeats it until that is below `limit`.
-import { DOMAIN_WORKFLOW_PREFIX } from '../../workflows/domain/config.ts';
-import type { RetentionPeriods, RetentionTarget } from '../../workflows/maintenance/config.ts';
+import { DOMAIN_WORKFLOW_PREFIX } from '../../contracts/domain-workflow.ts';
+import type { RetentionPeriods, RetentionTarget } from '../../contracts/retention.ts';
 import { Type } from 'typebox';
 import { row, sql, type Db } from '../pool.ts';
 import { CERTIFICATE_ATTEMPTS_KEPT_DAYS } from './domain-moves.ts';

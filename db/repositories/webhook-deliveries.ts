@@ -3,7 +3,7 @@
 // (retry). The delivery workflow owns the schedule; these rows mirror it for the API.
 import type { CommonQueryMethods } from 'slonik';
 import { Type, type Static } from 'typebox';
-import { WEBHOOK_DELIVERY_WORKFLOW_PREFIX, webhookDeliveryWorkflowId, type DeliveryWorkflowPayload } from '../../workflows/webhook-delivery/config.ts';
+import { WEBHOOK_DELIVERY_WORKFLOW_PREFIX, webhookDeliveryWorkflowId, type DeliveryWorkflowPayload } from '../../contracts/webhook-delivery-workflow.ts';
 import { newId } from '../ids.ts';
 import { afterCursor, decodeCursor, encodeCursor, InvalidCursorError, pageOfRows, toPage, type Page } from '../pagination.ts';
 import { row, sql, type Db } from '../pool.ts';

@@ -1,32 +1,13 @@
 // Workflow starts and signals requested by transactions, dispatched after commit. What a row may
-// carry is ONE discriminated union (by `kind`), whose payloads are the workflows' own contracts
-// (workflows/<area>/config.ts); rows are checked against it when leased, so a row the dispatcher
-// cannot understand is dead-lettered instead of reaching Temporal or stopping the queue.
+// carry is the union in contracts/outbox-messages.ts; rows are checked against it when leased, so
+// a row the dispatcher cannot understand is dead-lettered instead of reaching Temporal or
+// stopping the queue.
 import type { CommonQueryMethods } from 'slonik';
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { DOMAIN_WORKFLOW_PREFIX, DomainSignalPayload, DomainStartPayload } from '../../workflows/domain/config.ts';
-import { BILLING_WORKFLOW_PREFIX, BillingSignalPayload } from '../../workflows/billing/config.ts';
-import { DeliveryWorkflowPayload, WEBHOOK_DELIVERY_WORKFLOW_PREFIX } from '../../workflows/webhook-delivery/config.ts';
+import { OutboxMessage, outboxVariants, type OutboxKind, type OutboxPayload } from '../../contracts/outbox-messages.ts';
 import { row, sql, type Db } from '../pool.ts';
 
-const message = <K extends string, P extends TSchema>(kind: K, workflowPrefix: string, payload: P) => Type.Object({
-  kind: Type.Literal(kind),
-  workflow_id: Type.String({ pattern: `^${workflowPrefix}.+` }),
-  payload,
-});
-const variants = {
-  start_domain: message('start_domain', DOMAIN_WORKFLOW_PREFIX, DomainStartPayload),
-  signal_domain: message('signal_domain', DOMAIN_WORKFLOW_PREFIX, DomainSignalPayload),
-  start_delivery: message('start_delivery', WEBHOOK_DELIVERY_WORKFLOW_PREFIX, DeliveryWorkflowPayload),
-  retry_delivery: message('retry_delivery', WEBHOOK_DELIVERY_WORKFLOW_PREFIX, DeliveryWorkflowPayload),
-  // billing/<org id>: signal-with-start of the organization's billing workflow (migration 009).
-  signal_billing: message('signal_billing', BILLING_WORKFLOW_PREFIX, BillingSignalPayload),
-};
-export const OutboxMessage = Type.Union([variants.start_domain, variants.signal_domain, variants.start_delivery, variants.retry_delivery, variants.signal_billing]);
-export type OutboxMessage = Static<typeof OutboxMessage>;
-export type OutboxKind = OutboxMessage['kind'];
-export type OutboxPayload<K extends OutboxKind> = Extract<OutboxMessage, { kind: K }>['payload'];
 /** A leased row that passed the check: its message plus the row's bookkeeping. */
 export type LeasedMessage = OutboxMessage & { id: number; attempts: number };
 /** A leased row that did not: what it held and why it was refused. */
@@ -35,7 +16,7 @@ export interface InvalidOutboxRow { id: number; kind: string; workflow_id: strin
 const isMessage = Compile(OutboxMessage);
 // Per kind, so a refusal names what is wrong with THAT kind of message (a union's own error
 // only says that no variant matched).
-const validators = new Map<string, ReturnType<typeof Compile>>(Object.entries(variants).map(([kind, schema]) => [kind, Compile(schema)]));
+const validators = new Map<string, ReturnType<typeof Compile>>(Object.entries(outboxVariants).map(([kind, schema]) => [kind, Compile(schema)]));
 
 // Leased rows are read loosely and checked one by one: one bad row must not fail the whole lease.
 const LeasedRow = row(Type.Object({ id: Type.Number(), kind: Type.String(), workflow_id: Type.String(), payload: Type.Unknown(), attempts: Type.Number() }));

@@ -3,7 +3,8 @@
 // validated, and a broken one becomes a reported problem instead of an entry.
 import type { ServingRow } from '../../db/repositories/edge.ts';
 import type { SecretBox } from '../../security/secret-box.ts';
-import { checkCertificate, checkDestination, checkHostname, type Problem } from './validate.ts';
+import type { Problem } from '../../model/problem.ts';
+import { checkCertificate, checkDestination, checkHostname } from './validate.ts';
 import { certificateKeyContext } from '../../acme/keys.ts';
 
 /** What one hostname should look like at the edge. */

@@ -3,8 +3,8 @@
 // its validity. A row that fails is skipped and reported, never handed to HAProxy (one bad
 // certificate in a crt-list stops HAProxy from starting at all).
 import { createPrivateKey, X509Certificate } from 'node:crypto';
+import type { Problem } from '../../model/problem.ts';
 
-export interface Problem { code: string; message: string }
 export type Checked<T> = { ok: true; value: T } | { ok: false; problem: Problem };
 
 // LDH labels, no trailing dot, lower case (domains.hostname is stored lower-cased).

@@ -6,7 +6,7 @@ import { buildApp, type App } from '../../api/app.ts';
 import { apiKeysRepository, type Scope, scopes } from '../../db/repositories/api-keys.ts';
 import { organizationsRepository } from '../../db/repositories/organizations.ts';
 import { createLogger } from '../../logging/logger.ts';
-import { createOutboxDispatcher, type OutboxDispatcher } from '../../workflows/outbox-dispatcher.ts';
+import { createOutboxDispatcher, type OutboxDispatcher } from '../../temporal/outbox-dispatcher.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { createTestTemporal, type TestTemporal } from './temporal.ts';
 

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { migrate, migrationsDir } from '../../db/migrate.ts';
 import { startEmbeddedPostgres } from '../../local-stack/embedded-postgres.ts';
 import { findTemporalCli, startTemporalDevServer } from '../../local-stack/temporal-dev-server.ts';
-import { connectTemporal, ensureSearchAttributes } from '../../workflows/temporal-connection.ts';
+import { connectTemporal, ensureSearchAttributes } from '../../temporal/connection.ts';
 import { freePort } from './ports.ts';
 
 const log = (m: string) => process.stderr.write(`[test setup] ${m}\n`);

@@ -3,8 +3,8 @@ import {
 } from '@temporalio/workflow';
 import type { createBillingActivities } from '../../activities/billing.ts';
 import type { BillingSignal, SubscriptionSnapshot } from '../../model/billing-events.ts';
-import { HostgateBillingPlan, HostgateBillingStatus } from '../search-attributes.ts';
-import type { BillingWorkflowInput } from './config.ts';
+import { HostgateBillingPlan, HostgateBillingStatus } from '../../contracts/search-attributes.ts';
+import type { BillingWorkflowInput } from '../../contracts/billing-workflow.ts';
 import { billingStateQuery, providerEventSignal, type BillingWorkflowState } from './signals.ts';
 
 // Postgres and provider calls; retried with backoff without limit (a period close must happen

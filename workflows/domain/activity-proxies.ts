@@ -6,7 +6,7 @@ import type { createDnsCheckActivities } from '../../activities/dns-check.ts';
 import type { createDomainActivities } from '../../activities/domain.ts';
 import type { createMoveActivities } from '../../activities/moves.ts';
 import type { createVerifyAndIssueActivities } from '../../activities/verify-and-issue.ts';
-import { dnsTaskQueue } from './config.ts';
+import { dnsTaskQueue } from '../../contracts/task-queues.ts';
 
 export type AcmeActivities = ReturnType<typeof createCertificateActivities>;
 

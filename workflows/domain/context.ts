@@ -6,9 +6,9 @@ import {
 } from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { DomainStatus } from '../../model/domain-status.ts';
-import { HostgateDomainStatus, HostgateHostname, HostgateOrganizationId } from '../search-attributes.ts';
+import { HostgateDomainStatus, HostgateHostname, HostgateOrganizationId } from '../../contracts/search-attributes.ts';
 import { store } from './activity-proxies.ts';
-import type { DomainState, DomainWorkflowCarry, DomainWorkflowInput } from './config.ts';
+import type { DomainState, DomainWorkflowCarry, DomainWorkflowInput } from '../../contracts/domain-workflow.ts';
 import { deleteSignal, resumeSignal, stateQuery, suspendSignal, verifySignal, type DomainWorkflowState } from './signals.ts';
 
 /** Histories stay short: a new run every 40 loop turns (or when the server suggests it). */

@@ -15,4 +15,4 @@ export interface DomainWorkflowState {
 }
 export const stateQuery = defineQuery<DomainWorkflowState>('state');
 
-export type { DomainSignalName } from './config.ts';
+export type { DomainSignalName } from '../../contracts/domain-workflow.ts';

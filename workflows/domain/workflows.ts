@@ -1,5 +1,5 @@
 import { continueAsNew, deprecatePatch } from '@temporalio/workflow';
-import type { DomainWorkflowInput } from './config.ts';
+import type { DomainWorkflowInput } from '../../contracts/domain-workflow.ts';
 import { DomainContext } from './context.ts';
 import { deleting } from './phases/deleting.ts';
 import { obtainCertificate } from './phases/obtain-certificate.ts';

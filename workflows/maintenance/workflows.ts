@@ -1,10 +1,10 @@
 // Retention as a workflow: batches of one target until a batch comes back short, each batch one
 // activity (bounded: `batch` rows per statement); a run that reaches `maxBatchesPerRun` continues
 // as new so its history stays short however much there is to purge. Started by its Schedule
-// (workflows/maintenance/client.ts); a run still going when the next is due makes that one skip.
+// (temporal/clients/retention-schedules.ts); a run still going when the next is due makes that one skip.
 import { continueAsNew, log, proxyActivities } from '@temporalio/workflow';
 import type { createMaintenanceActivities } from '../../activities/maintenance.ts';
-import type { RetentionInput, RetentionResult } from './config.ts';
+import type { RetentionInput, RetentionResult } from '../../contracts/retention.ts';
 
 const { purgeBatch } = proxyActivities<ReturnType<typeof createMaintenanceActivities>>({
   // One bounded DELETE; Postgres being away is retried, not a reason to fail the run.

@@ -3,8 +3,8 @@ import {
   upsertSearchAttributes, workflowInfo, type ActivityOptions,
 } from '@temporalio/workflow';
 import type { createWebhookActivities } from '../../activities/webhooks.ts';
-import { HostgateAttempt, HostgateDeliveryStatus, HostgateNextAttemptAt } from '../search-attributes.ts';
-import type { WebhookDeliveryInput, WebhookDeliveryResult } from './config.ts';
+import { HostgateAttempt, HostgateDeliveryStatus, HostgateNextAttemptAt } from '../../contracts/search-attributes.ts';
+import type { WebhookDeliveryInput, WebhookDeliveryResult } from '../../contracts/webhook-delivery-workflow.ts';
 import { MAX_ATTEMPTS, plannedDelay } from '../../model/webhook-schedule.ts';
 import { deliveryStateQuery, retrySignal, type DeliveryWorkflowState } from './signals.ts';
 

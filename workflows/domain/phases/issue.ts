@@ -2,10 +2,11 @@
 // does not finish for any reason but a refusal, the same steps as regular activities with
 // heartbeats, retries and Retry-After, resuming from the order state in Postgres.
 import { ActivityFailure, ApplicationFailure, isCancellation, log, TemporalFailure } from '@temporalio/workflow';
-import type { DomainState, Problem } from '../../../activities/domain.ts';
+import type { DomainState } from '../../../contracts/domain-workflow.ts';
+import type { Problem } from '../../../model/problem.ts';
 import { CERTIFICATE_REFUSED, refusalProblem } from '../../../model/certificate-issuance.ts';
 import { acme, acmeLocal, acmeLocalOptions, acmeOptions, ISSUE_WAIT_BUDGET_MS, type AcmeActivities } from '../activity-proxies.ts';
-import type { DomainWorkflowCarry } from '../config.ts';
+import type { DomainWorkflowCarry } from '../../../contracts/domain-workflow.ts';
 import type { DomainContext } from '../context.ts';
 
 export type Issued = { ok: true; certificate: NonNullable<DomainWorkflowCarry['certificate']>; state?: DomainState | undefined } | { ok: false; problem: Problem };

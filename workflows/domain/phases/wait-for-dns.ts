@@ -5,7 +5,7 @@
 // the probe lane busy, and then runs as a regular activity on the DNS task queue — a verify
 // arriving meanwhile does not wait for that (activities/dns-check.ts, lanes).
 import { ActivityFailure, CancellationScope, condition, log, patched } from '@temporalio/workflow';
-import type { Problem } from '../../../activities/domain.ts';
+import type { Problem } from '../../../model/problem.ts';
 import type { VerifyAndIssueResult } from '../../../activities/verify-and-issue.ts';
 import { dnsBackground, dnsBackgroundOptions, moveLocal, moveLocalOptions, store, verifyLocal, verifyLocalOptions } from '../activity-proxies.ts';
 import { backoff, DNS_BACKOFF_CAP, DNS_BACKOFF_FIRST, DNS_GIVE_UP_AFTER } from '../backoff.ts';

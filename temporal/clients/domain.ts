@@ -1,8 +1,8 @@
 // The only code that starts or signals domain workflows (used by the outbox dispatcher and the CLI).
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { HostgateDomainStatus, HostgateHostname, HostgateOrganizationId } from '../search-attributes.ts';
-import { domainWorkflowId, type DomainWorkflowInput } from './config.ts';
-import { deleteSignal, resumeSignal, suspendSignal, verifySignal, type DomainSignalName } from './signals.ts';
+import { HostgateDomainStatus, HostgateHostname, HostgateOrganizationId } from '../../contracts/search-attributes.ts';
+import { domainWorkflowId, type DomainWorkflowInput } from '../../contracts/domain-workflow.ts';
+import { deleteSignal, resumeSignal, suspendSignal, verifySignal, type DomainSignalName } from '../../workflows/domain/signals.ts';
 
 /** Starts `domain/<id>`; an already running or completed one counts as success (dedup by id). */
 export async function startDomainWorkflow(client: Client, taskQueue: string, input: DomainWorkflowInput): Promise<'started' | 'already_started'> {

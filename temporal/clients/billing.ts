@@ -1,9 +1,9 @@
 // The only code that starts or signals billing workflows (used by the outbox dispatcher).
 import type { Client } from '@temporalio/client';
 import type { BillingSignal } from '../../model/billing-events.ts';
-import { HostgateOrganizationId } from '../search-attributes.ts';
-import { BILLING_WORKFLOW, billingWorkflowId, type BillingWorkflowInput } from './config.ts';
-import { providerEventSignal } from './signals.ts';
+import { HostgateOrganizationId } from '../../contracts/search-attributes.ts';
+import { BILLING_WORKFLOW, billingWorkflowId, type BillingWorkflowInput } from '../../contracts/billing-workflow.ts';
+import { providerEventSignal } from '../../workflows/billing/signals.ts';
 
 /**
  * Delivers a provider event to `billing/<org id>`, starting the workflow when none runs (the first

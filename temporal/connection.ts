@@ -3,7 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import { SearchAttributeType } from '@temporalio/common';
 import { NativeConnection } from '@temporalio/worker';
-import { allSearchAttributes } from './search-attributes.ts';
+import { allSearchAttributes } from '../contracts/search-attributes.ts';
 
 // @temporalio/proto is CommonJS whose exports Node cannot detect statically.
 const { temporal } = proto;

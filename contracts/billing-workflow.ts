@@ -2,7 +2,7 @@
 // provider event is a signal-with-start, so the first event starts it and later ones find it; a
 // run ends when the subscription is canceled, and the next checkout starts a new run.
 import { Type, type Static } from 'typebox';
-import type { BillingSignal, SubscriptionSnapshot } from '../../model/billing-events.ts';
+import type { BillingSignal, SubscriptionSnapshot } from '../model/billing-events.ts';
 
 export const BILLING_WORKFLOW_PREFIX = 'billing/';
 

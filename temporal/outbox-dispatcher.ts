@@ -7,10 +7,10 @@ import { domainsRepository } from '../db/repositories/domains.ts';
 import { workflowOutboxRepository, type InvalidOutboxRow, type LeasedMessage } from '../db/repositories/workflow-outbox.ts';
 import type { Db } from '../db/pool.ts';
 import type { Logger } from '../logging/logger.ts';
-import { signalDomainWorkflow, startDomainWorkflow } from './domain/client.ts';
-import { domainIdOfWorkflow, domainWorkflowId } from './domain/config.ts';
-import { retryDeliveryWorkflow, startDeliveryWorkflow } from './webhook-delivery/client.ts';
-import { signalBillingWorkflow } from './billing/client.ts';
+import { signalDomainWorkflow, startDomainWorkflow } from './clients/domain.ts';
+import { domainIdOfWorkflow, domainWorkflowId } from '../contracts/domain-workflow.ts';
+import { retryDeliveryWorkflow, startDeliveryWorkflow } from './clients/webhook-delivery.ts';
+import { signalBillingWorkflow } from './clients/billing.ts';
 import { rejectAfter } from '../process/deadline.ts';
 
 /**

@@ -4,8 +4,8 @@
 // skipped (SKIP, the default); a worker fleet that was down catches up at most once.
 import { ScheduleAlreadyRunning, type Client } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
-import type { retentionWorkflow } from './workflows.ts';
-import { RETENTION_EVERY, RETENTION_TARGETS, retentionScheduleId, retentionWorkflowId, type RetentionPeriods, type RetentionTarget } from './config.ts';
+import type { retentionWorkflow } from '../../workflows/maintenance/workflows.ts';
+import { RETENTION_EVERY, RETENTION_TARGETS, retentionScheduleId, retentionWorkflowId, type RetentionPeriods, type RetentionTarget } from '../../contracts/retention.ts';
 
 export interface RetentionScheduleOptions {
   taskQueue: string;

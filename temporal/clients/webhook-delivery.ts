@@ -1,8 +1,8 @@
 // The only code that starts or signals delivery workflows (used by the outbox dispatcher).
 import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowStartOptions } from '@temporalio/client';
-import { HostgateAttempt, HostgateDeliveryStatus, HostgateEndpointId, HostgateOrganizationId } from '../search-attributes.ts';
-import { WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflowId, type WebhookDeliveryInput } from './config.ts';
-import { retrySignal } from './signals.ts';
+import { HostgateAttempt, HostgateDeliveryStatus, HostgateEndpointId, HostgateOrganizationId } from '../../contracts/search-attributes.ts';
+import { WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflowId, type WebhookDeliveryInput } from '../../contracts/webhook-delivery-workflow.ts';
+import { retrySignal } from '../../workflows/webhook-delivery/signals.ts';
 
 function startOptions(taskQueue: string, input: WebhookDeliveryInput) {
   return {

@@ -3,7 +3,7 @@
 // from here; this module imports nothing of ours but model/, so it is safe everywhere (the
 // workflow bundle takes its types only).
 import { Type, type Static } from 'typebox';
-import type { DomainStatus } from '../../model/domain-status.ts';
+import type { DomainStatus } from '../model/domain-status.ts';
 
 // Workflow ids are the dedup scope: one workflow per domain, ever. A repeated start (API retry,
 // outbox re-dispatch, reconciler) finds the running one and is a no-op.
@@ -16,15 +16,6 @@ export function domainWorkflowId(domainId: string): string {
 /** The domain id in a `domain/<id>` workflow id. */
 export function domainIdOfWorkflow(workflowId: string): string {
   return workflowId.slice(DOMAIN_WORKFLOW_PREFIX.length);
-}
-
-/**
- * The task queue of the periodic DNS checks of pending_dns domains: regular activities served by
- * a worker of their own (worker/dns-worker.ts) with their own slots, so slow DNS cannot hold the
- * workflow-task or activity slots that verifies, issuance and deletions need.
- */
-export function dnsTaskQueue(mainTaskQueue: string): string {
-  return `${mainTaskQueue}-dns`;
 }
 
 /** Where a domain stands: its status and the row's sequence number (a move's guard). */

@@ -9,11 +9,11 @@
 // notification was missed (listener reconnecting, notification before LISTEN). Several workers can
 // run it side by side.
 import pg from 'pg';
-import { endClient, LISTEN_CONNECT_MS, listenWithin } from '../../db/listen-client.ts';
-import type { Db } from '../../db/pool.ts';
-import { webhookDeliveriesRepository } from '../../db/repositories/webhook-deliveries.ts';
-import type { Logger } from '../../logging/logger.ts';
-import type { OutboxDispatcher } from '../outbox-dispatcher.ts';
+import { endClient, LISTEN_CONNECT_MS, listenWithin } from '../db/listen-client.ts';
+import type { Db } from '../db/pool.ts';
+import { webhookDeliveriesRepository } from '../db/repositories/webhook-deliveries.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { OutboxDispatcher } from './outbox-dispatcher.ts';
 
 export const EVENTS_CHANNEL = 'hostgate_events';
 /** Events per fan-out transaction. */
