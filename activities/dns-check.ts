@@ -41,6 +41,11 @@ export interface VerifyDnsInput {
   isApex?: boolean | undefined;
   /** A periodic check trying the local path (probe lane): `deferred` when DNS is slow or the lane busy. */
   probe?: boolean | undefined;
+  /**
+   * The transition the workflow asks for when DNS is right (model/domain-status.ts; the only one
+   * a check makes). Absent in inputs scheduled before transitions were named: the same one.
+   */
+  transition?: 'dns_verified' | undefined;
 }
 
 export interface DnsCheckDeps { db: Db; config: Config; resolverFactory?: () => Resolver }
@@ -164,7 +169,7 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
   }
 
   /** The domain moved to `pending_dns` → `pending_certificate` when DNS is right (see verifyDns). */
-  async function verifyIn(lane: DnsLane, { domainId, expectedSeq, hostname, isApex }: VerifyDnsInput): Promise<DnsCheckResult & { state: DomainState; hostname: string }> {
+  async function verifyIn(lane: DnsLane, { domainId, expectedSeq, hostname, isApex, transition = 'dns_verified' }: VerifyDnsInput): Promise<DnsCheckResult & { state: DomainState; hostname: string }> {
     // The workflow knows the hostname and whether it is an apex (both fixed at creation): then
     // the check costs one statement — the move when DNS is right, else storing what was found.
     const known = hostname !== undefined && isApex !== undefined ? { hostname, is_apex: isApex } : null;
@@ -180,7 +185,7 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
     }
     if (result.ok && (!domain || (domain.status === 'pending_dns' && domain.status_seq === expectedSeq))) {
       // The verdict and the move in one statement.
-      const moved = await domains.transition(domainId, 'pending_certificate', 'DNS verified', { expectedSeq, verification: { ...verification } });
+      const moved = await domains.transition(domainId, transition, 'DNS verified', { expectedSeq, verification: { ...verification } });
       if (!moved.domain || moved.domain.status === 'deleted') throw gone(domainId);
       const state = { status: moved.domain.status, seq: moved.domain.status_seq };
       if (moved.changed) return { ...result, state, hostname: subject.hostname };

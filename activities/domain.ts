@@ -8,7 +8,7 @@ import { certificatesRepository } from '../db/repositories/certificates.ts';
 import { domainVerificationRepository } from '../db/repositories/domain-verification.ts';
 import { domainsRepository, type DomainRow } from '../db/repositories/domains.ts';
 import { edgeRepository } from '../db/repositories/edge.ts';
-import type { DomainStatus } from '../model/domain-status.ts';
+import type { DomainTransitionName } from '../model/domain-status.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { DomainState } from '../contracts/domain-workflow.ts';
 import type { Problem } from '../model/problem.ts';
@@ -41,13 +41,14 @@ export function createDomainActivities({ db, logger, config }: DomainActivityDep
     },
 
     /**
-     * Moves the domain if the row is still at `expectedSeq`; idempotent on retries (a retry after
-     * a committed move finds the row already there) and never moves a domain backwards.
+     * Makes the transition the workflow names (model/domain-status.ts) if the row is still at
+     * `expectedSeq`; idempotent on retries (a retry after a committed move finds the row already
+     * there) and never moves a domain backwards.
      */
-    async transition({ domainId, to, reason, expectedSeq, problem }: { domainId: string; to: DomainStatus; reason: string; expectedSeq?: number; problem?: Problem | null }): Promise<DomainState & { changed: boolean }> {
-      const result = await domains.transition(domainId, to, reason, { ...(expectedSeq === undefined ? {} : { expectedSeq }), ...(problem === undefined ? {} : { problem }) });
+    async transition({ domainId, transition, reason, expectedSeq, problem }: { domainId: string; transition: DomainTransitionName; reason: string; expectedSeq?: number; problem?: Problem | null }): Promise<DomainState & { changed: boolean }> {
+      const result = await domains.transition(domainId, transition, reason, { ...(expectedSeq === undefined ? {} : { expectedSeq }), ...(problem === undefined ? {} : { problem }) });
       if (!result.domain) throw missing(domainId);
-      if (!result.changed && result.reason !== 'already') logger.info({ domainId, at: result.domain.status, to, reason: result.reason }, 'transition not applied');
+      if (!result.changed && result.reason !== 'already') logger.info({ domainId, at: result.domain.status, transition, reason: result.reason }, 'transition not applied');
       return { ...state(result.domain), changed: result.changed };
     },
 
@@ -84,7 +85,7 @@ export function createDomainActivities({ db, logger, config }: DomainActivityDep
       const deployed = config.edgeDeployment === 'skip' || (cert !== null && await edge.isCertificateDeployed(cert.id));
       if (deployed) {
         const reason = config.edgeDeployment === 'skip' ? 'certificate issued' : 'certificate deployed at the edge';
-        const result = await domains.transition(domainId, 'active', reason, { expectedSeq, problem: null });
+        const result = await domains.transition(domainId, config.edgeDeployment === 'skip' ? 'certificate_issued' : 'certificate_deployed', reason, { expectedSeq, problem: null });
         if (!result.domain) throw missing(domainId);
         return { state: state(result.domain), deployed, overdue: false };
       }
@@ -98,7 +99,7 @@ export function createDomainActivities({ db, logger, config }: DomainActivityDep
     /** Removes challenge tokens and certificate material, then marks the domain deleted. */
     async finishDeletion({ domainId }: { domainId: string }): Promise<DomainState> {
       await certificates.removeDomainMaterial(domainId);
-      const result = await domains.transition(domainId, 'deleted', 'deleted by request');
+      const result = await domains.transition(domainId, 'deletion_finished', 'deleted by request');
       if (!result.domain) throw missing(domainId);
       return state(result.domain);
     },

@@ -49,7 +49,7 @@ export function createVerifyAndIssueActivities(deps: {
         return { ...withoutHostname(checked), state: activated.state, issuance: { ok: true, certificate: held } };
       }
       try {
-        const certificate = await certificates.issueCertificate({ domainId, then: { activateFromSeq: checked.state.seq }, waitBudgetMs: ISSUANCE_WAIT_BUDGET_MS, justMovedHostname: checked.hostname });
+        const certificate = await certificates.issueCertificate({ domainId, then: { transition: 'certificate_issued', expectedSeq: checked.state.seq }, waitBudgetMs: ISSUANCE_WAIT_BUDGET_MS, justMovedHostname: checked.hostname });
         return { ...withoutHostname(checked), state: certificate.state ?? checked.state, issuance: { ok: true, certificate } };
       } catch (error) {
         if (error instanceof ApplicationFailure && error.type === 'DomainNotFound') throw error;

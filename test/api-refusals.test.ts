@@ -26,7 +26,7 @@ describe('refusals with a clear code', () => {
     expect((await api.delete(`/v1/domains/${id}`)).statusCode).toBe(202);
     let res = await api.post(`/v1/domains/${id}/verify`);
     expect([res.statusCode, res.json().error.code, res.json().error.details]).toEqual([409, 'domain_deleted', { status: 'deleting' }]);
-    await domainsRepository(t.database.db).transition(id, 'deleted', 'test');
+    await domainsRepository(t.database.db).transition(id, 'deletion_finished', 'test');
     res = await api.post(`/v1/domains/${id}/verify`);
     expect([res.statusCode, res.json().error.details.status]).toEqual([409, 'deleted']);
     // Unknown stays 404, and a live domain still verifies.

@@ -92,7 +92,7 @@ describe('billing workflow over weeks (time-skipping)', () => {
     const { org, domains } = await orgWithDomains(13);
     const { periodStart, periodEnd } = await subscribe(org.id, 'starter');
     // Peak 13 in the period, 11 active at its end.
-    for (const d of domains.slice(0, 2)) await domainsRepository(t.db).transition(d.id, 'deleting', 'test');
+    for (const d of domains.slice(0, 2)) await domainsRepository(t.db).transition(d.id, 'delete', 'test');
     await worker.runUntil(async () => {
       const handle = e.client.workflow.getHandle(`billing/${org.id}`);
       await waitFor('the billing workflow', async () => (await handle.query(billingStateQuery)).eventsHandled === 1, 30_000, 100);
@@ -121,7 +121,7 @@ describe('billing workflow over weeks (time-skipping)', () => {
     const e = await newEnv();
     const { org, domains } = await orgWithDomains(3);
     // Suspended by an operator before: dunning must neither record nor resume it.
-    await domainsRepository(t.db).transition(domains[2]!.id, 'suspended', 'suspended by operator');
+    await domainsRepository(t.db).transition(domains[2]!.id, 'suspend', 'suspended by operator');
     const { subscriptionId } = await subscribe(org.id, 'growth');
     const queued = (signal: string) => t.db.anyFirst(sql.unsafe`select substring(workflow_id from 8) from workflow_outbox where kind = 'signal_domain' and payload->>'signal' = ${signal}
       and workflow_id = any(${sql.array(domains.map((d) => `domain/${d.id}`), 'text')}) order by 1`);

@@ -67,8 +67,8 @@ describe('OpenAPI webhooks section', () => {
     const endpoint = (await api.post('/v1/webhook-endpoints', { url: receiver.url('/doc') })).json().data as { secret: string };
     const domains = domainsRepository(t.database.db);
     const { domain } = await domains.create({ organizationId: o.org.id, destinationId: destination, hostname: 'shop.webhooks-doc.example', isApex: false, externalCustomerId: null });
-    expect((await domains.transition(domain.id, 'pending_certificate', 'DNS verified')).changed).toBe(true);
-    expect((await domains.transition(domain.id, 'active', 'certificate issued')).changed).toBe(true);
+    expect((await domains.transition(domain.id, 'dns_verified', 'DNS verified')).changed).toBe(true);
+    expect((await domains.transition(domain.id, 'certificate_deployed', 'certificate deployed')).changed).toBe(true);
 
     const received = await receiver.waitForRequests('/doc', 3);
     const kinds: string[] = [];

@@ -77,8 +77,8 @@ describe('webhook deliveries', () => {
 
     const d = await domain(a, 'shop.acme-customer.example');
     const domains = domainsRepository(t.database.db);
-    expect((await domains.transition(d.id, 'pending_certificate', 'DNS verified')).changed).toBe(true);
-    expect((await domains.transition(d.id, 'active', 'certificate issued')).changed).toBe(true);
+    expect((await domains.transition(d.id, 'dns_verified', 'DNS verified')).changed).toBe(true);
+    expect((await domains.transition(d.id, 'certificate_deployed', 'certificate deployed')).changed).toBe(true);
 
     const received = await receiver.waitForRequests('/acme/all', 3);
     await receiver.waitForRequests('/acme/active', 1);

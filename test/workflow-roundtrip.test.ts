@@ -47,7 +47,7 @@ describe('domain workflow round-trip', () => {
     expect(description.memo).toEqual({ hostname: 'shop.roundtrip.example', organizationId: orgId });
 
     // A second start request for the same domain is a no-op (same run).
-    const again = await domains.transition(domain.id, 'pending_dns', null);
+    const again = await domains.transition(domain.id, 'resume', null);
     expect(again.changed).toBe(false);
     await t.db.query(sql.unsafe`insert into workflow_outbox (kind, workflow_id, payload) values ('start_domain', ${`domain/${domain.id}`}, ${sql.jsonb({ domainId: domain.id, organizationId: orgId, hostname: domain.hostname })})`);
     await dispatcher.kick();
@@ -62,7 +62,7 @@ describe('domain workflow round-trip', () => {
     await waitFor('verify to arrive', async () => (await handle.query(stateQuery)).verifyRequests === 1);
 
     // delete → row goes deleting now, deleted once the workflow cleaned up.
-    const deleting = await domains.transition(domain.id, 'deleting', 'test', { organizationId: orgId, signal: { signal: 'delete' } });
+    const deleting = await domains.transition(domain.id, 'delete', 'test', { organizationId: orgId, signal: { signal: 'delete' } });
     expect(deleting.changed && deleting.domain.status).toBe('deleting');
     await dispatcher.kick();
     await handle.result();

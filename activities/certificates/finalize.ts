@@ -14,7 +14,7 @@ import type { IssuanceContext } from './context.ts';
 import { caStillBusy, refused } from './failures.ts';
 import type { OrderPhase } from './order.ts';
 import { FIRST_POLL_PAUSE_MS, type ValidationPhase } from './validate.ts';
-import type { FinalizeInput, IssuedCertificate } from './types.ts';
+import { requestedTransition, type FinalizeInput, type IssuedCertificate } from './types.ts';
 
 function splitPemChain(pem: string): string[] {
   return pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
@@ -31,16 +31,18 @@ export function createFinalizePhase(ctx: IssuanceContext, orderPhase: OrderPhase
   }
 
   /**
-   * What a stored certificate means for its domain: `active` (first one) or the problem cleared.
-   * Where an edge must serve it first (HOSTGATE_EDGE_DEPLOYMENT=required), the domain stays in
-   * pending_certificate and the workflow waits for the deployment (phases/await-deployment.ts).
+   * What a stored certificate means for its domain: the transition the workflow named
+   * (`certificate_issued`) or the problem cleared. Where an edge must serve it first
+   * (HOSTGATE_EDGE_DEPLOYMENT=required) the transition is `certificate_deployed`, made once an
+   * edge reports (phases/await-deployment.ts): the domain stays in pending_certificate.
    */
   async function afterIssuance(domainId: string, then: NonNullable<FinalizeInput['then']>): Promise<DomainState | undefined> {
-    if (then.activateFromSeq === undefined || !ctx.activateOnIssue) {
+    const requested = requestedTransition(then);
+    if (!requested || !ctx.activateOnIssue) {
       await domains.setProblem(domainId, null);
       return undefined;
     }
-    const moved = await domains.transition(domainId, 'active', 'certificate issued', { expectedSeq: then.activateFromSeq, problem: null });
+    const moved = await domains.transition(domainId, requested.transition, 'certificate issued', { expectedSeq: requested.expectedSeq, problem: null });
     if (!moved.domain) throw ApplicationFailure.nonRetryable(`domain ${domainId} does not exist`, 'DomainNotFound');
     return { status: moved.domain.status, seq: moved.domain.status_seq };
   }

@@ -7,9 +7,22 @@ export interface FinalizeInput {
   domainId: string;
   orderUrl: string;
   /**
-   * After storing: `activateFromSeq` moves the domain to `active` if its row is still at that
-   * sequence (first certificate), clearing `verification.problem` with the move; `{}` only clears
-   * the problem (renewal). Absent (histories from before this option): nothing more happens.
+   * After storing: the transition the workflow names (`certificate_issued`, a first certificate where
+   * no edge has to serve it first) if the row is still at `expectedSeq`, clearing
+   * `verification.problem` with it; `{}` only clears the problem (a renewal, or a first
+   * certificate that waits for an edge). Absent (histories from before this option): nothing
+   * more happens.
    */
-  then?: { activateFromSeq?: number };
+  then?: AfterIssuance | LegacyAfterIssuance;
+}
+
+export interface AfterIssuance { transition?: 'certificate_issued'; expectedSeq?: number }
+/** What inputs scheduled before transitions were named carry: the same, said as "activate". */
+export interface LegacyAfterIssuance { activateFromSeq?: number }
+
+/** The transition an input asks for after storing, whichever shape it was scheduled with. */
+export function requestedTransition(then: AfterIssuance | LegacyAfterIssuance): { transition: 'certificate_issued'; expectedSeq: number } | null {
+  if ('activateFromSeq' in then && then.activateFromSeq !== undefined) return { transition: 'certificate_issued', expectedSeq: then.activateFromSeq };
+  if ('transition' in then && then.transition && then.expectedSeq !== undefined) return { transition: then.transition, expectedSeq: then.expectedSeq };
+  return null;
 }

@@ -104,7 +104,7 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 202: DataOf(Domain) },
     },
   }, async (request, reply) => {
-    const result = await domains.transition(request.params.id, 'deleting', 'deleted through the API', { organizationId: principalOf(request).organizationId, signal: { signal: 'delete' } });
+    const result = await domains.transition(request.params.id, 'delete', 'deleted through the API', { organizationId: principalOf(request).organizationId, signal: { signal: 'delete' } });
     if (!result.domain) throw notFound(request.params.id);
     if (result.changed) kick();
     // Already deleting or deleted: the same answer, nothing new to do.

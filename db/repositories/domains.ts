@@ -1,6 +1,6 @@
 import { UniqueIntegrityConstraintViolationError, type DatabaseTransactionConnection } from 'slonik';
 import { Type, type Static } from 'typebox';
-import { canTransition, eventForTransition, type DomainStatus, domainStatuses } from '../../model/domain-status.ts';
+import { domainTransitions, domainStatuses, type DomainTransitionName, type DomainStatus } from '../../model/domain-status.ts';
 import { domainWorkflowId, type DomainSignalPayload } from '../../contracts/domain-workflow.ts';
 import { newId } from '../ids.ts';
 import { afterCursor, toPage, type Page } from '../pagination.ts';
@@ -36,20 +36,6 @@ const columnNames = Object.keys(DomainRow.properties) as Array<keyof DomainRow>;
 const columns = sql.join(columnNames.map((c) => sql.identifier([c])), sql.fragment`, `);
 const TransitionRow = row(Type.Object({ ...DomainRow.properties, changed: Type.Boolean(), previous_status: DomainRow.properties.status }));
 
-/** For a move into `to`: the statuses it may come from, and the event each of those moves emits. */
-const movesInto = (() => {
-  const cache = new Map<DomainStatus, { allowedFrom: DomainStatus[]; eventFrom: DomainStatus[]; eventKinds: string[] }>();
-  return (to: DomainStatus) => {
-    let moves = cache.get(to);
-    if (!moves) {
-      const withEvents = domainStatuses.flatMap((from) => { const kind = eventForTransition(from, to); return kind ? [{ from, kind }] : []; });
-      moves = { allowedFrom: domainStatuses.filter((from) => canTransition(from, to)), eventFrom: withEvents.map((e) => e.from), eventKinds: withEvents.map((e) => e.kind) };
-      cache.set(to, moves);
-    }
-    return moves;
-  };
-})();
-
 export class DomainConflictError extends Error {
   constructor(hostname: string) { super(`${hostname} is already connected`); }
 }
@@ -78,15 +64,16 @@ export function domainsRepository(db: Db) {
   const outbox = workflowOutboxRepository(db);
 
   /**
-   * The move as ONE statement: lock the row, check it may move (same status → `already`; another
-   * sequence number than the caller saw → `stale`; lifecycle → `not_allowed`), update it, append
-   * the history row and the event. One round trip instead of six (BEGIN, lock, update, history,
-   * event, COMMIT) — transitions are what a burst of verifies spends its database time on.
+   * The named transition (model/domain-status.ts) as ONE statement: lock the row, check it may
+   * move (already at the target → `already`; another sequence number than the caller saw →
+   * `stale`; not from a status the transition starts from → `not_allowed`), update it, append the
+   * history row and the transition's event. One round trip instead of six (BEGIN, lock, update,
+   * history, event, COMMIT) — transitions are what a burst of verifies spends its database time on.
    */
-  async function transitionIn(conn: Pick<DatabaseTransactionConnection, 'maybeOne'>, domainId: string, to: DomainStatus, reason: string | null, organizationId?: string, expectedSeq?: number, verification?: Record<string, unknown>): Promise<TransitionResult> {
+  async function transitionIn(conn: Pick<DatabaseTransactionConnection, 'maybeOne'>, domainId: string, name: DomainTransitionName, reason: string | null, organizationId?: string, expectedSeq?: number, verification?: Record<string, unknown>): Promise<TransitionResult> {
     const patch = verification ? sql.jsonb(verification as never) : null;
     const orgFilter = organizationId ? sql.fragment`and organization_id = ${organizationId}` : sql.fragment``;
-    const { allowedFrom, eventFrom, eventKinds } = movesInto(to);
+    const { from: allowedFrom, to, event } = domainTransitions[name];
     const result = await conn.maybeOne(sql.type(TransitionRow)`
       with cur as (
         select ${columns} from domains where id = ${domainId} ${orgFilter} for update
@@ -95,7 +82,7 @@ export function domainsRepository(db: Db) {
           deleted_at = case when ${to} = 'deleted' then hg_now() else d.deleted_at end,
           verification = case when ${patch}::jsonb is null then d.verification else coalesce(d.verification, '{}'::jsonb) || ${patch}::jsonb end
         from cur
-        where d.id = cur.id and cur.status <> ${to} and cur.status = any(${sql.array(allowedFrom, 'text')})
+        where d.id = cur.id and cur.status <> ${to} and cur.status = any(${sql.array([...allowedFrom], 'text')})
           and (${expectedSeq ?? null}::int is null or cur.status_seq = ${expectedSeq ?? null}::int)
         returning ${sql.join(columnNames.map((c) => sql.fragment`d.${sql.identifier([c])}`), sql.fragment`, `)}
       ), history as (
@@ -103,10 +90,9 @@ export function domainsRepository(db: Db) {
         select upd.id, upd.status_seq, cur.status, upd.status, ${reason} from upd cross join cur
       ), event as (
         insert into events (id, organization_id, kind, domain_id, data)
-        select ${newId('event')}, upd.organization_id, k.kind, upd.id,
+        select ${newId('event')}, upd.organization_id, ${event}::text, upd.id,
           jsonb_build_object('id', upd.id, 'hostname', upd.hostname, 'status', upd.status, 'destination_id', upd.destination_id, 'external_customer_id', upd.external_customer_id)
-        from upd cross join cur
-        join unnest(${sql.array(eventFrom, 'text')}, ${sql.array(eventKinds, 'text')}) as k (from_status, kind) on k.from_status = cur.status
+        from upd where ${event}::text is not null
       )
       select (upd.id is not null) as changed, cur.status as previous_status,
         ${sql.join(columnNames.map((c) => sql.fragment`case when upd.id is null then cur.${sql.identifier([c])} else upd.${sql.identifier([c])} end as ${sql.identifier([c])}`), sql.fragment`, `)}
@@ -121,8 +107,8 @@ export function domainsRepository(db: Db) {
     return { changed: false, domain, reason: 'not_allowed' };
   }
 
-  async function transitionWithin(tx: DatabaseTransactionConnection, domainId: string, to: DomainStatus, reason: string | null, options: TransitionOptions): Promise<TransitionResult> {
-    const result = await transitionIn(tx, domainId, to, reason, options.organizationId, options.expectedSeq, verificationPatch(options));
+  async function transitionWithin(tx: DatabaseTransactionConnection, domainId: string, name: DomainTransitionName, reason: string | null, options: TransitionOptions): Promise<TransitionResult> {
+    const result = await transitionIn(tx, domainId, name, reason, options.organizationId, options.expectedSeq, verificationPatch(options));
     if (result.changed && options.signal) await outbox.enqueue(tx, 'signal_domain', domainWorkflowId(domainId), options.signal);
     // The move and what `verification.problem` says about it commit together (e.g. `active`
     // with the CA's earlier refusal cleared), so a reader never sees one without the other. A
@@ -194,18 +180,18 @@ export function domainsRepository(db: Db) {
       return toPage(rows, page.limit, map);
     },
 
-    /** Moves a domain if the lifecycle allows it; records history and the matching event. */
-    async transition(domainId: string, to: DomainStatus, reason: string | null, options: TransitionOptions = {}): Promise<TransitionResult> {
-      if (options.signal) return db.transaction((tx) => transitionWithin(tx, domainId, to, reason, options));
+    /** Makes a named transition if the lifecycle allows it; records history and its event. */
+    async transition(domainId: string, name: DomainTransitionName, reason: string | null, options: TransitionOptions = {}): Promise<TransitionResult> {
+      if (options.signal) return db.transaction((tx) => transitionWithin(tx, domainId, name, reason, options));
       // The move (with its verification patch) is one statement, atomic by itself.
-      const result = await transitionIn(db, domainId, to, reason, options.organizationId, options.expectedSeq, verificationPatch(options));
+      const result = await transitionIn(db, domainId, name, reason, options.organizationId, options.expectedSeq, verificationPatch(options));
       if (options.problem !== undefined && !result.changed && result.reason === 'already') await setProblemIn(db, domainId, options.problem);
       return result;
     },
 
     /** `transition` inside the caller's transaction. */
-    transitionWithin(tx: DatabaseTransactionConnection, domainId: string, to: DomainStatus, reason: string | null, options: TransitionOptions = {}): Promise<TransitionResult> {
-      return transitionWithin(tx, domainId, to, reason, options);
+    transitionWithin(tx: DatabaseTransactionConnection, domainId: string, name: DomainTransitionName, reason: string | null, options: TransitionOptions = {}): Promise<TransitionResult> {
+      return transitionWithin(tx, domainId, name, reason, options);
     },
 
     /** Shows what blocks progress (e.g. the CA refused) in `verification.problem`; null clears it. */

@@ -5,7 +5,7 @@ import {
   CancellationScope, condition, isCancellation, setCurrentDetails, setHandler, upsertSearchAttributes, workflowInfo,
 } from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
-import type { DomainStatus } from '../../model/domain-status.ts';
+import { domainTransitions, type DomainTransitionName } from '../../model/domain-status.ts';
 import { HostgateDomainStatus, HostgateHostname, HostgateOrganizationId } from '../../contracts/search-attributes.ts';
 import { store } from './activity-proxies.ts';
 import type { DomainState, DomainWorkflowCarry, DomainWorkflowInput } from '../../contracts/domain-workflow.ts';
@@ -75,11 +75,14 @@ export class DomainContext {
     this.index([{ key: HostgateDomainStatus, value: state.status }]);
   }
 
-  /** Moves the row if it still is where we think; either way `state` ends up true to Postgres. */
-  async move(to: DomainStatus, reason: string): Promise<boolean> {
-    const result = await CancellationScope.nonCancellable(() => store.transition({ domainId: this.domainId, to, reason, expectedSeq: this.state.seq }));
+  /**
+   * Makes the named transition (model/domain-status.ts) if the row still is where we think;
+   * either way `state` ends up true to Postgres. True when the domain is where it leads.
+   */
+  async transition(name: DomainTransitionName, reason: string): Promise<boolean> {
+    const result = await CancellationScope.nonCancellable(() => store.transition({ domainId: this.domainId, transition: name, reason, expectedSeq: this.state.seq }));
     this.adopt({ status: result.status, seq: result.seq });
-    return result.status === to;
+    return result.status === domainTransitions[name].to;
   }
 
   /** Runs a phase that a delete or suspend signal may interrupt. */

@@ -43,7 +43,7 @@ async function lifecycle(ctx: DomainContext): Promise<void> {
     if (pending.suspend !== null) {
       const reason = pending.suspend;
       pending.suspend = null;
-      if (ctx.state.status !== 'suspended') await ctx.move('suspended', reason);
+      if (ctx.state.status !== 'suspended') await ctx.transition('suspend', reason);
     }
     if (ctx.turnEndsRun()) {
       return continueAsNew<typeof domainLifecycleWorkflow>({ ...ctx.input, carry: { ...ctx.carry, state: ctx.state } });

@@ -7,7 +7,7 @@ import type { DomainContext } from '../context.ts';
 export async function deleting(ctx: DomainContext): Promise<void> {
   const { domainId } = ctx;
   ctx.details('deleting: cleaning up');
-  if (ctx.state.status !== 'deleting' && ctx.state.status !== 'deleted') await ctx.move('deleting', 'deletion requested');
+  if (ctx.state.status !== 'deleting' && ctx.state.status !== 'deleted') await ctx.transition('delete', 'deletion requested');
   ctx.adopt(await CancellationScope.nonCancellable(() => store.finishDeletion({ domainId })));
   log.info('domain deleted', { domainId });
 }

@@ -34,13 +34,14 @@ class StepByStep extends Error {
 
 /**
  * ACME order → challenges → finalize; returns the certificate or the CA's refusal. Finalize also
- * records the outcome: `activateFromSeq` moves the domain to `active`, otherwise (renewal) only
- * the earlier problem is cleared.
+ * records the outcome: a first certificate asks for the transition `certificate_issued` from
+ * `expectedSeq` (made only where no edge has to serve it first), a renewal only clears the
+ * earlier problem.
  */
-export async function issue(ctx: DomainContext, activateFromSeq?: number): Promise<Issued> {
+export async function issue(ctx: DomainContext, expectedSeq?: number): Promise<Issued> {
   const { domainId, hostname } = ctx;
   try {
-    const then = activateFromSeq === undefined ? {} : { activateFromSeq };
+    const then = expectedSeq === undefined ? {} : { transition: 'certificate_issued' as const, expectedSeq };
     let cert: Awaited<ReturnType<AcmeActivities['finalizeCertificateOrder']>>;
     try {
       if (ctx.issueStepByStep) throw new StepByStep();

@@ -34,7 +34,7 @@ export async function obtainCertificate(ctx: DomainContext): Promise<void> {
     if (!justVerified) {
       const check = await dnsLocal.checkDns.executeWithOptions({ ...dnsLocalOptions, summary: `DNS check of ${hostname} before issuance` }, [{ domainId }]);
       if (!check.ok && !check.retryable) {
-        await ctx.move('pending_dns', 'DNS changed before issuance');
+        await ctx.transition('dns_lost', 'DNS changed before issuance');
         return;
       }
     }
@@ -49,7 +49,7 @@ export async function obtainCertificate(ctx: DomainContext): Promise<void> {
     carry.certFailures++;
     await CancellationScope.nonCancellable(() => store.recordProblem({ domainId, problem: result.problem }));
     if (carry.certFailures >= CERT_MAX_FAILURES) {
-      await ctx.move('failed', `certificate refused ${carry.certFailures} times: ${result.problem.code}`);
+      await ctx.transition('gave_up', `certificate refused ${carry.certFailures} times: ${result.problem.code}`);
       return;
     }
   }

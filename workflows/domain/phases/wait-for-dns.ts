@@ -6,6 +6,7 @@
 // arriving meanwhile does not wait for that (activities/dns-check.ts, lanes).
 import { ActivityFailure, CancellationScope, condition, log, patched } from '@temporalio/workflow';
 import type { Problem } from '../../../model/problem.ts';
+import type { VerifyDnsInput } from '../../../activities/dns-check.ts';
 import type { VerifyAndIssueResult } from '../../../activities/verify-and-issue.ts';
 import { dnsBackground, dnsBackgroundOptions, moveLocal, moveLocalOptions, store, verifyLocal, verifyLocalOptions } from '../activity-proxies.ts';
 import { backoff, DNS_BACKOFF_CAP, DNS_BACKOFF_FIRST, DNS_GIVE_UP_AFTER } from '../backoff.ts';
@@ -36,7 +37,7 @@ export async function waitForDns(ctx: DomainContext): Promise<void> {
   for (;;) {
     const onVerify = pending.verify;
     pending.verify = false;
-    const input = { domainId, expectedSeq: ctx.state.seq, hostname, isApex: ctx.input.isApex };
+    const input = { domainId, expectedSeq: ctx.state.seq, hostname, isApex: ctx.input.isApex, transition: 'dns_verified' as const };
     let result: VerifyAndIssueResult;
     if (!onVerify && patched(DNS_QUEUE_PATCH)) {
       // A periodic check: the local path if DNS answers within the probe budget and the probe
@@ -84,7 +85,7 @@ async function moveStep(ctx: DomainContext): Promise<void> {
  * then cancelled, and its late answer, if any, changes nothing: moves are guarded by `expectedSeq`
  * and an older check never overwrites a newer one).
  */
-async function periodicCheck(ctx: DomainContext, input: { domainId: string; expectedSeq: number; hostname: string; isApex: boolean | undefined }): Promise<VerifyAndIssueResult | null> {
+async function periodicCheck(ctx: DomainContext, input: VerifyDnsInput): Promise<VerifyAndIssueResult | null> {
   const summary = `DNS check #${ctx.carry.dnsChecks + 1} of ${ctx.hostname} (periodic, DNS task queue)`;
   const scope = new CancellationScope();
   let finished = false;
@@ -128,7 +129,7 @@ async function backOff(ctx: DomainContext, result: { problem: Problem | null }):
   const { carry } = ctx;
   const waited = Date.now() - carry.dnsWaitStartedAt!;
   if (waited >= DNS_GIVE_UP_AFTER) {
-    await ctx.move('failed', `no correct DNS after 14 days: ${result.problem?.code ?? 'unknown'}`);
+    await ctx.transition('gave_up', `no correct DNS after 14 days: ${result.problem?.code ?? 'unknown'}`);
     return true;
   }
   const delay = Math.min(backoff(carry.dnsChecks, DNS_BACKOFF_FIRST, DNS_BACKOFF_CAP), DNS_GIVE_UP_AFTER - waited);

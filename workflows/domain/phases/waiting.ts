@@ -9,7 +9,7 @@ export async function suspended(ctx: DomainContext): Promise<void> {
   if (pending.resume && !pending.delete) {
     pending.resume = false;
     carry.dnsWaitStartedAt = null;
-    await ctx.move('pending_dns', 'resumed');
+    await ctx.transition('resume', 'resumed');
   }
 }
 
@@ -22,6 +22,6 @@ export async function failed(ctx: DomainContext): Promise<void> {
     pending.resume = false;
     carry.dnsWaitStartedAt = null;
     carry.certFailures = 0;
-    await ctx.move('pending_dns', 'retry requested');
+    await ctx.transition('retry', 'retry requested');
   }
 }
