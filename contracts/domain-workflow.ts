@@ -21,8 +21,20 @@ export function domainIdOfWorkflow(workflowId: string): string {
 /** Where a domain stands: its status and the row's sequence number (a move's guard). */
 export interface DomainState { status: DomainStatus; seq: number }
 
-export const DomainSignalName = Type.Enum(['verify', 'delete', 'suspend', 'resume']);
+/**
+ * What the outbox carries to a domain's workflow. `verify`: check DNS now (the API's verify).
+ * `deployed`: an edge now serves the domain's newest certificate (the edge's report).
+ * `delete`, `suspend`, `resume`: lifecycle requests, delivered in the order they were made.
+ */
+export const DomainSignalName = Type.Enum(['verify', 'deployed', 'delete', 'suspend', 'resume']);
 export type DomainSignalName = Static<typeof DomainSignalName>;
+
+/**
+ * Signals that only say "look now": any number of them pending is worth one, so the outbox keeps
+ * at most one of each pending per domain, and they never hold back a lifecycle signal behind them
+ * (db/repositories/workflow-outbox.ts).
+ */
+export const WAKE_UP_SIGNALS: readonly DomainSignalName[] = ['verify', 'deployed'];
 
 /** Outbox payload of a `start_domain` row: what starting the workflow needs. */
 export const DomainStartPayload = Type.Object({
@@ -59,6 +71,6 @@ export interface DomainWorkflowCarry {
   /** True once a move step said zero-downtime moves are off here (no challenge zone configured). */
   movesOff?: boolean;
   certificate: { id: string; notBefore: number; notAfter: number } | null;
-  /** Signals received but not yet acted on. */
-  pending: { verify: boolean; delete: boolean; suspend: string | null; resume: boolean };
+  /** Signals received but not yet acted on (`deployed` is absent in carries of older runs). */
+  pending: { verify: boolean; delete: boolean; suspend: string | null; resume: boolean; deployed?: boolean };
 }

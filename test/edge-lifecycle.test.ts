@@ -25,6 +25,8 @@ describe('edge with the real domain lifecycle', () => {
   let pebbleRoot: string;
   const hostname = 'www.customer-edge.test';
   let domainId: string;
+  const signalsTo = async (id: string) => (await t.database.db.any(sql.unsafe`
+    select payload->>'signal' as signal from workflow_outbox where workflow_id = ${`domain/${id}`} and kind = 'signal_domain' order by id`) as readonly { signal: string }[]).map((r) => r.signal);
 
   beforeAll(async () => {
     acme = await startAcmeStack();
@@ -73,6 +75,8 @@ describe('edge with the real domain lifecycle', () => {
     const moves = await t.database.db.any(sql.unsafe`select to_status, reason from domain_status_history where domain_id = ${domainId} order by seq`) as readonly { to_status: string; reason: string }[];
     expect(moves.map((m) => m.to_status)).toEqual(['pending_dns', 'pending_certificate', 'active']);
     expect(moves[2]!.reason).toBe('certificate deployed at the edge');
+    // The edge's report told the workflow with a signal of its own; the API's verify is the other.
+    expect(await signalsTo(domainId)).toEqual(['verify', 'deployed']);
   });
 
   it('shows the bytes the edge carried for the domain on GET /v1/domains/{id}, for the usage period', async () => {
@@ -118,6 +122,10 @@ describe('edge with the real domain lifecycle', () => {
     }, 30_000, 200);
     expect(active.verification.problem).toBeNull();
     expect((await edgeGet(edge.port, other, { path: '/late', ca: pebbleRoot })).status).toBe(200);
+    // The returning edge reported everything it serves: a signal only where a deployment was new
+    // and awaited, none for the domain that was active already.
+    expect(await signalsTo(id)).toEqual(['verify', 'deployed']);
+    expect(await signalsTo(domainId)).toEqual(['verify', 'deployed']);
   });
 
   it('speaks HTTP/2 to clients that offer it', async () => {

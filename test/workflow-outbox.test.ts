@@ -6,6 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import { sql } from '../db/pool.ts';
+import { destinationsRepository } from '../db/repositories/destinations.ts';
+import { domainsRepository } from '../db/repositories/domains.ts';
+import { organizationsRepository } from '../db/repositories/organizations.ts';
 import { DEAD_LETTER_PREFIX, workflowOutboxRepository } from '../db/repositories/workflow-outbox.ts';
 import { loggerOptions } from '../logging/logger.ts';
 import { createOutboxDispatcher, DISPATCH_DEADLINE_MS, type OutboxDispatcher } from '../temporal/outbox-dispatcher.ts';
@@ -114,4 +117,52 @@ describe('workflow outbox messages', () => {
       await proxy.close();
     }
   }, 60_000);
+
+  describe('signals to a domain', () => {
+    const outbox = () => workflowOutboxRepository(t.db);
+    const pendingOf = (workflowId: string) => t.db.any(sql.unsafe`
+      select payload->>'signal' as signal from workflow_outbox
+      where workflow_id = ${workflowId} and kind = 'signal_domain' and dispatched_at is null order by id`)
+      .then((rows) => (rows as readonly { signal: string }[]).map((r) => r.signal));
+
+    it('wake-up signals (verify, deployed) coalesce to one pending each; lifecycle signals never do', async () => {
+      for (let i = 0; i < 5; i++) {
+        await outbox().enqueueDomainSignals(t.db, ['dom_co1'], { signal: 'verify' });
+        await outbox().enqueueDomainSignals(t.db, ['dom_co1'], { signal: 'deployed' });
+      }
+      await outbox().enqueueDomainSignals(t.db, ['dom_co1'], { signal: 'suspend', reason: 'test' });
+      await outbox().enqueueDomainSignals(t.db, ['dom_co1'], { signal: 'suspend', reason: 'test' });
+      expect(await pendingOf('domain/dom_co1')).toEqual(['verify', 'deployed', 'suspend', 'suspend']);
+    });
+
+    it('a wake-up already leased (maybe on its way) does not absorb a new one', async () => {
+      const [first] = await outbox().enqueueDomainSignals(t.db, ['dom_co2'], { signal: 'verify' });
+      await t.db.query(sql.unsafe`update workflow_outbox set locked_until = now() + interval '30 seconds' where id = ${first!}`);
+      const second = await outbox().enqueueDomainSignals(t.db, ['dom_co2'], { signal: 'verify' });
+      expect(second).toHaveLength(1);
+      expect(await pendingOf('domain/dom_co2')).toEqual(['verify', 'verify']);
+    });
+
+    it('a delete is leased in the same pass as the wake-ups queued before it; suspend → resume keep their order', async () => {
+      await outbox().enqueueDomainSignals(t.db, ['dom_co3'], { signal: 'verify' });
+      await outbox().enqueueDomainSignals(t.db, ['dom_co3'], { signal: 'deployed' });
+      const [del] = await outbox().enqueueDomainSignals(t.db, ['dom_co3'], { signal: 'delete' });
+      const [suspend] = await outbox().enqueueDomainSignals(t.db, ['dom_co4'], { signal: 'suspend', reason: 'test' });
+      const [resume] = await outbox().enqueueDomainSignals(t.db, ['dom_co4'], { signal: 'resume' });
+      const leased = await outbox().lease(100, [del!, suspend!, resume!]);
+      // The delete does not wait for the verify and deployed rows ahead of it; the resume waits for the suspend.
+      expect(leased.messages.map((m) => m.id).sort((a, b) => a - b)).toEqual([del, suspend]);
+      await outbox().markDispatched([suspend!]);
+      expect((await outbox().lease(100, [resume!])).messages.map((m) => m.id)).toEqual([resume]);
+    });
+
+    it('verify requests through the repository coalesce too', async () => {
+      const org = await organizationsRepository(t.db).create({ name: 'coalesce' });
+      const dest = await destinationsRepository(t.db).create({ organizationId: org.id, url: 'https://app.example.com', host: 'app.example.com', port: 443 });
+      const { domain } = await domainsRepository(t.db).create({ organizationId: org.id, destinationId: dest.id, hostname: 'shop.coalesce.example', isApex: false });
+      for (let i = 0; i < 20; i++) expect(await domainsRepository(t.db).requestVerify(org.id, domain.id)).not.toBeNull();
+      expect(await pendingOf(`domain/${domain.id}`)).toEqual(['verify']);
+      await t.db.query(sql.unsafe`update workflow_outbox set dispatched_at = now() where workflow_id = ${`domain/${domain.id}`}`);
+    });
+  });
 });

@@ -6,7 +6,7 @@ import { newId } from '../ids.ts';
 import { afterCursor, toPage, type Page } from '../pagination.ts';
 import { row, sql, type Db } from '../pool.ts';
 import { appendEvent, type HostnameEventData } from './events.ts';
-import { workflowOutboxRepository } from './workflow-outbox.ts';
+import { domainSignalInsert, workflowOutboxRepository } from './workflow-outbox.ts';
 import type { Problem } from '../../model/problem.ts';
 
 export const DomainRow = Type.Object({
@@ -204,8 +204,9 @@ export function domainsRepository(db: Db) {
     },
 
     /**
-     * Records a verify request and queues the signal; returns null when the domain is not this
-     * org's, or is deleting or deleted (nothing left to verify: the caller tells which).
+     * Records a verify request and queues the signal (coalesced with one already waiting);
+     * returns null when the domain is not this org's, or is deleting or deleted (nothing left to
+     * verify: the caller tells which).
      */
     async requestVerify(organizationId: string, domainId: string): Promise<DomainRow | null> {
       // One statement (the request and the queued signal commit together), no transaction round trips.
@@ -214,8 +215,7 @@ export function domainsRepository(db: Db) {
           update domains set verify_requested_at = hg_now(), updated_at = hg_now()
           where id = ${domainId} and organization_id = ${organizationId} and status not in ('deleting', 'deleted') returning ${columns}
         ), queued as (
-          insert into workflow_outbox (kind, workflow_id, payload)
-          select 'signal_domain', ${domainWorkflowId(domainId)}, ${sql.jsonb({ signal: 'verify' })} from requested
+          ${domainSignalInsert(sql.fragment`select ${domainWorkflowId(domainId)}::text as w from requested`, { signal: 'verify' })}
         )
         select ${columns} from requested`);
     },

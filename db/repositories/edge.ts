@@ -1,10 +1,9 @@
 // What the HTTPS edge reads and reports: the hostnames it should serve (with their current
 // certificate, still sealed), the changes since a moment, its heartbeat, the certificates it has
 // deployed, and the bytes it carried per domain (migration 008).
+import type { CommonQueryMethods } from 'slonik';
 import { Type, type Static } from 'typebox';
-import { domainWorkflowId } from '../../contracts/domain-workflow.ts';
 import { row, sql, type Db } from '../pool.ts';
-import { workflowOutboxRepository } from './workflow-outbox.ts';
 import type { Problem } from '../../model/problem.ts';
 
 /** Domain statuses the edge has something to do for (see docs/edge.md, "What is served"). */
@@ -89,7 +88,6 @@ const BandwidthRow = row(Type.Object({ bytes_in: Type.Number(), bytes_out: Type.
 const DomainIdRow = row(Type.Object({ id: Type.String() }));
 
 export function edgeRepository(db: Db) {
-  const outbox = workflowOutboxRepository(db);
   return {
     /** Every domain the edge may serve (the boot snapshot and the periodic reconcile). */
     async servingAll(): Promise<readonly ServingRow[]> {
@@ -123,36 +121,35 @@ export function edgeRepository(db: Db) {
           serving_hostnames = excluded.serving_hostnames, problems = excluded.problems`);
     },
     /**
-     * Records what this edge now serves: `deployed` certificates (upserted; `deployed_at` moves
-     * only when the certificate changes) and domains it no longer serves (`removed`). A domain
-     * still waiting in pending_certificate for its first deployment gets a `verify` signal in the
-     * same transaction: its workflow checks at once and moves it to `active` (phases/await-deployment.ts).
+     * Records, in the caller's transaction, what this edge now serves: `deployed` certificates
+     * (upserted; `deployed_at` moves only when the certificate changes) and domains it no longer
+     * serves (`removed`). Returns the domains whose deployment is new and that wait for one in
+     * pending_certificate (edge/agent/deployment-report.ts tells their workflows); a report that
+     * repeats what is recorded (every reconcile does) returns none.
      */
-    async recordDeployments(edgeId: string, deployed: readonly Deployment[], removed: readonly string[] = []): Promise<void> {
-      if (deployed.length === 0 && removed.length === 0) return;
-      await db.transaction(async (tx) => {
-        if (deployed.length > 0) {
-          const waiting = await tx.any(sql.type(DomainIdRow)`
-            select id from domains where status = 'pending_certificate' and id = any(${sql.array(deployed.map((x) => x.domainId), 'text')})`);
-          for (const { id } of waiting) await outbox.enqueue(tx, 'signal_domain', domainWorkflowId(id), { signal: 'verify' });
-          await tx.query(sql.unsafe`
+    async recordDeployments(tx: CommonQueryMethods, edgeId: string, deployed: readonly Deployment[], removed: readonly string[] = []): Promise<string[]> {
+      let waiting: readonly { id: string }[] = [];
+      if (deployed.length > 0) {
+        waiting = await tx.any(sql.type(DomainIdRow)`
+          with recorded as (
             insert into edge_deployments (edge_id, domain_id, certificate_id)
             select ${edgeId}, d, c from unnest(${sql.array(deployed.map((x) => x.domainId), 'text')}, ${sql.array(deployed.map((x) => x.certificateId), 'text')}) as t (d, c)
             where exists (select 1 from certificates where id = c)
             on conflict (edge_id, domain_id) do update set certificate_id = excluded.certificate_id, deployed_at = hg_now()
-            where edge_deployments.certificate_id <> excluded.certificate_id`);
-        }
-        if (deployed.length > 0) {
-          // The certificate track of a move shows `deployed` once an edge serves its certificate.
-          await tx.query(sql.unsafe`
-            update domains d set certificate_track = d.certificate_track || jsonb_build_object('status', 'deployed', 'updated_at', hg_now()), updated_at = hg_now()
-            from unnest(${sql.array(deployed.map((x) => x.domainId), 'text')}, ${sql.array(deployed.map((x) => x.certificateId), 'text')}) as t (dom, cert)
-            where d.id = t.dom and d.certificate_track->>'certificate_id' = t.cert and d.certificate_track->>'status' = 'issued'`);
-        }
-        if (removed.length > 0) {
-          await tx.query(sql.unsafe`delete from edge_deployments where edge_id = ${edgeId} and domain_id = any(${sql.array([...removed], 'text')})`);
-        }
-      });
+            where edge_deployments.certificate_id <> excluded.certificate_id
+            returning domain_id
+          )
+          select d.id from domains d join recorded r on r.domain_id = d.id where d.status = 'pending_certificate'`);
+        // The certificate track of a move shows `deployed` once an edge serves its certificate.
+        await tx.query(sql.unsafe`
+          update domains d set certificate_track = d.certificate_track || jsonb_build_object('status', 'deployed', 'updated_at', hg_now()), updated_at = hg_now()
+          from unnest(${sql.array(deployed.map((x) => x.domainId), 'text')}, ${sql.array(deployed.map((x) => x.certificateId), 'text')}) as t (dom, cert)
+          where d.id = t.dom and d.certificate_track->>'certificate_id' = t.cert and d.certificate_track->>'status' = 'issued'`);
+      }
+      if (removed.length > 0) {
+        await tx.query(sql.unsafe`delete from edge_deployments where edge_id = ${edgeId} and domain_id = any(${sql.array([...removed], 'text')})`);
+      }
+      return waiting.map((w) => w.id);
     },
     /** Forgets deployments of domains this edge does not serve (after a full reconcile). */
     async pruneDeployments(edgeId: string, servedDomainIds: readonly string[]): Promise<void> {

@@ -5,6 +5,7 @@
 import type { CommonQueryMethods } from 'slonik';
 import { Type } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { DOMAIN_WORKFLOW_PREFIX, WAKE_UP_SIGNALS, type DomainSignalPayload } from '../../contracts/domain-workflow.ts';
 import { OutboxMessage, outboxVariants, type OutboxKind, type OutboxPayload } from '../../contracts/outbox-messages.ts';
 import { row, sql, type Db } from '../pool.ts';
 
@@ -35,19 +36,55 @@ function check(r: LeasedRow): { ok: true; message: LeasedMessage } | { ok: false
 /** Prefix of `last_error` on dead-lettered rows (`where last_error like 'dead letter:%'`). */
 export const DEAD_LETTER_PREFIX = 'dead letter: ';
 
+const IdRow = row(Type.Object({ id: Type.Number() }));
+
+/**
+ * Whether a pending row holds back the rows after it of the same workflow: every row does (a
+ * domain's start precedes its signals; suspend, resume and delete arrive in the order they were
+ * made) except a wake-up signal, which only says "look now" — a delete is never queued behind
+ * those, however many an edge or a burst of verifies produced.
+ */
+const holdsBackLater = (e: ReturnType<typeof sql.identifier>) => sql.fragment`
+  not (${e}.kind = 'signal_domain' and ${e}.payload->>'signal' = any(${sql.array([...WAKE_UP_SIGNALS], 'text')}))`;
+
+/**
+ * `insert into workflow_outbox … select` of one domain signal per workflow id of `source` (a
+ * query with a column `w`). A wake-up signal (`verify`, `deployed`) coalesces: a workflow that
+ * already has the same one pending and not yet leased gets no second row (a leased one may be on
+ * its way already and not carry what the caller just committed, so it does not count).
+ */
+export function domainSignalInsert(source: ReturnType<typeof sql.fragment>, payload: DomainSignalPayload) {
+  const coalesce = WAKE_UP_SIGNALS.includes(payload.signal);
+  return sql.fragment`
+    insert into workflow_outbox (kind, workflow_id, payload)
+    select 'signal_domain', s.w, ${sql.jsonb(payload as never)} from (${source}) as s
+    where not (${coalesce} and exists (
+      select 1 from workflow_outbox o
+      where o.workflow_id = s.w and o.kind = 'signal_domain' and o.dispatched_at is null
+        and (o.locked_until is null or o.locked_until < now()) and o.payload->>'signal' = ${payload.signal}))`;
+}
+
 export function workflowOutboxRepository(db: Db) {
   return {
     async enqueue<K extends OutboxKind>(q: CommonQueryMethods, kind: K, workflowId: string, payload: OutboxPayload<K>): Promise<number> {
-      return q.oneFirst(sql.type(row(Type.Object({ id: Type.Number() })))`
+      return q.oneFirst(sql.type(IdRow)`
         insert into workflow_outbox (kind, workflow_id, payload) values (${kind}, ${workflowId}, ${sql.jsonb(payload as never)})
         returning id`);
+    },
+    /** Queues one signal for each domain's workflow (coalesced: `domainSignalInsert`); returns the new rows' ids. */
+    async enqueueDomainSignals(q: CommonQueryMethods, domainIds: readonly string[], payload: DomainSignalPayload): Promise<number[]> {
+      if (domainIds.length === 0) return [];
+      const source = sql.fragment`select unnest(${sql.array(domainIds.map((id) => `${DOMAIN_WORKFLOW_PREFIX}${id}`), 'text')}) as w`;
+      const rows = await q.any(sql.type(IdRow)`${domainSignalInsert(source, payload)} returning id`);
+      return rows.map((r) => r.id);
     },
     /**
      * Leases up to `limit` pending rows for 30 s (SKIP LOCKED: concurrent dispatchers take
      * different rows) and returns them, checked: `messages` to dispatch, `invalid` to
      * dead-letter. The connection is released before anything is sent. A row waits while an
      * earlier row of the same workflow is pending, so a domain's start is always delivered before
-     * its signals.
+     * its signals and lifecycle signals keep their order — unless that earlier row is a wake-up
+     * signal (`holdsBackLater`).
      */
     async lease(limit: number, ids?: readonly number[]): Promise<{ messages: LeasedMessage[]; invalid: InvalidOutboxRow[]; leased: number }> {
       const only = ids ? sql.fragment`and o.id = any(${sql.array([...ids], 'int8')})` : sql.fragment``;
@@ -56,7 +93,8 @@ export function workflowOutboxRepository(db: Db) {
         where id in (
           select o.id from workflow_outbox o
           where o.dispatched_at is null and (o.locked_until is null or o.locked_until < now()) ${only}
-            and not exists (select 1 from workflow_outbox e where e.workflow_id = o.workflow_id and e.dispatched_at is null and e.id < o.id)
+            and not exists (select 1 from workflow_outbox e where e.workflow_id = o.workflow_id and e.dispatched_at is null and e.id < o.id
+              and ${holdsBackLater(sql.identifier(['e']))})
           order by o.id limit ${limit} for update skip locked)
         returning id, kind, workflow_id, payload, attempts`);
       const messages: LeasedMessage[] = [];

@@ -24,6 +24,7 @@ import { createHaproxyRuntime } from './haproxy-runtime.ts';
 import { createSupervisor } from './haproxy-supervisor.ts';
 import { createOriginAddresses } from './origin-addresses.ts';
 import { buildDesired, CertificateCache, type Desired, type DomainProblem } from './snapshot.ts';
+import { createDeploymentReport } from './deployment-report.ts';
 import { rejectAfter } from '../../process/deadline.ts';
 import { GLOBAL_UNICAST_IPV6, NON_PUBLIC_GLOBAL_IPV6_CIDRS, NON_PUBLIC_IPV4_CIDRS } from '../../security/outbound-url.ts';
 
@@ -87,6 +88,7 @@ const HAPROXY_SOFT_STOP_MS = 10_000;
 export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: AgentSettings; logger: Logger }) {
   const { settings: s, logger } = deps;
   const repo = edgeRepository(deps.db);
+  const reportDeployments = createDeploymentReport(deps.db, s.edgeId);
   const paths = statePaths(s.stateDir);
   const admin = createAdminSocket(paths.masterSocket, s.socketTimeoutMs);
   const runtime = createHaproxyRuntime(admin, paths);
@@ -176,7 +178,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
 
   async function report(deployed: Deployment[], removed: string[]) {
     try {
-      await repo.recordDeployments(s.edgeId, deployed, removed);
+      await reportDeployments(deployed, removed);
     } catch (error) {
       logger.warn({ err: error }, 'edge: could not record deployments; the next reconcile records them');
     }
@@ -196,7 +198,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       await removeStaleCertificates(paths, served);
       const all = [...desired.hosts.values()].filter((h) => h.certificate && served.get(h.hostname)?.inCrtList)
         .map((h) => ({ domainId: h.domainId, certificateId: h.certificate!.id }));
-      await repo.recordDeployments(s.edgeId, all, removed);
+      await reportDeployments(all, removed);
       await repo.pruneDeployments(s.edgeId, all.map((d) => d.domainId));
       lastSyncAt = new Date();
       await repo.heartbeat(s.edgeId, { servingHostnames: servingCount(), problems: allProblems(), synced: failed === 0 });

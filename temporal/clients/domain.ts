@@ -2,7 +2,7 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { HostgateDomainStatus, HostgateHostname, HostgateOrganizationId } from '../../contracts/search-attributes.ts';
 import { domainWorkflowId, type DomainWorkflowInput } from '../../contracts/domain-workflow.ts';
-import { deleteSignal, resumeSignal, suspendSignal, verifySignal, type DomainSignalName } from '../../workflows/domain/signals.ts';
+import { deleteSignal, deployedSignal, resumeSignal, suspendSignal, verifySignal, type DomainSignalName } from '../../workflows/domain/signals.ts';
 
 /** Starts `domain/<id>`; an already running or completed one counts as success (dedup by id). */
 export async function startDomainWorkflow(client: Client, taskQueue: string, input: DomainWorkflowInput): Promise<'started' | 'already_started'> {
@@ -37,6 +37,7 @@ export async function signalDomainWorkflow(client: Client, domainId: string, sig
   try {
     switch (signal) {
       case 'verify': await handle.signal(verifySignal); break;
+      case 'deployed': await handle.signal(deployedSignal); break;
       case 'delete': await handle.signal(deleteSignal); break;
       case 'suspend': await handle.signal(suspendSignal, { reason: reason ?? 'suspended by operator' }); break;
       case 'resume': await handle.signal(resumeSignal); break;

@@ -9,7 +9,7 @@ import { domainTransitions, type DomainTransitionName } from '../../model/domain
 import { HostgateDomainStatus, HostgateHostname, HostgateOrganizationId } from '../../contracts/search-attributes.ts';
 import { store } from './activity-proxies.ts';
 import type { DomainState, DomainWorkflowCarry, DomainWorkflowInput } from '../../contracts/domain-workflow.ts';
-import { deleteSignal, resumeSignal, stateQuery, suspendSignal, verifySignal, type DomainWorkflowState } from './signals.ts';
+import { deleteSignal, deployedSignal, resumeSignal, stateQuery, suspendSignal, verifySignal, type DomainWorkflowState } from './signals.ts';
 
 /** Histories stay short: a new run every 40 loop turns (or when the server suggests it). */
 export const MAX_TURNS_PER_RUN = 40;
@@ -54,6 +54,7 @@ export class DomainContext {
     this.query = { phase: 'starting', verifyRequests: 0, deleteRequested: this.pending.delete };
     const pending = this.pending;
     setHandler(verifySignal, () => { pending.verify = true; this.query.verifyRequests++; });
+    setHandler(deployedSignal, () => { pending.deployed = true; });
     setHandler(deleteSignal, () => { pending.delete = true; this.query.deleteRequested = true; this.phaseScope?.cancel(); });
     setHandler(suspendSignal, ({ reason }) => { pending.suspend = reason; this.phaseScope?.cancel(); });
     setHandler(resumeSignal, () => { pending.resume = true; });

@@ -3,6 +3,8 @@ import { defineQuery, defineSignal } from '@temporalio/workflow';
 
 /** "Check DNS now": cuts the current backoff sleep short. */
 export const verifySignal = defineSignal('verify');
+/** An edge now serves the domain's newest certificate: check whether it can be `active`. */
+export const deployedSignal = defineSignal('deployed');
 /** The domain row is already `deleting`; the workflow cancels its phase, cleans up, ends `deleted`. */
 export const deleteSignal = defineSignal('delete');
 export const suspendSignal = defineSignal<[{ reason: string }]>('suspend');

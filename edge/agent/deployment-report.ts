@@ -1,0 +1,24 @@
+// What the agent tells the rest of Hostgate after applying changes: which certificates this edge
+// now serves and which domains it stopped serving, recorded in Postgres, and — in the same
+// transaction — a `deployed` signal for each domain whose workflow waits for that deployment to
+// become `active` (workflows/domain/phases/await-deployment.ts). A handler of its own, as
+// kubernetes-ingress writes status back, not a side effect of a repository method.
+import type { Db } from '../../db/pool.ts';
+import { edgeRepository, type Deployment } from '../../db/repositories/edge.ts';
+import { workflowOutboxRepository } from '../../db/repositories/workflow-outbox.ts';
+
+export type DeploymentReport = (deployed: readonly Deployment[], removed?: readonly string[]) => Promise<{ signaled: number }>;
+
+export function createDeploymentReport(db: Db, edgeId: string): DeploymentReport {
+  const edge = edgeRepository(db);
+  const outbox = workflowOutboxRepository(db);
+  return async (deployed, removed = []) => {
+    if (deployed.length === 0 && removed.length === 0) return { signaled: 0 };
+    return db.transaction(async (tx) => {
+      const waiting = await edge.recordDeployments(tx, edgeId, deployed, removed);
+      // Coalesced: a domain with a `deployed` signal already queued gets no second one.
+      const queued = await outbox.enqueueDomainSignals(tx, waiting, { signal: 'deployed' });
+      return { signaled: queued.length };
+    });
+  };
+}
