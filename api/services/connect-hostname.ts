@@ -10,14 +10,16 @@
 // registration order (after idempotency, before both route plugins) checked only at boot. It is a
 // factory over deps, like the repositories it calls.
 //
-// Refusals carry the server API's codes. The widget route's error handler (toWidgetError) answers
-// the ones the widget does not answer as they are as widget_request_failed, the code in
-// details.cause — what the widget route used to spell out by hand.
+// Refusals carry the server API's codes. The widget route's error handler (toWidgetError) turns
+// each one the widget does not answer as it is into widget_request_failed with the code in
+// details.cause, which the widget route used to spell out by hand.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config/index.ts';
+import type { Db } from '../../db/pool.ts';
 import { destinationsRepository } from '../../db/repositories/destinations.ts';
 import { DomainConflictError, domainsRepository, type DomainRow } from '../../db/repositories/domains.ts';
 import { normalizeHostname } from '../../model/hostname.ts';
-import type { AppDeps } from '../app.ts';
+import type { OutboxDispatcher } from '../../temporal/outbox-dispatcher.ts';
 import { ApiError } from '../errors.ts';
 import { recordAnswerWithin } from '../plugins/idempotency.ts';
 
@@ -49,9 +51,10 @@ export interface ConnectInput<A> {
 
 export type Connected<A> = { created: A } | { resumed: DomainRow };
 
-export type ConnectHostname = ReturnType<typeof hostnameConnector>;
+/** What it needs of `app.deps` (typed here, not imported from app.ts, which imports the routes that import this). */
+export interface ConnectDeps { db: Db; config: Config; dispatcher: OutboxDispatcher | null }
 
-export function hostnameConnector(deps: Pick<AppDeps, 'db' | 'config' | 'dispatcher'>) {
+export function hostnameConnector(deps: ConnectDeps) {
   const { db, config, dispatcher } = deps;
   const domains = domainsRepository(db);
   const destinations = destinationsRepository(db);
