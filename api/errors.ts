@@ -90,13 +90,3 @@ export function errorBody(error: ApiError, requestId: string): ErrorBody {
     },
   };
 }
-
-/**
- * A domain whose destination is the domain's own hostname: the edge would proxy each request to
- * itself, over and over. Refused at create (`invalid_request`, or `widget_request_failed` from the
- * widget), on `hostname`.
- */
-export function loopsToItself(hostname: string, code: 'invalid_request' | 'widget_request_failed'): ApiError {
-  // The widget's envelope names the server API's code in details.cause (docs/api-decisions.md, "Widget").
-  return new ApiError(code, `${hostname} is its destination's own host: Hostgate would send its requests back to itself in a loop; point the destination at your application's origin (e.g. app.vendor.com), not at the customer hostname`, { param: 'hostname', ...(code === 'widget_request_failed' ? { details: { cause: 'invalid_request' } } : {}) });
-}

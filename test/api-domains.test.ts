@@ -103,7 +103,7 @@ describe('destinations and domains API', () => {
   it('404 destination_not_found and 409 domain_conflict (across organizations)', async () => {
     const missing = await api.post('/v1/domains', { hostname: 'x.customer-three.com', destination_id: 'dst_missing' });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json().error).toMatchObject({ code: 'destination_not_found', param: 'destination_id' });
+    expect(missing.json().error).toMatchObject({ code: 'destination_not_found', param: 'destination_id', message: 'destination dst_missing does not exist' });
 
     expect((await api.post('/v1/domains', { hostname: 'taken.customer-three.com', destination_id: destinationId })).statusCode).toBe(201);
     const other = client(t.app, (await createOrgWithKey(t, undefined, 'Other')).auth);
@@ -111,6 +111,8 @@ describe('destinations and domains API', () => {
     const conflict = await other.post('/v1/domains', { hostname: 'TAKEN.customer-three.com', destination_id: otherDest });
     expect(conflict.statusCode).toBe(409);
     expect(conflict.json().error).toMatchObject({ code: 'domain_conflict', param: 'hostname' });
+    // Read by the vendor (the widget's names nobody: test/widget-api.test.ts).
+    expect(conflict.json().error.message).toBe('taken.customer-three.com is already connected (here or in another organization); delete it there first');
   });
 
   it('409 destination_in_use while a live domain points at it; deletable afterwards', async () => {

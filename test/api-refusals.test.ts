@@ -99,6 +99,8 @@ describe('refusals with a clear code', () => {
       const apex = await c.post('/v1/domains', { hostname: 'apex-refusals.com', destination_id: dest });
       expect([apex.statusCode, apex.json().error.code, apex.json().error.param]).toEqual([422, 'apex_domains_unavailable', 'hostname']);
       expect(apex.json().error.message).toMatch(/www\.apex-refusals\.com/);
+      // Read by the vendor: it names the setting (the widget's names none: test/destination-guard.test.ts).
+      expect(apex.json().error.message).toMatch(/no edge address is configured \(HOSTGATE_EDGE_IPV4\/HOSTGATE_EDGE_IPV6\)/);
       expect((await c.post('/v1/domains', { hostname: 'www.apex-refusals.com', destination_id: dest })).statusCode).toBe(201);
     } finally {
       await bare.close();

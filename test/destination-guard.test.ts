@@ -102,6 +102,8 @@ describe('destinations that would loop or reach inside', () => {
       });
       expect([res.statusCode, res.json().error.code, res.json().error.param, res.json().error.details?.cause]).toEqual([400, 'widget_request_failed', 'hostname', 'apex_domains_unavailable']);
       expect(res.json().error.message).toMatch(/apex domain.*subdomain such as www\.apex-customer\.example/);
+      // Read by the vendor's customer: no server setting named (the server API's 422 names them).
+      expect(res.json().error.message).not.toMatch(/HOSTGATE_|edge address/);
     } finally {
       await noEdge.close();
     }

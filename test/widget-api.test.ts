@@ -296,12 +296,27 @@ describe('widget sessions and browser endpoints', () => {
       const later = await create((await newSession({ external_customer_id: 'cus_again' })).token, hostname);
       expect([later.statusCode, later.json().data.id]).toEqual([200, first.json().data.id]);
       const stranger = await create((await newSession({ external_customer_id: 'cus_stranger' })).token, hostname);
-      expect([stranger.statusCode, codeOf(stranger)]).toEqual([409, 'domain_conflict']);
+      expect([stranger.statusCode, codeOf(stranger), stranger.json().error.param]).toEqual([409, 'domain_conflict', 'hostname']);
       expect(stranger.json().error.message).not.toContain('cus_again');
+      // Read by the vendor's customer: it names no other organization (the server API's does).
+      expect(stranger.json().error.message).toBe(`${hostname} is already connected to this service; remove it there first, or contact support`);
       // Created with the API key for the same customer: not the widget's, still a conflict.
       const serverHost = `server-again-${Date.now()}.customer.example`;
       await api.post('/v1/domains', { hostname: serverHost, destination_id: destinationId, external_customer_id: 'cus_again' });
       expect(codeOf(await create(a.token, serverHost))).toBe('domain_conflict');
+    });
+
+    it('concurrent creates of one hostname by the same customer: one 201, the others 200 with that domain, never 409', async () => {
+      // Two sessions (each has a create budget of 5): several requests pass the "already started"
+      // look-up before the first commits; their insert then meets the hostname taken, and the
+      // domain that took it is their answer too (docs/api-decisions.md, "Re-entering a hostname").
+      const sessions = [await newSession({ external_customer_id: 'cus_race' }), await newSession({ external_customer_id: 'cus_race' })];
+      const hostname = `race-${Date.now()}.customer.example`;
+      const answers = await Promise.all(sessions.flatMap((s) => Array.from({ length: 4 }, () => create(s.token, hostname))));
+      expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+      const id = answers.find((r) => r.statusCode === 201)!.json().data.id;
+      expect(answers.map((r) => r.json().data.id)).toEqual(answers.map(() => id));
+      expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from domains where hostname = ${hostname}`)).toBe(1);
     });
 
     it('presents internationalised names in Unicode beside the punycode DNS needs', async () => {
@@ -326,14 +341,16 @@ describe('widget sessions and browser endpoints', () => {
       await lone.post('/v1/destinations', { url: 'https://second.lone.example' });
       // A second destination added after the session was created: its widget creates cannot choose.
       const ambiguous = await create(s.token, 'n3.lone.example');
-      expect([ambiguous.statusCode, codeOf(ambiguous)]).toEqual([404, 'destination_not_found']);
+      expect([ambiguous.statusCode, codeOf(ambiguous), ambiguous.json().error.param]).toEqual([404, 'destination_not_found', undefined]);
+      expect(ambiguous.json().error.message).toMatch(/^this widget session has no destination: create the session with a destination_id/);
       const conflict = await create((await newSession({ destination_id: only, external_customer_id: 'cus_lone_other' }, lone)).token, 'n2.lone.example');
       expect([conflict.statusCode, codeOf(conflict)]).toEqual([409, 'domain_conflict']);
       // The session's destination, deleted since: destination_not_found.
       const gone = (await lone.post('/v1/destinations', { url: 'https://gone.lone.example' })).json().data.id;
       const pinned = await newSession({ destination_id: gone }, lone);
       await lone.delete(`/v1/destinations/${gone}`);
-      expect(codeOf(await create(pinned.token, 'n4.lone.example'))).toBe('destination_not_found');
+      const removed = await create(pinned.token, 'n4.lone.example');
+      expect([codeOf(removed), removed.json().error.message]).toEqual(['destination_not_found', 'the destination of this widget session no longer exists']);
     });
 
     it('verify answers 202 with the domain and records the request', async () => {

@@ -1,27 +1,26 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireCursorOf } from '../../db/pagination.ts';
-import { destinationsRepository } from '../../db/repositories/destinations.ts';
 import { usageRepository } from '../../db/repositories/usage.ts';
-import { DomainConflictError, domainsRepository } from '../../db/repositories/domains.ts';
+import { domainsRepository } from '../../db/repositories/domains.ts';
 import { normalizeHostname } from '../../model/hostname.ts';
-import { ApiError, loopsToItself } from '../errors.ts';
+import { ApiError } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
-import { recordAnswerWithin } from '../plugins/idempotency.ts';
 import { presentBandwidth, presentDomain } from '../presenters/domain.ts';
+import { hostnameConnector } from '../services/connect-hostname.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
 import { CreateDomainBody, Domain, DomainDetail, DomainIdParams, DomainStatus } from '../schemas/domains.ts';
 
 export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config, dispatcher } = app.deps;
   const domains = domainsRepository(db);
-  const destinations = destinationsRepository(db);
   const usage = usageRepository(db);
   const present = (d: Parameters<typeof presentDomain>[0]) => presentDomain(d, config);
   const notFound = (id: string) => new ApiError('domain_not_found', `domain ${id} does not exist`, { param: 'id' });
   // Starts and signals go through the outbox; kicking it after commit is the fast path, and the
   // worker's sweep covers a kick that fails (Temporal down, process killed).
   const kick = (ids?: number[]) => { void dispatcher?.kick(ids); };
+  const connectHostname = hostnameConnector(app.deps);
 
   app.post('/domains', {
     config: { apiKey: true, scope: 'domains:write', idempotent: true, errors: ['destination_not_found', 'domain_conflict', 'apex_domains_unavailable'] },
@@ -31,32 +30,15 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: DataOf(Domain) },
     },
   }, async (request, reply) => {
-    const { organizationId } = principalOf(request);
-    const normalized = normalizeHostname(request.body.hostname, { serviceDomain: config.serviceDomain });
-    if (!normalized.ok) throw new ApiError('invalid_request', normalized.message, { param: 'hostname', details: { reason: normalized.reason } });
-    // An apex needs A/AAAA records to the edge; with no edge address configured the 201 would
-    // carry `dns_records: []` — instructions nobody can follow (issue 14).
-    if (normalized.isApex && config.edgeIpv4.length === 0 && config.edgeIpv6.length === 0) {
-      throw new ApiError('apex_domains_unavailable', `${normalized.hostname} is an apex domain, which needs A/AAAA records to this service's edge, and no edge address is configured (HOSTGATE_EDGE_IPV4/HOSTGATE_EDGE_IPV6); connect a subdomain such as www.${normalized.hostname} instead`, { param: 'hostname' });
-    }
-    let created;
-    try {
-      created = await db.transaction(async (tx) => {
-        const destination = await destinations.lockLive(tx, organizationId, request.body.destination_id);
-        if (!destination) throw new ApiError('destination_not_found', `destination ${request.body.destination_id} does not exist`, { param: 'destination_id' });
-        if (destination.host === normalized.hostname) throw loopsToItself(normalized.hostname, 'invalid_request');
-        const result = await domains.create({ organizationId, destinationId: destination.id, hostname: normalized.hostname, isApex: normalized.isApex, externalCustomerId: request.body.external_customer_id ?? null }, tx);
-        // The 201 commits with the domain: a retry after a lost answer replays it (issue 14).
-        const answer = { data: present(result.domain) };
-        await recordAnswerWithin(request, reply, tx, 201, answer);
-        return { ...result, answer };
-      });
-    } catch (error) {
-      if (error instanceof DomainConflictError) throw new ApiError('domain_conflict', `${normalized.hostname} is already connected (here or in another organization); delete it there first`, { param: 'hostname' });
-      throw error;
-    }
-    kick([created.outboxId]);
-    return reply.code(201).send(created.answer);
+    const { created } = await connectHostname(request, reply, {
+      organizationId: principalOf(request).organizationId,
+      hostname: request.body.hostname,
+      destination: { kind: 'named', id: request.body.destination_id },
+      externalCustomerId: request.body.external_customer_id ?? null,
+      widgetSessionId: null,
+      answer: (domain) => ({ data: present(domain) }),
+    });
+    return reply.code(201).send(created);
   });
 
   app.get('/domains', {

@@ -9,18 +9,16 @@
 // `widget_request_failed`, with the underlying code in `details.cause`.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { destinationsRepository } from '../../db/repositories/destinations.ts';
-import { DomainConflictError, domainsRepository, type DomainRow } from '../../db/repositories/domains.ts';
+import { domainsRepository, type DomainRow } from '../../db/repositories/domains.ts';
 import { widgetSessionsRepository, type WidgetSessionRow } from '../../db/repositories/widget-sessions.ts';
-import { normalizeHostname } from '../../model/hostname.ts';
 import { WIDGET_TOKEN_PREFIX } from '../../security/tokens.ts';
-import { ApiError, loopsToItself, type ErrorCode } from '../errors.ts';
+import { ApiError, type ErrorCode } from '../errors.ts';
 import { answerError } from '../plugins/errors.ts';
 import { widgetAuthPlugin, widgetSessionOf } from '../plugins/widget-auth.ts';
 import { presentWidgetDomain } from '../presenters/widget-domain.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
 import { CreateWidgetDomainBody, HandoverBody, WidgetDomain, WidgetDomainIdParams } from '../schemas/widget.ts';
-import { recordAnswerWithin } from '../plugins/idempotency.ts';
+import { hostnameConnector } from '../services/connect-hostname.ts';
 
 /** Codes a widget call answers as they are; everything else becomes widget_request_failed. */
 const WIDGET_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -48,11 +46,11 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   const { db, config, dispatcher } = app.deps;
   const domains = domainsRepository(db);
-  const destinations = destinationsRepository(db);
   const sessions = widgetSessionsRepository(db);
   const present = (d: DomainRow) => presentWidgetDomain(d, config);
   const notFound = (id: string) => new ApiError('widget_domain_not_found', `domain ${id} does not exist for this widget session`, { param: 'id' });
   const kick = (ids?: number[]) => { void dispatcher?.kick(ids); };
+  const connectHostname = hostnameConnector(app.deps);
 
   /** The domain when the widget created it for this session's customer; else widget_domain_not_found. */
   async function ownDomain(session: WidgetSessionRow, id: string): Promise<DomainRow> {
@@ -92,47 +90,18 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const session = widgetSessionOf(request);
-    const normalized = normalizeHostname(request.body.hostname, { serviceDomain: config.serviceDomain });
-    if (!normalized.ok) throw new ApiError('widget_request_failed', normalized.message, { param: 'hostname', details: { cause: 'invalid_request', reason: normalized.reason } });
-    // As POST /v1/domains: an apex needs an edge address for its A/AAAA records.
-    if (normalized.isApex && config.edgeIpv4.length === 0 && config.edgeIpv6.length === 0) {
-      throw new ApiError('apex_domains_unavailable', `${normalized.hostname} is an apex domain, which this service cannot take yet; connect a subdomain such as www.${normalized.hostname} instead`, { param: 'hostname' });
-    }
-    const orgId = session.organization_id;
-    // Entered again (after a reload, in another tab, with a new token): continue, not a conflict.
-    const existing = () => sessions.customerDomainByHostname(orgId, session.external_customer_id, normalized.hostname);
-    const started = await existing();
-    if (started) return reply.code(200).send({ data: present(started) });
-    // The session's destination, else the organization's only one (locked below, inside the transaction).
-    const destinationId = session.destination_id ?? (await destinations.onlyOne(orgId))?.id;
-    let created;
-    try {
-      created = await db.transaction(async (tx) => {
-        const destination = destinationId ? await destinations.lockLive(tx, orgId, destinationId) : null;
-        if (!destination) {
-          throw new ApiError('destination_not_found', session.destination_id
-            ? 'the destination of this widget session no longer exists'
-            : 'this widget session has no destination: create the session with a destination_id (the organization does not have exactly one destination)');
-        }
-        if (destination.host === normalized.hostname) throw loopsToItself(normalized.hostname, 'widget_request_failed');
-        const result = await domains.create({
-          organizationId: orgId, destinationId: destination.id, hostname: normalized.hostname, isApex: normalized.isApex,
-          externalCustomerId: session.external_customer_id, widgetSessionId: session.id,
-        }, tx);
-        // The 201 commits with the domain: a retry after a lost answer replays it (issue 14).
-        const answer = { data: present(result.domain) };
-        await recordAnswerWithin(request, reply, tx, 201, answer);
-        return { ...result, answer };
-      });
-    } catch (error) {
-      // Created meanwhile by another request of the same customer: that one is the answer too.
-      const raced = error instanceof DomainConflictError ? await existing() : null;
-      if (raced) return reply.code(200).send({ data: present(raced) });
-      if (error instanceof DomainConflictError) throw new ApiError('domain_conflict', `${normalized.hostname} is already connected to this service; remove it there first, or contact support`, { param: 'hostname' });
-      throw error;
-    }
-    kick([created.outboxId]);
-    return reply.code(201).send(created.answer);
+    const result = await connectHostname(request, reply, {
+      organizationId: session.organization_id,
+      hostname: request.body.hostname,
+      destination: { kind: 'session', id: session.destination_id },
+      externalCustomerId: session.external_customer_id,
+      widgetSessionId: session.id,
+      answer: (domain) => ({ data: present(domain) }),
+      // Entered again (after a reload, in another tab, with a new token): continue, not a conflict.
+      resume: (hostname) => sessions.customerDomainByHostname(session.organization_id, session.external_customer_id, hostname),
+    });
+    if ('resumed' in result) return reply.code(200).send({ data: present(result.resumed) });
+    return reply.code(201).send(result.created);
   });
 
   app.get('/widget/domains/:id', {

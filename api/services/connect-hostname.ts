@@ -1,0 +1,124 @@
+// "Connect a hostname": the one write behind POST /v1/domains (the vendor's server) and
+// POST /v1/widget/domains (the vendor's customer, in <service-widget>). Every check, the write and
+// its refusals live here, so the two routes cannot drift apart again; each route only shapes its
+// answer (presenter, status code, the widget's "already started → 200").
+//
+// A plain module, not a Fastify decorator (fastify/demo hangs shared logic on the instance with an
+// `fp` plugin and declared dependencies). This holds nothing of its own to open or close, and what
+// it needs (db, config, dispatcher) is already on `app.deps`, which both routes read. An import is
+// checked by the compiler; a decorator would add a module augmentation of FastifyInstance and a
+// registration order (after idempotency, before both route plugins) checked only at boot. It is a
+// factory over deps, like the repositories it calls.
+//
+// Refusals carry the server API's codes. The widget route's error handler (toWidgetError) turns
+// each one the widget does not answer as it is into widget_request_failed with the code in
+// details.cause, which the widget route used to spell out by hand.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config/index.ts';
+import type { Db } from '../../db/pool.ts';
+import { destinationsRepository } from '../../db/repositories/destinations.ts';
+import { DomainConflictError, domainsRepository, type DomainRow } from '../../db/repositories/domains.ts';
+import { normalizeHostname } from '../../model/hostname.ts';
+import type { OutboxDispatcher } from '../../temporal/outbox-dispatcher.ts';
+import { ApiError } from '../errors.ts';
+import { recordAnswerWithin } from '../plugins/idempotency.ts';
+
+export type DestinationChoice =
+  /** POST /v1/domains: the body's destination_id. */
+  | { kind: 'named'; id: string }
+  /** A widget session's destination; when it names none (id null), the organization's only live one (issue 18). */
+  | { kind: 'session'; id: string | null };
+
+export interface ConnectInput<A> {
+  organizationId: string;
+  /** As the caller sent it; normalised here. */
+  hostname: string;
+  destination: DestinationChoice;
+  externalCustomerId: string | null;
+  /**
+   * The widget session creating the domain, null from the server API. A widget create is read by
+   * the vendor's customer: its refusals name no other organization and no server setting.
+   */
+  widgetSessionId: string | null;
+  /** The 201 body: recorded as the request's idempotent answer in the transaction that creates the domain (issue 14). */
+  answer: (domain: DomainRow) => A;
+  /**
+   * A domain to continue with instead of creating one (the widget: a hostname the customer already
+   * started). Asked before the write, and again when a concurrent create took the hostname.
+   */
+  resume?: (hostname: string) => Promise<DomainRow | null>;
+}
+
+export type Connected<A> = { created: A } | { resumed: DomainRow };
+
+/** What it needs of `app.deps` (typed here, not imported from app.ts, which imports the routes that import this). */
+export interface ConnectDeps { db: Db; config: Config; dispatcher: OutboxDispatcher | null }
+
+export function hostnameConnector(deps: ConnectDeps) {
+  const { db, config, dispatcher } = deps;
+  const domains = domainsRepository(db);
+  const destinations = destinationsRepository(db);
+
+  function connectHostname<A>(request: FastifyRequest, reply: FastifyReply, input: ConnectInput<A> & { resume?: undefined }): Promise<{ created: A }>;
+  function connectHostname<A>(request: FastifyRequest, reply: FastifyReply, input: ConnectInput<A>): Promise<Connected<A>>;
+  async function connectHostname<A>(request: FastifyRequest, reply: FastifyReply, input: ConnectInput<A>): Promise<Connected<A>> {
+    const forCustomer = input.widgetSessionId !== null;
+    const normalized = normalizeHostname(input.hostname, { serviceDomain: config.serviceDomain });
+    if (!normalized.ok) throw new ApiError('invalid_request', normalized.message, { param: 'hostname', details: { reason: normalized.reason } });
+    const { hostname, isApex } = normalized;
+    // An apex needs A/AAAA records to the edge; with no edge address configured the 201 would
+    // carry `dns_records: []` — instructions nobody can follow (issue 14).
+    if (isApex && config.edgeIpv4.length === 0 && config.edgeIpv6.length === 0) {
+      throw new ApiError('apex_domains_unavailable', forCustomer
+        ? `${hostname} is an apex domain, which this service cannot take yet; connect a subdomain such as www.${hostname} instead`
+        : `${hostname} is an apex domain, which needs A/AAAA records to this service's edge, and no edge address is configured (HOSTGATE_EDGE_IPV4/HOSTGATE_EDGE_IPV6); connect a subdomain such as www.${hostname} instead`, { param: 'hostname' });
+    }
+    const started = input.resume ? await input.resume(hostname) : null;
+    if (started) return { resumed: started };
+    const { organizationId, destination: choice } = input;
+    // The choice resolved here, the destination locked below inside the transaction.
+    const destinationId = choice.kind === 'named' ? choice.id : choice.id ?? (await destinations.onlyOne(organizationId))?.id;
+    let created;
+    try {
+      created = await db.transaction(async (tx) => {
+        const destination = destinationId ? await destinations.lockLive(tx, organizationId, destinationId) : null;
+        if (!destination) throw destinationNotFound(choice);
+        if (destination.host === hostname) throw loopsToItself(hostname);
+        const result = await domains.create({ organizationId, destinationId: destination.id, hostname, isApex, externalCustomerId: input.externalCustomerId, widgetSessionId: input.widgetSessionId }, tx);
+        // The 201 commits with the domain: a retry after a lost answer replays it (issue 14).
+        const answer = input.answer(result.domain);
+        await recordAnswerWithin(request, reply, tx, 201, answer);
+        return { outboxId: result.outboxId, answer };
+      });
+    } catch (error) {
+      if (!(error instanceof DomainConflictError)) throw error;
+      // Created meanwhile by another request of the same customer: that one is the answer too.
+      const raced = input.resume ? await input.resume(hostname) : null;
+      if (raced) return { resumed: raced };
+      throw new ApiError('domain_conflict', forCustomer
+        ? `${hostname} is already connected to this service; remove it there first, or contact support`
+        : `${hostname} is already connected (here or in another organization); delete it there first`, { param: 'hostname' });
+    }
+    // Starts go through the outbox; kicking it after commit is the fast path, and the worker's
+    // sweep covers a kick that fails (Temporal down, process killed).
+    void dispatcher?.kick([created.outboxId]);
+    return { created: created.answer };
+  }
+  return connectHostname;
+}
+
+function destinationNotFound(choice: DestinationChoice): ApiError {
+  if (choice.kind === 'named') return new ApiError('destination_not_found', `destination ${choice.id} does not exist`, { param: 'destination_id' });
+  return new ApiError('destination_not_found', choice.id
+    ? 'the destination of this widget session no longer exists'
+    : 'this widget session has no destination: create the session with a destination_id (the organization does not have exactly one destination)');
+}
+
+/**
+ * A domain whose destination is the domain's own hostname: the edge would proxy each request to
+ * itself, over and over. `invalid_request` on `hostname` (from the widget: widget_request_failed,
+ * details.cause invalid_request).
+ */
+function loopsToItself(hostname: string): ApiError {
+  return new ApiError('invalid_request', `${hostname} is its destination's own host: Hostgate would send its requests back to itself in a loop; point the destination at your application's origin (e.g. app.vendor.com), not at the customer hostname`, { param: 'hostname' });
+}
