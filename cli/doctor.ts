@@ -9,7 +9,7 @@ import { Resolver } from 'node:dns/promises';
 import https from 'node:https';
 import pg from 'pg';
 import { parseEncryptionKeys, type Config, type EncryptionKey } from '../config/index.ts';
-import { migrationsDir } from '../db/migrate.ts';
+import { appliedMigrationVersion, migrationsDir } from '../db/migrate.ts';
 import { allSearchAttributes } from '../contracts/search-attributes.ts';
 import { connectTemporal } from '../temporal/connection.ts';
 import { answerWithin } from '../process/deadline.ts';
@@ -46,8 +46,7 @@ async function checkDatabase(url: string | undefined, timeoutMs: number): Promis
   try {
     await within(timeoutMs + 500, `Postgres at ${where}`, client.connect());
     const latest = latestMigration();
-    const hasTable = (await client.query<{ t: string | null }>("select to_regclass('schema_migrations')::text as t")).rows[0]?.t;
-    const applied = hasTable ? Number((await client.query<{ v: string | null }>('select max(version)::text as v from schema_migrations')).rows[0]?.v ?? 0) : 0;
+    const applied = await appliedMigrationVersion(client);
     if (applied < latest) return problem(name, `reachable at ${where}, but the schema is at migration ${applied} of ${latest}`, 'run `hostgate migrate` (the API and the worker also migrate when they start)');
     if (applied > latest) return problem(name, `reachable at ${where}, but the schema is at migration ${applied}, newer than this code's ${latest}`, 'run the same Hostgate version as the processes that migrated the database', false);
     return ok(name, `reachable at ${where}; migrations current (${applied})`);
