@@ -33,7 +33,7 @@ export function createFinalizePhase(ctx: IssuanceContext, orderPhase: OrderPhase
   /**
    * What a stored certificate means for its domain: `active` (first one) or the problem cleared.
    * Where an edge must serve it first (HOSTGATE_EDGE_DEPLOYMENT=required), the domain stays in
-   * pending_certificate and the workflow waits for the deployment (phases/await-deployment.ts).
+   * pending_certificate and the workflow waits for the deployment (workflows/domain/phases/await-deployment.ts).
    */
   async function afterIssuance(domainId: string, then: NonNullable<FinalizeInput['then']>): Promise<DomainState | undefined> {
     if (then.activateFromSeq === undefined || !ctx.activateOnIssue) {

@@ -126,7 +126,7 @@ export function edgeRepository(db: Db) {
      * Records what this edge now serves: `deployed` certificates (upserted; `deployed_at` moves
      * only when the certificate changes) and domains it no longer serves (`removed`). A domain
      * still waiting in pending_certificate for its first deployment gets a `verify` signal in the
-     * same transaction: its workflow checks at once and moves it to `active` (phases/await-deployment.ts).
+     * same transaction: its workflow checks at once and moves it to `active` (workflows/domain/phases/await-deployment.ts).
      */
     async recordDeployments(edgeId: string, deployed: readonly Deployment[], removed: readonly string[] = []): Promise<void> {
       if (deployed.length === 0 && removed.length === 0) return;
