@@ -194,8 +194,9 @@ try {
   say(`  API docs:     ${apiUrl}/docs  (OpenAPI: ${apiUrl}/v1/openapi.json)`);
   if (temporalUi) say(`  Temporal UI:  ${temporalUi}`);
   say(`  Readiness:    ${apiUrl}/readyz  (?strict=1: 503 while Temporal is away too)`);
-  const metricsUrls = [['api', env.HOSTGATE_API_METRICS_PORT], ['worker', env.HOSTGATE_WORKER_METRICS_PORT], ['worker SDK', env.HOSTGATE_WORKER_SDK_METRICS_PORT], ['edge', env.HOSTGATE_EDGE_METRICS_PORT]]
-    .filter(([, port]) => port !== '0').map(([name, port]) => `${name} :${port}`);
+  const { metricsPorts } = local;
+  const metricsUrls = ([['api', metricsPorts.api], ['worker', metricsPorts.worker], ['worker SDK', metricsPorts.workerSdk], ['edge', metricsPorts.edge]] as const)
+    .filter(([, port]) => port !== 0).map(([name, port]) => `${name} :${port}`);
   if (metricsUrls.length) say(`  Metrics:      http://${config.metrics.host}:<port>/metrics — ${metricsUrls.join(', ')}`);
   say(`  Widget demo:  ${apiUrl}/widget/demo`);
   say(`  ACME HTTP-01: http://localhost:${config.edge.httpPort}/.well-known/acme-challenge/…  (port 80 in production)`);
