@@ -9,7 +9,7 @@ import type { Client } from 'acme-client';
 import { reuseNonces } from './nonce-pool.ts';
 import type { AcmeRequest } from './transport.ts';
 
-/** The members of acme-client's HttpClient (src/http.js) we read or replace. */
+/** The members of acme-client's HttpClient (node_modules/acme-client/src/http.js) we read or replace. */
 export interface AcmeHttpInternals {
   /** Every request acme-client makes goes through here (signedRequest, getNonce, getDirectory). */
   request(url: string, method: string, opts?: object): Promise<{ status: number; headers: Record<string, unknown>; data: unknown }>;

@@ -65,8 +65,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // A client must send the whole request (headers and body) within this: one byte every few
     // seconds no longer holds a connection for minutes (issue 14). Node checks it every
     // `connectionsCheckingInterval`, so the cut comes at most that much later.
-    requestTimeout: deps.config.limits.requestTimeoutMs,
-    http: { connectionsCheckingInterval: connectionsCheckingInterval(deps.config.limits.requestTimeoutMs), headersTimeout: deps.config.limits.requestTimeoutMs },
+    requestTimeout: deps.config.api.requestTimeoutMs,
+    http: { connectionsCheckingInterval: connectionsCheckingInterval(deps.config.api.requestTimeoutMs), headersTimeout: deps.config.api.requestTimeoutMs },
     clientErrorHandler,
     // Requests arriving while the server drains get our envelope (the hook below) instead of
     // Fastify's own 503 body.
@@ -78,14 +78,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // HOSTGATE_TRUSTED_PROXIES (docs/deploy.md): only these peers' X-Forwarded-For names the
     // client (request.ip, the key of the failed-authentication limit); none by default, so a
     // client cannot pick its own address by sending the header.
-    trustProxy: deps.config.trustedProxies.length ? deps.config.trustedProxies : false,
+    trustProxy: deps.config.api.trustedProxies.length ? deps.config.api.trustedProxies : false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('deps', deps);
   app.decorate('secretBox', new SecretBox(deps.config.encryptionKeys));
   // One budget per client address shared by API-key and widget-token authentication.
   app.decorate('authFailures', new AuthFailureLimit({
-    ...deps.config.authFailureLimit,
+    ...deps.config.api.authFailureLimit,
     onSpent: (client) => app.log.warn({ client }, 'an address spent its failed-authentication budget: its requests needing a credential lookup answer 429 until it refills (hostgate_api_auth_failures_total{outcome="refused"})'),
   }));
   app.setValidatorCompiler(validatorCompiler);

@@ -13,7 +13,7 @@ import { buildApp } from './app.ts';
 
 const { config, logger, onShutdown } = boot('api', ['database', 'temporal', 'encryption']);
 // Every Postgres call of a request is bounded (docs/api-decisions.md, "Bounded waits").
-const db = await createDb(config.databaseUrl!, requestDbLimits(config));
+const db = await createDb(config.db.url!, requestDbLimits(config));
 // One Temporal connection (the Rust core's): starts and signals of the dispatcher, and readiness.
 const temporal = nativeClientProvider(config.temporal.address!, config.temporal.namespace);
 const dispatcher = createOutboxDispatcher({ db, client: temporal.get, taskQueue: taskQueue(config.temporal.taskQueue), logger });
@@ -30,4 +30,4 @@ app.addHook('onClose', async () => {
 });
 onShutdown(() => app.close());
 
-await app.listen({ host: config.host, port: config.apiPort });
+await app.listen({ host: config.api.host, port: config.api.port });

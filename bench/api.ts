@@ -202,7 +202,7 @@ async function main(): Promise<Headline> {
     ...apiUnderLoadEnv,
     HOSTGATE_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
   });
-  const { db, sql } = await openBenchDatabase(benchUrl, config.databasePoolSize);
+  const { db, sql } = await openBenchDatabase(benchUrl, config.db.poolSize);
 
   const { org, secret, destination } = await createBenchTenant(db);
 
@@ -215,7 +215,7 @@ async function main(): Promise<Headline> {
   const apiOrigin = await app.listen({ host: '127.0.0.1', port: 0 });
 
   await sql.query('create table bench_bare (id bigint generated always as identity primary key, hostname text not null, created_at timestamptz not null default now())');
-  const barePool = new pg.Pool({ connectionString: benchUrl, max: config.databasePoolSize });
+  const barePool = new pg.Pool({ connectionString: benchUrl, max: config.db.poolSize });
   barePool.on('error', () => undefined);
   onCleanup('baseline database pool', () => barePool.end());
   const bare = Fastify({ logger: false });

@@ -50,7 +50,7 @@ async function main(): Promise<Headline> {
     HOSTGATE_RATE_LIMIT_PER_SECOND: '1000000000', HOSTGATE_RATE_LIMIT_BURST: '1000000000',
     HOSTGATE_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
   });
-  const db = await createDb(pgb.benchUrl, { maximumPoolSize: config.databasePoolSize });
+  const db = await createDb(pgb.benchUrl, { maximumPoolSize: config.db.poolSize });
   onCleanup('API database pool', () => db.end());
   const sql = new pg.Client({ connectionString: pgb.benchUrl });
   await sql.connect();

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { Resolver } from 'node:dns/promises';
 import https from 'node:https';
 import pg from 'pg';
-import type { Config } from '../config/index.ts';
-import { migrationsDir } from '../db/migrate.ts';
+import { parseEncryptionKeys, type Config, type EncryptionKey } from '../config/index.ts';
+import { appliedMigrationVersion, migrationsDir } from '../db/migrate.ts';
 import { allSearchAttributes } from '../contracts/search-attributes.ts';
 import { connectTemporal } from '../temporal/connection.ts';
 import { answerWithin } from '../process/deadline.ts';
@@ -46,8 +46,7 @@ async function checkDatabase(url: string | undefined, timeoutMs: number): Promis
   try {
     await within(timeoutMs + 500, `Postgres at ${where}`, client.connect());
     const latest = latestMigration();
-    const hasTable = (await client.query<{ t: string | null }>("select to_regclass('schema_migrations')::text as t")).rows[0]?.t;
-    const applied = hasTable ? Number((await client.query<{ v: string | null }>('select max(version)::text as v from schema_migrations')).rows[0]?.v ?? 0) : 0;
+    const applied = await appliedMigrationVersion(client);
     if (applied < latest) return problem(name, `reachable at ${where}, but the schema is at migration ${applied} of ${latest}`, 'run `hostgate migrate` (the API and the worker also migrate when they start)');
     if (applied > latest) return problem(name, `reachable at ${where}, but the schema is at migration ${applied}, newer than this code's ${latest}`, 'run the same Hostgate version as the processes that migrated the database', false);
     return ok(name, `reachable at ${where}; migrations current (${applied})`);
@@ -61,7 +60,7 @@ async function checkDatabase(url: string | undefined, timeoutMs: number): Promis
 
 async function checkTemporal(config: Config, timeoutMs: number): Promise<CheckResult> {
   const name = 'temporal';
-  const address = config.temporal.address ?? `127.0.0.1:${config.raw.HOSTGATE_TEMPORAL_PORT}`;
+  const address = config.temporal.address ?? `127.0.0.1:${config.localStack.temporalPort}`;
   const namespace = config.temporal.namespace;
   let connection: Awaited<ReturnType<typeof connectTemporal>> | undefined;
   try {
@@ -87,6 +86,16 @@ async function checkTemporal(config: Config, timeoutMs: number): Promise<CheckRe
   }
 }
 
+/** The keys of a key file as `npm start` writes it; null when it cannot be read as keys. */
+function readKeyFile(file: string): EncryptionKey[] | null {
+  try { return parseEncryptionKeys(readFileSync(file, 'utf8').trim()); } catch { return null; }
+}
+
+/** Same ids and key bytes in the same order: the same setting, however it is spelled. */
+function sameKeys(a: EncryptionKey[], b: EncryptionKey[]): boolean {
+  return a.length === b.length && a.every((k, i) => k.id === b[i]!.id && k.key.equals(b[i]!.key));
+}
+
 function checkEncryptionKeys(config: Config): CheckResult {
   const name = 'encryption keys';
   const production = config.env === 'production';
@@ -96,8 +105,8 @@ function checkEncryptionKeys(config: Config): CheckResult {
       : ok(name, `not set: development uses the key generated under ${path.resolve(config.dataDir, 'encryption-keys')}`);
   }
   const devFile = path.resolve(config.dataDir, 'encryption-keys');
-  const devKeys = existsSync(devFile) ? readFileSync(devFile, 'utf8').trim() : null;
-  if (production && (devKeys === config.raw.HOSTGATE_ENCRYPTION_KEYS || config.encryptionKeys.some((k) => k.id === 'local1'))) {
+  const devKeys = existsSync(devFile) ? readKeyFile(devFile) : null;
+  if (production && ((devKeys !== null && sameKeys(devKeys, config.encryptionKeys)) || config.encryptionKeys.some((k) => k.id === 'local1'))) {
     return problem(name, 'HOSTGATE_ENCRYPTION_KEYS is the key `npm start` generated for development', 'generate a production key (k2:$(openssl rand -base64 32)), put it first in HOSTGATE_ENCRYPTION_KEYS and keep the old one after it while stored secrets still use it (docs/deploy.md, "Rotating encryption keys")');
   }
   return ok(name, `${config.encryptionKeys.length} key(s); "${config.encryptionKeys[0]!.id}" encrypts`);
@@ -112,12 +121,16 @@ function checkOutboundTargets(config: Config): CheckResult {
   return ok(name, config.allowPrivateTargets ? 'private addresses allowed (not production)' : 'public addresses only (SSRF guard on)');
 }
 
+/** `localhost` and names under it resolve to the loopback of whoever asks (RFC 6761): no customer can CNAME to them. */
+const isLocalhostName = (name: string) => name === 'localhost' || name.endsWith('.localhost');
+
 function checkEdgeAddresses(config: Config): CheckResult {
   const name = 'edge addresses';
-  const missing: string[] = [];
-  if (config.edgeIpv4.length === 0 && config.edgeIpv6.length === 0) missing.push('HOSTGATE_EDGE_IPV4 / HOSTGATE_EDGE_IPV6 (apex domains need A/AAAA records to the edge)');
-  if (!config.raw.HOSTGATE_CNAME_TARGET && config.serviceDomain.endsWith('localhost')) missing.push(`HOSTGATE_CNAME_TARGET (now ${config.cnameTarget}, which customers cannot CNAME to)`);
-  if (missing.length) return problem(name, `not set: ${missing.join('; ')}`, "set HOSTGATE_EDGE_IPV4 (and/or HOSTGATE_EDGE_IPV6) to the edges' public addresses and HOSTGATE_CNAME_TARGET to a name resolving to them, on the API and worker processes");
+  const found: string[] = [];
+  if (config.edgeIpv4.length === 0 && config.edgeIpv6.length === 0) found.push('not set: HOSTGATE_EDGE_IPV4 / HOSTGATE_EDGE_IPV6 (apex domains need A/AAAA records to the edge)');
+  // Unset, the target is edge.<HOSTGATE_SERVICE_DOMAIN>: under the default service domain, a localhost name too.
+  if (isLocalhostName(config.cnameTarget)) found.push(`HOSTGATE_CNAME_TARGET is ${config.cnameTarget} (edge.<HOSTGATE_SERVICE_DOMAIN> when unset), a localhost name customers cannot CNAME to`);
+  if (found.length) return problem(name, found.join('; '), "set HOSTGATE_EDGE_IPV4 (and/or HOSTGATE_EDGE_IPV6) to the edges' public addresses and HOSTGATE_CNAME_TARGET to a name resolving to them, on the API and worker processes");
   return ok(name, `CNAME target ${config.cnameTarget}; A ${config.edgeIpv4.join(', ') || '-'}; AAAA ${config.edgeIpv6.join(', ') || '-'}`);
 }
 
@@ -134,8 +147,8 @@ async function checkEdgePorts(config: Config, timeoutMs: number): Promise<CheckR
   const addresses = [...config.edgeIpv4, ...config.edgeIpv6];
   if (addresses.length === 0) return [problem('edge ports', 'no edge address to try (HOSTGATE_EDGE_IPV4 / HOSTGATE_EDGE_IPV6 are not set)', 'set the edge addresses first')];
   const ports = [
-    { label: 'HTTPS', port: config.raw.HOSTGATE_EDGE_HTTPS_PORT, variable: 'HOSTGATE_EDGE_HTTPS_PORT', why: 'customers reach their domains on it' },
-    { label: 'HTTP', port: config.httpPort, variable: 'HOSTGATE_HTTP_PORT', why: 'ACME HTTP-01 challenges and the redirect to HTTPS arrive on it' },
+    { label: 'HTTPS', port: config.edge.httpsPort, variable: 'HOSTGATE_EDGE_HTTPS_PORT', why: 'customers reach their domains on it' },
+    { label: 'HTTP', port: config.edge.httpPort, variable: 'HOSTGATE_HTTP_PORT', why: 'ACME HTTP-01 challenges and the redirect to HTTPS arrive on it' },
   ];
   const results: CheckResult[] = [];
   for (const { label, port, variable, why } of ports) {

@@ -45,7 +45,7 @@ export class UsageError extends Error {}
  * a stack started on another port (issue 14).
  */
 function databaseUrl(config: Config): string {
-  if (config.databaseUrl) return config.databaseUrl;
+  if (config.db.url) return config.db.url;
   const running = runningEmbeddedPostgres(config.dataDir);
   if (running) return running.url;
   if (existsSync(path.resolve(config.dataDir, 'postgres'))) {

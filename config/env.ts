@@ -8,56 +8,95 @@ const Port = Type.Integer({ minimum: 1, maximum: 65535 });
 
 /** Declared variables: name → schema, default and a human description (shown on error). */
 const variables = {
+  // Every process
   HOSTGATE_ENV: { schema: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')]), default: 'development', describe: 'one of development, production, test' },
+  LOG_LEVEL: { schema: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))), default: 'info', describe: 'one of fatal, error, warn, info, debug, trace, silent' },
+  HOSTGATE_DATA_DIR: { schema: Type.String({ minLength: 1 }), default: '.data', describe: 'a directory for local state' },
+  HOSTGATE_ENCRYPTION_KEYS: { schema: Type.String({ pattern: '^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=]{43,44}(,[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=]{43,44})*$' }), default: undefined, describe: 'comma-separated kid:base64(32 bytes) AES-256-GCM keys, the first encrypts (unset in development: generated under HOSTGATE_DATA_DIR)' },
+  HOSTGATE_ALLOW_PRIVATE_TARGETS: { schema: Type.Boolean(), default: 'false', describe: 'true or false: allow loopback/private destination and webhook targets (tests only)' },
+  // Postgres (config.db). The timeouts bound the processes that answer requests — the API and the
+  // edge's HTTP listener (docs/api-decisions.md, "Bounded waits"): past them a request answers 503
+  // with Retry-After instead of waiting for a Postgres that does not answer.
   DATABASE_URL: { schema: Type.String({ pattern: '^postgres(ql)?://' }), default: undefined, describe: 'a postgres:// connection URL (unset: embedded Postgres under HOSTGATE_DATA_DIR)' },
   DATABASE_POOL_SIZE: { schema: Type.Integer({ minimum: 1, maximum: 200 }), default: '10', describe: 'an integer from 1 to 200' },
+  HOSTGATE_DB_STATEMENT_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '3000', describe: 'an integer from 100 to 600000: milliseconds one API statement may run (statement_timeout; the client gives up 1 s later when Postgres does not answer at all)' },
+  HOSTGATE_DB_CONNECT_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '2000', describe: 'an integer from 100 to 600000: milliseconds to open a new API connection to Postgres (TCP, startup, authentication)' },
+  HOSTGATE_DB_ACQUIRE_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '2000', describe: 'an integer from 100 to 600000: milliseconds an API request waits for a free pooled connection' },
+  HOSTGATE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 3600000 }), default: '10000', describe: 'an integer from 100 to 3600000: milliseconds Postgres keeps an API session that sits idle inside a transaction (idle_in_transaction_session_timeout)' },
+  // Temporal (config.temporal)
   TEMPORAL_ADDRESS: { schema: Type.String({ pattern: '^[^\\s:]+:\\d+$' }), default: undefined, describe: 'host:port of a Temporal frontend (unset: local dev server)' },
   TEMPORAL_NAMESPACE: { schema: Type.String({ minLength: 1 }), default: 'default', describe: 'a Temporal namespace name' },
   TEMPORAL_TASK_QUEUE: { schema: Type.String({ minLength: 1, maxLength: 200 }), default: undefined, describe: 'a task queue name (unset: the versioned default)' },
   TEMPORAL_CLI_PATH: { schema: Type.String({ minLength: 1 }), default: undefined, describe: 'path to the `temporal` CLI binary' },
-  HOSTGATE_DATA_DIR: { schema: Type.String({ minLength: 1 }), default: '.data', describe: 'a directory for local state' },
-  HOSTGATE_HOST: { schema: Type.String({ minLength: 1 }), default: '127.0.0.1', describe: 'the interface the API listens on' },
-  HOSTGATE_API_PORT: { schema: Port, default: '3000', describe: 'a TCP port (1-65535)' },
-  HOSTGATE_TEMPORAL_PORT: { schema: Port, default: '7233', describe: 'a TCP port (1-65535) for the local Temporal dev server' },
-  HOSTGATE_TEMPORAL_UI_PORT: { schema: Port, default: '8233', describe: 'a TCP port (1-65535) for the Temporal Web UI' },
-  HOSTGATE_POSTGRES_PORT: { schema: Port, default: '5433', describe: 'a TCP port (1-65535) for the embedded Postgres' },
+  // Public names every process agrees on: the API's and the widget script's origins, what customers
+  // point DNS at
   HOSTGATE_PUBLIC_URL: { schema: Type.String({ pattern: '^https?://[^/]+$' }), default: undefined, describe: 'the API origin, e.g. https://api.example.com (no path)' },
   HOSTGATE_CDN_URL: { schema: Type.String({ pattern: '^https?://[^/]+$' }), default: undefined, describe: 'the origin that serves the widget script, e.g. https://cdn.example.com (no path; default: HOSTGATE_PUBLIC_URL)' },
+  HOSTGATE_WIDGET_API_ORIGIN: { schema: Type.String({ pattern: '^$|^https?://[^/]+$' }), default: undefined, describe: 'the API origin baked into the widget script when it is served from another origin (no path; unset: HOSTGATE_PUBLIC_URL when HOSTGATE_CDN_URL differs from it, else none: the script calls the origin it came from)' },
   HOSTGATE_SERVICE_DOMAIN: { schema: Type.String({ pattern: '^[a-z0-9.-]+$' }), default: 'hostgate.localhost', describe: "the service's own DNS domain (customers cannot claim it)" },
   HOSTGATE_CNAME_TARGET: { schema: Type.String({ pattern: '^[a-z0-9.-]+$' }), default: undefined, describe: 'the hostname customers CNAME to (default edge.<HOSTGATE_SERVICE_DOMAIN>)' },
   HOSTGATE_EDGE_IPV4: { schema: Type.String({ pattern: '^$|^[0-9.,]+$' }), default: '', describe: 'comma-separated IPv4 addresses of the edge (A records for apex domains)' },
   HOSTGATE_EDGE_IPV6: { schema: Type.String({ pattern: '^$|^[0-9a-fA-F:,]+$' }), default: '', describe: 'comma-separated IPv6 addresses of the edge (AAAA records for apex domains)' },
-  HOSTGATE_ENCRYPTION_KEYS: { schema: Type.String({ pattern: '^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=]{43,44}(,[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=]{43,44})*$' }), default: undefined, describe: 'comma-separated kid:base64(32 bytes) AES-256-GCM keys, the first encrypts (unset in development: generated under HOSTGATE_DATA_DIR)' },
+  // API process (config.api; api/server.ts). Failed authentications (docs/api-decisions.md,
+  // "Limits") are counted per client address, before the lookup.
+  HOSTGATE_HOST: { schema: Type.String({ minLength: 1 }), default: '127.0.0.1', describe: 'the interface the API listens on' },
+  HOSTGATE_API_PORT: { schema: Port, default: '3000', describe: 'a TCP port (1-65535)' },
+  HOSTGATE_REQUEST_TIMEOUT_MS: { schema: Type.Integer({ minimum: 1000, maximum: 600000 }), default: '10000', describe: 'an integer from 1000 to 600000: milliseconds a client has to send a whole request, headers and body (slower senders get 408)' },
   HOSTGATE_RATE_LIMIT_PER_SECOND: { schema: Type.Integer({ minimum: 1 }), default: '50', describe: 'a positive integer (requests per second per API key)' },
   HOSTGATE_RATE_LIMIT_BURST: { schema: Type.Integer({ minimum: 1 }), default: '100', describe: 'a positive integer (burst size per API key)' },
-  // Failed authentications (docs/api-decisions.md, "Limits"): per client address, before the lookup.
   HOSTGATE_TRUSTED_PROXIES: { schema: Type.String({ pattern: '^[0-9A-Za-z.:/, ]*$' }), default: '', describe: 'comma-separated IPs or CIDRs (or loopback, linklocal, uniquelocal) of the proxies in front of the API whose X-Forwarded-For names the client (empty: none, the client is the socket peer)' },
   HOSTGATE_AUTH_FAILURE_PER_SECOND: { schema: Type.Integer({ minimum: 1, maximum: 10000 }), default: '1', describe: 'an integer from 1 to 10000: failed authentications per second a client address regains' },
   HOSTGATE_AUTH_FAILURE_BURST: { schema: Type.Integer({ minimum: 1, maximum: 1000000 }), default: '20', describe: 'an integer from 1 to 1000000: failed authentications (unknown or revoked API key or widget token) a client address may make before its requests answer 429 until refilled' },
-  HOSTGATE_ALLOW_PRIVATE_TARGETS: { schema: Type.Boolean(), default: 'false', describe: 'true or false: allow loopback/private destination and webhook targets (tests only)' },
-  HOSTGATE_WEBHOOK_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 60000 }), default: '15000', describe: 'an integer from 100 to 60000: milliseconds a webhook receiver has to answer (docs/api-decisions.md: 15 s)' },
-  HOSTGATE_HTTP_PORT: { schema: Port, default: '8080', describe: 'a TCP port (1-65535) for the HTTP listener that answers ACME HTTP-01 challenges and redirects to HTTPS (80 in production)' },
+  // Worker process (config.worker; worker/main.ts): Temporal worker slots and the workflow bundle
+  HOSTGATE_WORKER_WORKFLOW_TASK_SLOTS: { schema: Type.Integer({ minimum: 2, maximum: 2000 }), default: '40', describe: 'an integer from 2 to 2000: workflow tasks one worker runs at once (each holds its slot while its local activities run)' },
+  HOSTGATE_WORKER_ACTIVITY_SLOTS: { schema: Type.Integer({ minimum: 1, maximum: 2000 }), default: '100', describe: 'an integer from 1 to 2000: activities one worker runs at once' },
+  HOSTGATE_WORKER_LOCAL_ACTIVITY_SLOTS: { schema: Type.Integer({ minimum: 1, maximum: 2000 }), default: '100', describe: 'an integer from 1 to 2000: local activities one worker runs at once' },
+  HOSTGATE_WORKER_DNS_ACTIVITY_SLOTS: { schema: Type.Integer({ minimum: 1, maximum: 2000 }), default: '20', describe: 'an integer from 1 to 2000: periodic DNS checks one worker runs at once (slots of the DNS task queue)' },
+  HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS: { schema: Type.Integer({ minimum: 0, maximum: 1000000 }), default: undefined, describe: "an integer: workflows one worker keeps in memory between tasks (unset: 2 per MiB of heap above 512 MiB, about 7,500 on Node's default heap); below the number of open workflows, each task replays its workflow's run" },
+  HOSTGATE_WORKFLOW_BUNDLE: { schema: Type.String({ minLength: 1 }), default: undefined, describe: 'path of the prebuilt workflow bundle the worker loads (unset: dist/workflow-bundle.js, rebuilt when older than the sources)' },
+  // Domain lifecycle: when a domain with a certificate becomes active
+  HOSTGATE_EDGE_DEPLOYMENT: { schema: Type.Union([Type.Literal('required'), Type.Literal('skip')]), default: 'required', describe: "required or skip: whether a domain becomes active only once an edge agent serves its certificate (skip: on issuance — for deployments without Hostgate's edge, and tests of the lifecycle alone)" },
+  HOSTGATE_EDGE_DEPLOY_OVERDUE_SECONDS: { schema: Type.Integer({ minimum: 1, maximum: 86400 }), default: '60', describe: 'an integer from 1 to 86400: seconds after which a stored certificate no edge serves yet shows as the problem edge_not_deployed' },
+  // DNS verification (config.dns, config.dnsLimits; activities/dns-check.ts): resolvers and the
+  // bounds of a lookup
   HOSTGATE_DNS_SERVERS: { schema: Type.String({ pattern: '^$|^[0-9a-fA-F.:\\[\\],]+$' }), default: '', describe: "comma-separated DNS servers (ip or ip:port) for verification (empty: the system's resolvers)" },
+  HOSTGATE_DNS_QUERY_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 30000 }), default: '2000', describe: 'an integer from 100 to 30000: milliseconds one DNS query try may take at most (c-ares shortens later tries to 5x the recent answer time of the server, see docs/operations.md)' },
+  HOSTGATE_DNS_TRIES: { schema: Type.Integer({ minimum: 1, maximum: 5 }), default: '2', describe: 'an integer from 1 to 5: tries per DNS query and server' },
+  HOSTGATE_DNS_LOCAL_BUDGET_MS: { schema: Type.Integer({ minimum: 200, maximum: 20000 }), default: '3000', describe: 'an integer from 200 to 20000: milliseconds a DNS check run inside a workflow task (verify, re-checks) may take in all, waiting for its turn included; past it the check reports lookup_failed' },
+  HOSTGATE_DNS_LOCAL_CONCURRENCY: { schema: Type.Integer({ minimum: 1, maximum: 1000 }), default: '10', describe: 'an integer from 1 to 1000: DNS checks one worker runs inside workflow tasks at once (each holds a workflow-task slot)' },
+  HOSTGATE_DNS_BACKGROUND_BUDGET_MS: { schema: Type.Integer({ minimum: 1000, maximum: 60000 }), default: '15000', describe: 'an integer from 1000 to 60000: milliseconds a periodic DNS check (a regular activity on the DNS task queue) may take in all' },
+  // Certificates (config.acme)
   HOSTGATE_ACME_DIRECTORY_URL: { schema: Type.String({ pattern: '^https://' }), default: 'https://acme-v02.api.letsencrypt.org/directory', describe: "an https:// ACME directory URL (Let's Encrypt by default)" },
   HOSTGATE_ACME_CA_BUNDLE: { schema: Type.String({ minLength: 1 }), default: undefined, describe: 'path to a PEM file to trust for the ACME directory connection (test CAs such as Pebble)' },
   HOSTGATE_ACME_EMAIL: { schema: Type.String({ pattern: '^[^@\\s]+@[^@\\s]+$' }), default: undefined, describe: 'a contact email for the ACME account' },
   HOSTGATE_ACME_CAA_IDENTITIES: { schema: Type.String({ pattern: '^[a-z0-9.,-]+$' }), default: 'letsencrypt.org', describe: 'comma-separated CAA issuer domains of our CA (a CAA record must name one of them)' },
-  // Zero-downtime moves (issue 17, docs/zero-downtime-moves.md): ownership by TXT, certificates by DNS-01 through a delegated CNAME.
+  // Zero-downtime moves (config.moves; docs/zero-downtime-moves.md): ownership by TXT, certificates
+  // by DNS-01 through a delegated CNAME
   HOSTGATE_CHALLENGE_ZONE: { schema: Type.String({ pattern: '^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$' }), default: undefined, describe: 'the DNS zone our PowerDNS serves for delegated DNS-01 challenges, e.g. acme.hostgate.example (lower case; unset: zero-downtime moves are off)' },
   HOSTGATE_CHALLENGE_DNS_SERVER: { schema: Type.String({ pattern: '^[0-9a-fA-F.:\\[\\]]+:\\d+$' }), default: '127.0.0.1:53', describe: 'ip:port of our PowerDNS server for the challenge zone (each published TXT is checked there before the CA is told)' },
   HOSTGATE_LIMIT_PENDING_VALIDATIONS: { schema: Type.Integer({ minimum: 1, maximum: 300 }), default: '50', describe: "an integer from 1 to 300: an organization's domains in certificate pre-validation at once (Let's Encrypt: 300 pending authorizations per account)" },
   HOSTGATE_LIMIT_ORDERS_PER_3H: { schema: Type.Integer({ minimum: 1, maximum: 299 }), default: '100', describe: "an integer from 1 to 299: certificate orders per organization per 3 hours (Let's Encrypt: 300 per account)" },
   HOSTGATE_LIMIT_CERTS_PER_DOMAIN_WEEK: { schema: Type.Integer({ minimum: 1, maximum: 49 }), default: '20', describe: "an integer from 1 to 49: certificates per organization and registered domain per 7 days (Let's Encrypt: 50)" },
   HOSTGATE_LIMIT_FAILED_VALIDATIONS_PER_HOUR: { schema: Type.Integer({ minimum: 1, maximum: 4 }), default: '3', describe: "an integer from 1 to 4: failed validations per hostname per hour before we stop asking (Let's Encrypt: 5)" },
-  HOSTGATE_EDGE_DEPLOYMENT: { schema: Type.Union([Type.Literal('required'), Type.Literal('skip')]), default: 'required', describe: "required or skip: whether a domain becomes active only once an edge agent serves its certificate (skip: on issuance — for deployments without Hostgate's edge, and tests of the lifecycle alone)" },
-  HOSTGATE_EDGE_DEPLOY_OVERDUE_SECONDS: { schema: Type.Integer({ minimum: 1, maximum: 86400 }), default: '60', describe: 'an integer from 1 to 86400: seconds after which a stored certificate no edge serves yet shows as the problem edge_not_deployed' },
-  HOSTGATE_WORKER_WORKFLOW_TASK_SLOTS: { schema: Type.Integer({ minimum: 2, maximum: 2000 }), default: '40', describe: 'an integer from 2 to 2000: workflow tasks one worker runs at once (each holds its slot while its local activities run)' },
-  HOSTGATE_WORKER_ACTIVITY_SLOTS: { schema: Type.Integer({ minimum: 1, maximum: 2000 }), default: '100', describe: 'an integer from 1 to 2000: activities one worker runs at once' },
-  HOSTGATE_WORKER_LOCAL_ACTIVITY_SLOTS: { schema: Type.Integer({ minimum: 1, maximum: 2000 }), default: '100', describe: 'an integer from 1 to 2000: local activities one worker runs at once' },
-  HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS: { schema: Type.Integer({ minimum: 0, maximum: 1000000 }), default: undefined, describe: "an integer: workflows one worker keeps in memory between tasks (unset: 2 per MiB of heap above 512 MiB, about 7,500 on Node's default heap); below the number of open workflows, each task replays its workflow's run" },
-  HOSTGATE_WORKFLOW_BUNDLE: { schema: Type.String({ minLength: 1 }), default: undefined, describe: 'path of the prebuilt workflow bundle the worker loads (unset: dist/workflow-bundle.js, rebuilt when older than the sources)' },
-  HOSTGATE_WIDGET_API_ORIGIN: { schema: Type.String({ pattern: '^$|^https?://[^/]+$' }), default: undefined, describe: 'the API origin baked into the widget script when it is served from another origin (no path; unset: HOSTGATE_PUBLIC_URL when HOSTGATE_CDN_URL differs from it, else none: the script calls the origin it came from)' },
-  // --- HTTPS edge agent (edge/agent-main.ts, docs/edge.md) ---
+  // Webhooks (config.webhooks)
+  HOSTGATE_WEBHOOK_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 60000 }), default: '15000', describe: 'an integer from 100 to 60000: milliseconds a webhook receiver has to answer (docs/api-decisions.md: 15 s)' },
+  // Billing (config.billing; docs/billing.md). No STRIPE_SECRET_KEY: the built-in local provider.
+  HOSTGATE_BILLING_PROVIDER: { schema: Type.Union([Type.Literal('stripe'), Type.Literal('local')]), default: undefined, describe: "stripe or local; unset: stripe when STRIPE_SECRET_KEY is set, else local — except with HOSTGATE_ENV=production, where the local provider (whose checkout page takes no payment) must be chosen on purpose" },
+  STRIPE_SECRET_KEY: { schema: Type.String({ pattern: '^(sk|rk)_[A-Za-z0-9_]+$' }), default: undefined, describe: 'a Stripe secret key (sk_… or rk_…); unset: the built-in local billing provider' },
+  STRIPE_WEBHOOK_SECRET: { schema: Type.String({ pattern: '^whsec_[A-Za-z0-9_]+$' }), default: undefined, describe: "the signing secret of the Stripe webhook endpoint (whsec_…)" },
+  STRIPE_PRICE_STARTER: { schema: Type.String({ pattern: '^price_[A-Za-z0-9_]+$' }), default: undefined, describe: 'the Stripe price id (price_…) of the starter plan' },
+  STRIPE_PRICE_GROWTH: { schema: Type.String({ pattern: '^price_[A-Za-z0-9_]+$' }), default: undefined, describe: 'the Stripe price id (price_…) of the growth plan' },
+  STRIPE_PRICE_SCALE: { schema: Type.String({ pattern: '^price_[A-Za-z0-9_]+$' }), default: undefined, describe: 'the Stripe price id (price_…) of the scale plan' },
+  STRIPE_API_BASE: { schema: Type.String({ pattern: '^https?://[^/]+$' }), default: undefined, describe: "the origin of Stripe's API (tests point it at a fake); unset: https://api.stripe.com" },
+  HOSTGATE_BILLING_GRACE_HOURS: { schema: Type.Integer({ minimum: 1, maximum: 2160 }), default: '168', describe: 'an integer from 1 to 2160: hours a past_due subscription keeps its domains before they are suspended' },
+  // Retention (config.retention; workflows/maintenance/): how long rows are kept
+  HOSTGATE_RETENTION_OUTBOX_DAYS: { schema: Type.Integer({ minimum: 1, maximum: 3650 }), default: '7', describe: 'an integer from 1 to 3650: days a dispatched workflow outbox row is kept' },
+  HOSTGATE_RETENTION_EVENTS_DAYS: { schema: Type.Integer({ minimum: 1, maximum: 3650 }), default: '30', describe: 'an integer from 1 to 3650: days events, finished webhook deliveries and their attempts are kept' },
+  HOSTGATE_RETENTION_WIDGET_SESSIONS_DAYS: { schema: Type.Integer({ minimum: 0, maximum: 3650 }), default: '7', describe: 'an integer from 0 to 3650: days an expired widget session is kept after it expired' },
+  HOSTGATE_RETENTION_BATCH: { schema: Type.Integer({ minimum: 10, maximum: 100000 }), default: '1000', describe: 'an integer from 10 to 100000: rows one retention statement deletes at most' },
+  // Edge (config.edge; docs/edge.md): the HTTP listener (edge/main.ts), then the HTTPS agent and its
+  // HAProxy (edge/agent-main.ts)
+  HOSTGATE_HTTP_PORT: { schema: Port, default: '8080', describe: 'a TCP port (1-65535) for the HTTP listener that answers ACME HTTP-01 challenges and redirects to HTTPS (80 in production)' },
   HOSTGATE_EDGE_ID: { schema: Type.String({ pattern: '^[a-z0-9][a-z0-9._-]{0,62}$' }), default: 'edge-local', describe: 'a stable id of this edge node (lower-case letters, digits, ".", "_", "-")' },
   HOSTGATE_EDGE_HTTPS_PORT: { schema: Port, default: '8443', describe: 'a TCP port (1-65535) HAProxy serves HTTPS on (443 in production)' },
   HOSTGATE_EDGE_BIND_ADDRESS: { schema: Type.String({ pattern: '^[0-9a-fA-F.:]+$' }), default: '127.0.0.1', describe: 'the address HAProxy binds HTTPS on (0.0.0.0 in production)' },
@@ -74,40 +113,17 @@ const variables = {
   HOSTGATE_EDGE_HEARTBEAT_INTERVAL_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '10000', describe: "milliseconds between two heartbeats of this edge in edge_nodes" },
   HOSTGATE_EDGE_SOCKET_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '5000', describe: "milliseconds one HAProxy runtime-API command may take" },
   HOSTGATE_EDGE_START_TIMEOUT_MS: { schema: Type.Integer({ minimum: 1000, maximum: 3600000 }), default: '300000', describe: 'milliseconds HAProxy may take to start or reload (grows with the number of certificates)' },
-  // --- end of HTTPS edge agent ---
-  // Client-side bounds of the API (docs/api-decisions.md, "Bounded waits"): past them a request
-  // answers 503 with Retry-After instead of waiting for a Postgres that does not answer.
-  HOSTGATE_DB_STATEMENT_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '3000', describe: 'an integer from 100 to 600000: milliseconds one API statement may run (statement_timeout; the client gives up 1 s later when Postgres does not answer at all)' },
-  HOSTGATE_DB_CONNECT_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '2000', describe: 'an integer from 100 to 600000: milliseconds to open a new API connection to Postgres (TCP, startup, authentication)' },
-  HOSTGATE_DB_ACQUIRE_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '2000', describe: 'an integer from 100 to 600000: milliseconds an API request waits for a free pooled connection' },
-  HOSTGATE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 3600000 }), default: '10000', describe: 'an integer from 100 to 3600000: milliseconds Postgres keeps an API session that sits idle inside a transaction (idle_in_transaction_session_timeout)' },
-  HOSTGATE_REQUEST_TIMEOUT_MS: { schema: Type.Integer({ minimum: 1000, maximum: 600000 }), default: '10000', describe: 'an integer from 1000 to 600000: milliseconds a client has to send a whole request, headers and body (slower senders get 408)' },
-  // Billing (docs/billing.md). No STRIPE_SECRET_KEY: the built-in local provider.
-  HOSTGATE_BILLING_PROVIDER: { schema: Type.Union([Type.Literal('stripe'), Type.Literal('local')]), default: undefined, describe: "stripe or local; unset: stripe when STRIPE_SECRET_KEY is set, else local — except with HOSTGATE_ENV=production, where the local provider (whose checkout page takes no payment) must be chosen on purpose" },
-  STRIPE_SECRET_KEY: { schema: Type.String({ pattern: '^(sk|rk)_[A-Za-z0-9_]+$' }), default: undefined, describe: 'a Stripe secret key (sk_… or rk_…); unset: the built-in local billing provider' },
-  STRIPE_WEBHOOK_SECRET: { schema: Type.String({ pattern: '^whsec_[A-Za-z0-9_]+$' }), default: undefined, describe: "the signing secret of the Stripe webhook endpoint (whsec_…)" },
-  STRIPE_PRICE_STARTER: { schema: Type.String({ pattern: '^price_[A-Za-z0-9_]+$' }), default: undefined, describe: 'the Stripe price id (price_…) of the starter plan' },
-  STRIPE_PRICE_GROWTH: { schema: Type.String({ pattern: '^price_[A-Za-z0-9_]+$' }), default: undefined, describe: 'the Stripe price id (price_…) of the growth plan' },
-  STRIPE_PRICE_SCALE: { schema: Type.String({ pattern: '^price_[A-Za-z0-9_]+$' }), default: undefined, describe: 'the Stripe price id (price_…) of the scale plan' },
-  STRIPE_API_BASE: { schema: Type.String({ pattern: '^https?://[^/]+$' }), default: undefined, describe: "the origin of Stripe's API (tests point it at a fake); unset: https://api.stripe.com" },
-  HOSTGATE_BILLING_GRACE_HOURS: { schema: Type.Integer({ minimum: 1, maximum: 2160 }), default: '168', describe: 'an integer from 1 to 2160: hours a past_due subscription keeps its domains before they are suspended' },
-  // Issue 14 (reliability): DNS lookup bounds, the DNS task queue's slots, retention, metrics.
-  HOSTGATE_DNS_QUERY_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 30000 }), default: '2000', describe: 'an integer from 100 to 30000: milliseconds one DNS query try may take at most (c-ares shortens later tries to 5x the recent answer time of the server, see docs/operations.md)' },
-  HOSTGATE_DNS_TRIES: { schema: Type.Integer({ minimum: 1, maximum: 5 }), default: '2', describe: 'an integer from 1 to 5: tries per DNS query and server' },
-  HOSTGATE_DNS_LOCAL_BUDGET_MS: { schema: Type.Integer({ minimum: 200, maximum: 20000 }), default: '3000', describe: 'an integer from 200 to 20000: milliseconds a DNS check run inside a workflow task (verify, re-checks) may take in all, waiting for its turn included; past it the check reports lookup_failed' },
-  HOSTGATE_DNS_LOCAL_CONCURRENCY: { schema: Type.Integer({ minimum: 1, maximum: 1000 }), default: '10', describe: 'an integer from 1 to 1000: DNS checks one worker runs inside workflow tasks at once (each holds a workflow-task slot)' },
-  HOSTGATE_DNS_BACKGROUND_BUDGET_MS: { schema: Type.Integer({ minimum: 1000, maximum: 60000 }), default: '15000', describe: 'an integer from 1000 to 60000: milliseconds a periodic DNS check (a regular activity on the DNS task queue) may take in all' },
-  HOSTGATE_WORKER_DNS_ACTIVITY_SLOTS: { schema: Type.Integer({ minimum: 1, maximum: 2000 }), default: '20', describe: 'an integer from 1 to 2000: periodic DNS checks one worker runs at once (slots of the DNS task queue)' },
-  HOSTGATE_RETENTION_OUTBOX_DAYS: { schema: Type.Integer({ minimum: 1, maximum: 3650 }), default: '7', describe: 'an integer from 1 to 3650: days a dispatched workflow outbox row is kept' },
-  HOSTGATE_RETENTION_EVENTS_DAYS: { schema: Type.Integer({ minimum: 1, maximum: 3650 }), default: '30', describe: 'an integer from 1 to 3650: days events, finished webhook deliveries and their attempts are kept' },
-  HOSTGATE_RETENTION_WIDGET_SESSIONS_DAYS: { schema: Type.Integer({ minimum: 0, maximum: 3650 }), default: '7', describe: 'an integer from 0 to 3650: days an expired widget session is kept after it expired' },
-  HOSTGATE_RETENTION_BATCH: { schema: Type.Integer({ minimum: 10, maximum: 100000 }), default: '1000', describe: 'an integer from 10 to 100000: rows one retention statement deletes at most' },
+  // Prometheus endpoints (config.metrics; docs/operations.md, "Metrics")
   HOSTGATE_METRICS_HOST: { schema: Type.String({ minLength: 1 }), default: '127.0.0.1', describe: 'the interface the Prometheus endpoints listen on (loopback by default: not public)' },
   HOSTGATE_API_METRICS_PORT: { schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: undefined, describe: "a TCP port for the API's /metrics (0 or unset: off; `npm start` sets 9464)" },
   HOSTGATE_WORKER_METRICS_PORT: { schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: undefined, describe: "a TCP port for the worker's /metrics (0 or unset: off; `npm start` sets 9465)" },
   HOSTGATE_WORKER_SDK_METRICS_PORT: { schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: undefined, describe: "a TCP port for the Temporal SDK's own Prometheus metrics in the worker (0 or unset: off; `npm start` sets 9466)" },
   HOSTGATE_EDGE_METRICS_PORT: { schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: undefined, describe: "a TCP port for the edge listener's /metrics (0 or unset: off; `npm start` sets 9467)" },
-  LOG_LEVEL: { schema: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))), default: 'info', describe: 'one of fatal, error, warn, info, debug, trace, silent' },
+  // Local stack (config.localStack; `npm start`, local-stack/start.ts): ports of what it starts
+  // itself
+  HOSTGATE_POSTGRES_PORT: { schema: Port, default: '5433', describe: 'a TCP port (1-65535) for the embedded Postgres' },
+  HOSTGATE_TEMPORAL_PORT: { schema: Port, default: '7233', describe: 'a TCP port (1-65535) for the local Temporal dev server' },
+  HOSTGATE_TEMPORAL_UI_PORT: { schema: Port, default: '8233', describe: 'a TCP port (1-65535) for the Temporal Web UI' },
 } as const satisfies Record<string, { schema: TSchema; default: string | undefined; describe: string }>;
 
 type Vars = typeof variables;
@@ -147,4 +163,5 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): RawConfig {
   return out as RawConfig;
 }
 
-export const declaredVariables = Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, { default: v.default, describe: v.describe }]));
+/** Every declared variable with its schema, default and description (test/config.test.ts checks each reaches the typed Config). */
+export const declaredVariables: Record<string, { schema: TSchema; default: string | undefined; describe: string }> = variables;

@@ -1,19 +1,31 @@
 import { isIP } from 'node:net';
+import path from 'node:path';
 import { ConfigError, readEnv, type RawConfig } from './env.ts';
 
 export { ConfigError } from './env.ts';
 
 export interface EncryptionKey { id: string; key: Buffer }
 
+/**
+ * The typed configuration, grouped by the process or area that reads it. Every variable of
+ * config/env.ts lands in exactly one place here; nothing outside config/ reads the environment.
+ */
 export interface Config {
+  // --- Every process ---
   env: RawConfig['HOSTGATE_ENV'];
-  raw: RawConfig;
-  databaseUrl: string | undefined;
-  databasePoolSize: number;
-  temporal: { address: string | undefined; namespace: string; taskQueue: string | undefined; cliPath: string | undefined };
+  logLevel: RawConfig['LOG_LEVEL'];
   dataDir: string;
-  host: string;
-  apiPort: number;
+  encryptionKeys: EncryptionKey[];
+  /** Loopback/private destination and webhook targets allowed (tests and local stacks only). */
+  allowPrivateTargets: boolean;
+  /**
+   * Postgres. The four timeouts bound the processes that answer requests, the API and the edge's
+   * HTTP listener (requestDbLimits below; docs/api-decisions.md, "Bounded waits").
+   */
+  db: { url: string | undefined; poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number; acquireTimeoutMs: number; idleInTransactionTimeoutMs: number };
+  temporal: { address: string | undefined; namespace: string; taskQueue: string | undefined; cliPath: string | undefined };
+
+  // --- Public names every process agrees on ---
   publicUrl: string;
   /** Origin serving the widget script (`{cdn_url}` of the spec); the API itself by default. */
   cdnUrl: string;
@@ -23,47 +35,97 @@ export interface Config {
   cnameTarget: string;
   edgeIpv4: string[];
   edgeIpv6: string[];
-  encryptionKeys: EncryptionKey[];
-  rateLimit: { perSecond: number; burst: number };
-  /** Proxies whose X-Forwarded-For is believed (Fastify `trustProxy`); empty: request.ip is the socket peer. */
-  trustedProxies: string[];
-  /** Failed authentications per client address (api/auth-failure-limit.ts). */
-  authFailureLimit: { perSecond: number; burst: number };
-  allowPrivateTargets: boolean;
-  webhooks: { timeoutMs: number };
-  /** Concurrency of one worker process (Temporal worker slots). */
-  worker: { workflowTaskSlots: number; activitySlots: number; localActivitySlots: number; maxCachedWorkflows: number | undefined; bundlePath: string | undefined };
-  httpPort: number;
-  dns: { servers: string[] };
-  acme: { directoryUrl: string; caBundlePath: string | undefined; email: string | undefined; caaIdentities: string[] };
+
+  // --- API process (api/server.ts) ---
+  api: {
+    /** HOSTGATE_HOST, which the edge's HTTP listener shares (edge.httpHost). */
+    host: string;
+    port: number;
+    /** Milliseconds a client has to send a whole request (slower senders get 408). */
+    requestTimeoutMs: number;
+    /** Requests per API key (api/plugins/api-key-auth.ts). */
+    rateLimit: { perSecond: number; burst: number };
+    /** Proxies whose X-Forwarded-For is believed (Fastify `trustProxy`); empty: request.ip is the socket peer. */
+    trustedProxies: string[];
+    /** Failed authentications per client address (api/auth-failure-limit.ts). */
+    authFailureLimit: { perSecond: number; burst: number };
+  };
+
+  // --- Worker process (worker/main.ts) ---
+  /** Concurrency of one worker process (Temporal worker slots) and the workflow bundle it loads. */
+  worker: {
+    workflowTaskSlots: number; activitySlots: number; localActivitySlots: number;
+    /** Slots of the DNS task queue's worker (worker/create-worker.ts). */
+    dnsActivitySlots: number;
+    maxCachedWorkflows: number | undefined; bundlePath: string | undefined;
+  };
   /** `required`: a domain is active only once an edge serves its certificate; `skip`: on issuance. */
   edgeDeployment: 'required' | 'skip';
+  /** Seconds after which an issued certificate no edge serves is shown as a problem. */
+  edgeDeployOverdueSeconds: number;
+  /** Resolvers used for verification (activities/dns-check.ts); empty: the system's. */
+  dns: { servers: string[] };
+  /** Bounds on DNS lookups (activities/dns-check.ts). */
+  dnsLimits: { queryTimeoutMs: number; tries: number; localBudgetMs: number; localConcurrency: number; backgroundBudgetMs: number };
+  acme: { directoryUrl: string; caBundlePath: string | undefined; email: string | undefined; caaIdentities: string[] };
   /** Zero-downtime moves (docs/zero-downtime-moves.md): off when no challenge zone is set. */
   moves: {
     challengeZone: string | undefined;
     challengeDnsServer: string;
     limits: { pendingValidations: number; ordersPer3h: number; certsPerDomainWeek: number; failedValidationsPerHour: number };
   };
-  /** Seconds after which an issued certificate no edge serves is shown as a problem. */
-  edgeDeployOverdueSeconds: number;
-  logLevel: RawConfig['LOG_LEVEL'];
-  /** Client-side bounds on the API's Postgres calls and on receiving a request (docs/api-decisions.md, "Bounded waits"). */
-  limits: { dbStatementTimeoutMs: number; dbConnectTimeoutMs: number; dbAcquireTimeoutMs: number; dbIdleInTransactionTimeoutMs: number; requestTimeoutMs: number };
+  webhooks: { timeoutMs: number };
   /** Payment provider: Stripe when a secret key is set, else the built-in local one. */
   billing: {
     graceHours: number;
     stripe: { secretKey: string; webhookSecret: string | undefined; prices: Record<'starter' | 'growth' | 'scale', string | undefined>; apiBase: string | undefined } | null;
   };
-  // Issue 14 (reliability).
-  /** Bounds on DNS lookups (activities/dns-check.ts). */
-  dnsLimits: { queryTimeoutMs: number; tries: number; localBudgetMs: number; localConcurrency: number; backgroundBudgetMs: number };
-  /** Slots of the DNS task queue's worker (worker/dns-worker.ts). */
-  dnsActivitySlots: number;
-  /** How long rows are kept (workflows/maintenance/). */
+  /** How long rows are kept (workflows/maintenance/workflows.ts). */
   retention: { outboxDays: number; eventsDays: number; widgetSessionsDays: number; batch: number };
+
+  // --- Edge processes (docs/edge.md) ---
+  edge: {
+    /** HTTP listener (edge/main.ts): ACME HTTP-01 answers and the redirect to HTTPS; HOSTGATE_HOST, as the API's. */
+    httpHost: string;
+    httpPort: number;
+    /** HTTPS agent and its HAProxy (edge/agent-main.ts, edge/agent/agent.ts). */
+    id: string;
+    httpsPort: number;
+    bindAddress: string;
+    /** HAProxy's generated files; <dataDir>/edge unless set. */
+    stateDir: string;
+    haproxyBin: string;
+    originCaFile: string;
+    /** ip:port DNS servers HAProxy resolves origins with; empty: /etc/resolv.conf. */
+    resolvers: string[];
+    originDnsRefreshMs: number;
+    hstsMaxAge: number;
+    threads: number;
+    bandwidthIntervalMs: number;
+    pollIntervalMs: number;
+    reconcileIntervalMs: number;
+    heartbeatIntervalMs: number;
+    socketTimeoutMs: number;
+    startTimeoutMs: number;
+  };
+
+  // --- Observability ---
   /** Prometheus endpoints (metrics/); a port of 0 is off. */
   metrics: { host: string; apiPort: number; workerPort: number; workerSdkPort: number; edgePort: number };
+
+  // --- Local stack (`npm start`, local-stack/start.ts) ---
+  localStack: {
+    /** Ports of the embedded Postgres and the Temporal dev server it starts when DATABASE_URL / TEMPORAL_ADDRESS are unset. */
+    postgresPort: number;
+    temporalPort: number;
+    temporalUiPort: number;
+    /** The metrics ports it gives its children: each variable when set (0: off), else LOCAL_METRICS_PORTS. */
+    metricsPorts: { api: number; worker: number; workerSdk: number; edge: number };
+  };
 }
+
+/** Where `npm start` serves each process's metrics unless told otherwise (docs/operations.md, "Metrics"). */
+export const LOCAL_METRICS_PORTS = { api: 9464, worker: 9465, workerSdk: 9466, edge: 9467 } as const;
 
 function list(value: string): string[] {
   return value.split(',').map((s) => s.trim()).filter(Boolean);
@@ -130,13 +192,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
   const cdnUrl = raw.HOSTGATE_CDN_URL ?? publicUrl;
   return {
     env: raw.HOSTGATE_ENV,
-    raw,
-    databaseUrl: raw.DATABASE_URL,
-    databasePoolSize: raw.DATABASE_POOL_SIZE,
-    temporal: { address: raw.TEMPORAL_ADDRESS, namespace: raw.TEMPORAL_NAMESPACE, taskQueue: raw.TEMPORAL_TASK_QUEUE, cliPath: raw.TEMPORAL_CLI_PATH },
+    logLevel: raw.LOG_LEVEL,
     dataDir: raw.HOSTGATE_DATA_DIR,
-    host: raw.HOSTGATE_HOST,
-    apiPort: raw.HOSTGATE_API_PORT,
+    encryptionKeys,
+    allowPrivateTargets: raw.HOSTGATE_ALLOW_PRIVATE_TARGETS,
+    db: {
+      url: raw.DATABASE_URL, poolSize: raw.DATABASE_POOL_SIZE,
+      statementTimeoutMs: raw.HOSTGATE_DB_STATEMENT_TIMEOUT_MS, connectTimeoutMs: raw.HOSTGATE_DB_CONNECT_TIMEOUT_MS,
+      acquireTimeoutMs: raw.HOSTGATE_DB_ACQUIRE_TIMEOUT_MS, idleInTransactionTimeoutMs: raw.HOSTGATE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
+    temporal: { address: raw.TEMPORAL_ADDRESS, namespace: raw.TEMPORAL_NAMESPACE, taskQueue: raw.TEMPORAL_TASK_QUEUE, cliPath: raw.TEMPORAL_CLI_PATH },
+
     publicUrl,
     cdnUrl,
     widgetApiOrigin: raw.HOSTGATE_WIDGET_API_ORIGIN ?? (cdnUrl !== publicUrl ? publicUrl : ''),
@@ -144,25 +210,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
     cnameTarget: raw.HOSTGATE_CNAME_TARGET ?? `edge.${serviceDomain}`,
     edgeIpv4: list(raw.HOSTGATE_EDGE_IPV4),
     edgeIpv6: list(raw.HOSTGATE_EDGE_IPV6),
-    encryptionKeys,
-    rateLimit: { perSecond: raw.HOSTGATE_RATE_LIMIT_PER_SECOND, burst: raw.HOSTGATE_RATE_LIMIT_BURST },
-    trustedProxies: trusted.proxies,
-    authFailureLimit: { perSecond: raw.HOSTGATE_AUTH_FAILURE_PER_SECOND, burst: raw.HOSTGATE_AUTH_FAILURE_BURST },
-    allowPrivateTargets: raw.HOSTGATE_ALLOW_PRIVATE_TARGETS,
-    webhooks: { timeoutMs: raw.HOSTGATE_WEBHOOK_TIMEOUT_MS },
-    worker: { workflowTaskSlots: raw.HOSTGATE_WORKER_WORKFLOW_TASK_SLOTS, activitySlots: raw.HOSTGATE_WORKER_ACTIVITY_SLOTS, localActivitySlots: raw.HOSTGATE_WORKER_LOCAL_ACTIVITY_SLOTS, maxCachedWorkflows: raw.HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS, bundlePath: raw.HOSTGATE_WORKFLOW_BUNDLE },
-    httpPort: raw.HOSTGATE_HTTP_PORT,
-    dns: { servers: list(raw.HOSTGATE_DNS_SERVERS) },
+
+    api: {
+      host: raw.HOSTGATE_HOST,
+      port: raw.HOSTGATE_API_PORT,
+      requestTimeoutMs: raw.HOSTGATE_REQUEST_TIMEOUT_MS,
+      rateLimit: { perSecond: raw.HOSTGATE_RATE_LIMIT_PER_SECOND, burst: raw.HOSTGATE_RATE_LIMIT_BURST },
+      trustedProxies: trusted.proxies,
+      authFailureLimit: { perSecond: raw.HOSTGATE_AUTH_FAILURE_PER_SECOND, burst: raw.HOSTGATE_AUTH_FAILURE_BURST },
+    },
+
+    worker: {
+      workflowTaskSlots: raw.HOSTGATE_WORKER_WORKFLOW_TASK_SLOTS, activitySlots: raw.HOSTGATE_WORKER_ACTIVITY_SLOTS, localActivitySlots: raw.HOSTGATE_WORKER_LOCAL_ACTIVITY_SLOTS,
+      dnsActivitySlots: raw.HOSTGATE_WORKER_DNS_ACTIVITY_SLOTS,
+      maxCachedWorkflows: raw.HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS, bundlePath: raw.HOSTGATE_WORKFLOW_BUNDLE,
+    },
     edgeDeployment: raw.HOSTGATE_EDGE_DEPLOYMENT,
+    edgeDeployOverdueSeconds: raw.HOSTGATE_EDGE_DEPLOY_OVERDUE_SECONDS,
+    dns: { servers: list(raw.HOSTGATE_DNS_SERVERS) },
+    dnsLimits: { queryTimeoutMs: raw.HOSTGATE_DNS_QUERY_TIMEOUT_MS, tries: raw.HOSTGATE_DNS_TRIES, localBudgetMs: raw.HOSTGATE_DNS_LOCAL_BUDGET_MS, localConcurrency: raw.HOSTGATE_DNS_LOCAL_CONCURRENCY, backgroundBudgetMs: raw.HOSTGATE_DNS_BACKGROUND_BUDGET_MS },
+    acme: { directoryUrl: raw.HOSTGATE_ACME_DIRECTORY_URL, caBundlePath: raw.HOSTGATE_ACME_CA_BUNDLE, email: raw.HOSTGATE_ACME_EMAIL, caaIdentities: list(raw.HOSTGATE_ACME_CAA_IDENTITIES) },
     moves: {
       challengeZone: raw.HOSTGATE_CHALLENGE_ZONE,
       challengeDnsServer: raw.HOSTGATE_CHALLENGE_DNS_SERVER,
       limits: { pendingValidations: raw.HOSTGATE_LIMIT_PENDING_VALIDATIONS, ordersPer3h: raw.HOSTGATE_LIMIT_ORDERS_PER_3H, certsPerDomainWeek: raw.HOSTGATE_LIMIT_CERTS_PER_DOMAIN_WEEK, failedValidationsPerHour: raw.HOSTGATE_LIMIT_FAILED_VALIDATIONS_PER_HOUR },
     },
-    edgeDeployOverdueSeconds: raw.HOSTGATE_EDGE_DEPLOY_OVERDUE_SECONDS,
-    acme: { directoryUrl: raw.HOSTGATE_ACME_DIRECTORY_URL, caBundlePath: raw.HOSTGATE_ACME_CA_BUNDLE, email: raw.HOSTGATE_ACME_EMAIL, caaIdentities: list(raw.HOSTGATE_ACME_CAA_IDENTITIES) },
-    logLevel: raw.LOG_LEVEL,
-    limits: { dbStatementTimeoutMs: raw.HOSTGATE_DB_STATEMENT_TIMEOUT_MS, dbConnectTimeoutMs: raw.HOSTGATE_DB_CONNECT_TIMEOUT_MS, dbAcquireTimeoutMs: raw.HOSTGATE_DB_ACQUIRE_TIMEOUT_MS, dbIdleInTransactionTimeoutMs: raw.HOSTGATE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS, requestTimeoutMs: raw.HOSTGATE_REQUEST_TIMEOUT_MS },
+    webhooks: { timeoutMs: raw.HOSTGATE_WEBHOOK_TIMEOUT_MS },
     billing: {
       graceHours: raw.HOSTGATE_BILLING_GRACE_HOURS,
       stripe: raw.STRIPE_SECRET_KEY ? {
@@ -170,11 +243,42 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
         prices: { starter: raw.STRIPE_PRICE_STARTER, growth: raw.STRIPE_PRICE_GROWTH, scale: raw.STRIPE_PRICE_SCALE },
       } : null,
     },
-    // Issue 14 (reliability).
-    dnsLimits: { queryTimeoutMs: raw.HOSTGATE_DNS_QUERY_TIMEOUT_MS, tries: raw.HOSTGATE_DNS_TRIES, localBudgetMs: raw.HOSTGATE_DNS_LOCAL_BUDGET_MS, localConcurrency: raw.HOSTGATE_DNS_LOCAL_CONCURRENCY, backgroundBudgetMs: raw.HOSTGATE_DNS_BACKGROUND_BUDGET_MS },
-    dnsActivitySlots: raw.HOSTGATE_WORKER_DNS_ACTIVITY_SLOTS,
     retention: { outboxDays: raw.HOSTGATE_RETENTION_OUTBOX_DAYS, eventsDays: raw.HOSTGATE_RETENTION_EVENTS_DAYS, widgetSessionsDays: raw.HOSTGATE_RETENTION_WIDGET_SESSIONS_DAYS, batch: raw.HOSTGATE_RETENTION_BATCH },
+
+    edge: {
+      httpHost: raw.HOSTGATE_HOST,
+      httpPort: raw.HOSTGATE_HTTP_PORT,
+      id: raw.HOSTGATE_EDGE_ID,
+      httpsPort: raw.HOSTGATE_EDGE_HTTPS_PORT,
+      bindAddress: raw.HOSTGATE_EDGE_BIND_ADDRESS,
+      stateDir: raw.HOSTGATE_EDGE_STATE_DIR ?? path.join(raw.HOSTGATE_DATA_DIR, 'edge'),
+      haproxyBin: raw.HOSTGATE_EDGE_HAPROXY_BIN,
+      originCaFile: raw.HOSTGATE_EDGE_ORIGIN_CA_FILE,
+      resolvers: list(raw.HOSTGATE_EDGE_RESOLVERS),
+      originDnsRefreshMs: raw.HOSTGATE_EDGE_ORIGIN_DNS_REFRESH_MS,
+      hstsMaxAge: raw.HOSTGATE_EDGE_HSTS_MAX_AGE,
+      threads: raw.HOSTGATE_EDGE_THREADS,
+      bandwidthIntervalMs: raw.HOSTGATE_EDGE_BANDWIDTH_INTERVAL_MS,
+      pollIntervalMs: raw.HOSTGATE_EDGE_POLL_INTERVAL_MS,
+      reconcileIntervalMs: raw.HOSTGATE_EDGE_RECONCILE_INTERVAL_MS,
+      heartbeatIntervalMs: raw.HOSTGATE_EDGE_HEARTBEAT_INTERVAL_MS,
+      socketTimeoutMs: raw.HOSTGATE_EDGE_SOCKET_TIMEOUT_MS,
+      startTimeoutMs: raw.HOSTGATE_EDGE_START_TIMEOUT_MS,
+    },
+
     metrics: { host: raw.HOSTGATE_METRICS_HOST, apiPort: raw.HOSTGATE_API_METRICS_PORT ?? 0, workerPort: raw.HOSTGATE_WORKER_METRICS_PORT ?? 0, workerSdkPort: raw.HOSTGATE_WORKER_SDK_METRICS_PORT ?? 0, edgePort: raw.HOSTGATE_EDGE_METRICS_PORT ?? 0 },
+
+    localStack: {
+      postgresPort: raw.HOSTGATE_POSTGRES_PORT,
+      temporalPort: raw.HOSTGATE_TEMPORAL_PORT,
+      temporalUiPort: raw.HOSTGATE_TEMPORAL_UI_PORT,
+      metricsPorts: {
+        api: raw.HOSTGATE_API_METRICS_PORT ?? LOCAL_METRICS_PORTS.api,
+        worker: raw.HOSTGATE_WORKER_METRICS_PORT ?? LOCAL_METRICS_PORTS.worker,
+        workerSdk: raw.HOSTGATE_WORKER_SDK_METRICS_PORT ?? LOCAL_METRICS_PORTS.workerSdk,
+        edge: raw.HOSTGATE_EDGE_METRICS_PORT ?? LOCAL_METRICS_PORTS.edge,
+      },
+    },
   };
 }
 
@@ -184,10 +288,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
  */
 export function requestDbLimits(config: Config) {
   return {
-    maximumPoolSize: config.databasePoolSize,
-    statementTimeoutMs: config.limits.dbStatementTimeoutMs,
-    connectTimeoutMs: config.limits.dbConnectTimeoutMs,
-    acquireTimeoutMs: config.limits.dbAcquireTimeoutMs,
-    idleInTransactionTimeoutMs: config.limits.dbIdleInTransactionTimeoutMs,
+    maximumPoolSize: config.db.poolSize,
+    statementTimeoutMs: config.db.statementTimeoutMs,
+    connectTimeoutMs: config.db.connectTimeoutMs,
+    acquireTimeoutMs: config.db.acquireTimeoutMs,
+    idleInTransactionTimeoutMs: config.db.idleInTransactionTimeoutMs,
   };
 }

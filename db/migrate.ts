@@ -31,3 +31,10 @@ export async function migrate(databaseUrl: string, onProgress?: (message: string
     await client.end();
   }
 }
+
+/** The schema version of a database: the newest migration applied, 0 when none was (no schema_migrations table yet). */
+export async function appliedMigrationVersion(client: pg.Client): Promise<number> {
+  const table = (await client.query<{ t: string | null }>("select to_regclass('schema_migrations')::text as t")).rows[0]?.t;
+  if (!table) return 0;
+  return Number((await client.query<{ v: string | null }>('select max(version)::text as v from schema_migrations')).rows[0]?.v ?? 0);
+}

@@ -14,7 +14,7 @@ if (!existsSync(settings.haproxyBin)) {
   console.error(`HAProxy is not installed at ${settings.haproxyBin} (HOSTGATE_EDGE_HAPROXY_BIN): install it with \`sudo apt-get install haproxy\` (Debian 12: HAProxy 2.6)`);
   process.exit(78);
 }
-const db = await createDb(config.databaseUrl!, { maximumPoolSize: Math.min(config.databasePoolSize, 4) });
+const db = await createDb(config.db.url!, { maximumPoolSize: Math.min(config.db.poolSize, 4) });
 const agent = createEdgeAgent({ db, secretBox: new SecretBox(config.encryptionKeys), settings, logger });
 onShutdown(async () => {
   await agent.stop().catch((error) => logger.error({ err: error }, 'edge agent stop failed'));

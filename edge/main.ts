@@ -10,7 +10,7 @@ import { createChallengeServer } from './challenge-server.ts';
 const { config, logger, onShutdown } = boot('edge-http', ['database']);
 // The API's bounds (HOSTGATE_DB_*): a CA validating a challenge gives up after some seconds, so a
 // lookup stuck on a frozen Postgres answers 503 within them instead of holding the connection.
-const db = await createDb(config.databaseUrl!, requestDbLimits(config));
+const db = await createDb(config.db.url!, requestDbLimits(config));
 const server = createChallengeServer({ db, logger });
 // Metrics (HOSTGATE_EDGE_METRICS_PORT, off by default): every answer by kind (ACME challenge or
 // redirect), method and status, and its latency.
@@ -31,9 +31,9 @@ onShutdown(async () => {
 });
 
 server.on('error', (error) => {
-  logger.fatal({ err: error, host: config.host, port: config.httpPort }, 'edge http listener failed');
+  logger.fatal({ err: error, host: config.edge.httpHost, port: config.edge.httpPort }, 'edge http listener failed');
   process.exit(1);
 });
-server.listen(config.httpPort, config.host, () => {
-  logger.info({ host: config.host, port: config.httpPort }, 'edge http listener ready (ACME HTTP-01, redirect to HTTPS)');
+server.listen(config.edge.httpPort, config.edge.httpHost, () => {
+  logger.info({ host: config.edge.httpHost, port: config.edge.httpPort }, 'edge http listener ready (ACME HTTP-01, redirect to HTTPS)');
 });

@@ -24,9 +24,6 @@ import { Supervisor } from './supervisor.ts';
 import { findTemporalCli, startTemporalDevServer, type DevServerHandle, type DevServerOptions } from './temporal-dev-server.ts';
 import path from 'node:path';
 
-/** Where `npm start` serves each process's metrics unless told otherwise. */
-const LOCAL_METRICS_PORTS = { api: 9464, worker: 9465, workerSdk: 9466, edge: 9467 } as const;
-
 const t0 = Date.now();
 const say = (msg: string) => console.log(`hostgate: ${msg}`);
 const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
@@ -38,7 +35,7 @@ try {
   if (error instanceof ConfigError) { console.error(error.message); process.exit(78); }
   throw error;
 }
-const raw = config.raw;
+const local = config.localStack;
 
 let postgres: EmbeddedPostgresHandle | null = null;
 let temporal: DevServerHandle | null = null;
@@ -50,7 +47,7 @@ let shuttingDown = false;
  * the binary it is not started (a restart loop would only repeat the same exit), and the launcher
  * says how to install it; domains then wait in pending_certificate with edge_not_deployed.
  */
-const haproxyMissing = !existsSync(raw.HOSTGATE_EDGE_HAPROXY_BIN);
+const haproxyMissing = !existsSync(config.edge.haproxyBin);
 const nodeServices: { name: string; entry: string; skip?: boolean }[] = [
   { name: 'api', entry: '../api/server.ts' },
   { name: 'worker', entry: '../worker/main.ts' },
@@ -79,10 +76,10 @@ process.on('SIGTERM', () => void shutdown(0));
 process.on('SIGHUP', () => void shutdown(0));
 
 try {
-  let databaseUrl = config.databaseUrl;
+  let databaseUrl = config.db.url;
   if (databaseUrl) say('[1/6] Postgres: using DATABASE_URL');
   else {
-    say(`[1/6] Postgres: starting embedded Postgres on 127.0.0.1:${raw.HOSTGATE_POSTGRES_PORT} (data in ${path.join(config.dataDir, 'postgres')})`);
+    say(`[1/6] Postgres: starting embedded Postgres on 127.0.0.1:${local.postgresPort} (data in ${path.join(config.dataDir, 'postgres')})`);
     let started: EmbeddedPostgresHandle | null = null;
     await supervisor.add({
       name: 'postgres',
@@ -90,7 +87,7 @@ try {
       // again on the same data (Postgres itself refuses while the dead one's backends linger:
       // the supervisor then tries again after its backoff).
       async start() {
-        if (!started) started = await startEmbeddedPostgres(config.dataDir, raw.HOSTGATE_POSTGRES_PORT, say);
+        if (!started) started = await startEmbeddedPostgres(config.dataDir, local.postgresPort, say);
         else await started.restart();
         const child = started.process();
         if (!child) throw new Error('embedded Postgres started without a process');
@@ -107,9 +104,9 @@ try {
   if (temporalAddress) say(`[2/6] Temporal: using ${temporalAddress}`);
   else {
     const cli = findTemporalCli(config.temporal.cliPath, say);
-    say(`[2/6] Temporal: starting the dev server on 127.0.0.1:${raw.HOSTGATE_TEMPORAL_PORT} (UI :${raw.HOSTGATE_TEMPORAL_UI_PORT}, data in ${path.join(config.dataDir, 'temporal')})`);
+    say(`[2/6] Temporal: starting the dev server on 127.0.0.1:${local.temporalPort} (UI :${local.temporalUiPort}, data in ${path.join(config.dataDir, 'temporal')})`);
     const options: DevServerOptions = {
-      cliPath: cli, port: raw.HOSTGATE_TEMPORAL_PORT, uiPort: raw.HOSTGATE_TEMPORAL_UI_PORT,
+      cliPath: cli, port: local.temporalPort, uiPort: local.temporalUiPort,
       dbFile: path.resolve(config.dataDir, 'temporal', 'temporal.db'), namespace: config.temporal.namespace, log: say,
     };
     await supervisor.add({
@@ -162,13 +159,14 @@ try {
     ...process.env,
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: temporalAddress,
-    HOSTGATE_ENCRYPTION_KEYS: raw.HOSTGATE_ENCRYPTION_KEYS ?? localEncryptionKeys(config.dataDir),
+    // Keys given in the environment reach the children as they are (…process.env above).
+    ...(config.encryptionKeys.length ? {} : { HOSTGATE_ENCRYPTION_KEYS: localEncryptionKeys(config.dataDir) }),
     // Prometheus endpoints on loopback (HOSTGATE_METRICS_HOST), each on by default here; a
     // variable set (0: off) wins. docs/operations.md, "Metrics".
-    HOSTGATE_API_METRICS_PORT: String(raw.HOSTGATE_API_METRICS_PORT ?? LOCAL_METRICS_PORTS.api),
-    HOSTGATE_WORKER_METRICS_PORT: String(raw.HOSTGATE_WORKER_METRICS_PORT ?? LOCAL_METRICS_PORTS.worker),
-    HOSTGATE_WORKER_SDK_METRICS_PORT: String(raw.HOSTGATE_WORKER_SDK_METRICS_PORT ?? LOCAL_METRICS_PORTS.workerSdk),
-    HOSTGATE_EDGE_METRICS_PORT: String(raw.HOSTGATE_EDGE_METRICS_PORT ?? LOCAL_METRICS_PORTS.edge),
+    HOSTGATE_API_METRICS_PORT: String(local.metricsPorts.api),
+    HOSTGATE_WORKER_METRICS_PORT: String(local.metricsPorts.worker),
+    HOSTGATE_WORKER_SDK_METRICS_PORT: String(local.metricsPorts.workerSdk),
+    HOSTGATE_EDGE_METRICS_PORT: String(local.metricsPorts.edge),
   };
   say('[6/6] starting api, worker, edge HTTP listener and HTTPS edge agent');
   for (const { name, entry, skip } of nodeServices) {
@@ -181,7 +179,7 @@ try {
     });
   }
 
-  const apiUrl = `http://localhost:${config.apiPort}`;
+  const apiUrl = `http://localhost:${config.api.port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
     const ok = await fetch(`${apiUrl}/readyz`).then((r) => r.ok).catch(() => false);
@@ -196,15 +194,16 @@ try {
   say(`  API docs:     ${apiUrl}/docs  (OpenAPI: ${apiUrl}/v1/openapi.json)`);
   if (temporalUi) say(`  Temporal UI:  ${temporalUi}`);
   say(`  Readiness:    ${apiUrl}/readyz  (?strict=1: 503 while Temporal is away too)`);
-  const metricsUrls = [['api', env.HOSTGATE_API_METRICS_PORT], ['worker', env.HOSTGATE_WORKER_METRICS_PORT], ['worker SDK', env.HOSTGATE_WORKER_SDK_METRICS_PORT], ['edge', env.HOSTGATE_EDGE_METRICS_PORT]]
-    .filter(([, port]) => port !== '0').map(([name, port]) => `${name} :${port}`);
-  if (metricsUrls.length) say(`  Metrics:      http://${raw.HOSTGATE_METRICS_HOST}:<port>/metrics — ${metricsUrls.join(', ')}`);
+  const { metricsPorts } = local;
+  const metricsUrls = ([['api', metricsPorts.api], ['worker', metricsPorts.worker], ['worker SDK', metricsPorts.workerSdk], ['edge', metricsPorts.edge]] as const)
+    .filter(([, port]) => port !== 0).map(([name, port]) => `${name} :${port}`);
+  if (metricsUrls.length) say(`  Metrics:      http://${config.metrics.host}:<port>/metrics — ${metricsUrls.join(', ')}`);
   say(`  Widget demo:  ${apiUrl}/widget/demo`);
-  say(`  ACME HTTP-01: http://localhost:${config.httpPort}/.well-known/acme-challenge/…  (port 80 in production)`);
+  say(`  ACME HTTP-01: http://localhost:${config.edge.httpPort}/.well-known/acme-challenge/…  (port 80 in production)`);
   if (haproxyMissing) {
-    say(`  HTTPS edge:   NOT RUNNING — HAProxy is not installed at ${raw.HOSTGATE_EDGE_HAPROXY_BIN}: \`sudo apt-get install haproxy\` (Debian 12: 2.6), then restart`);
+    say(`  HTTPS edge:   NOT RUNNING — HAProxy is not installed at ${config.edge.haproxyBin}: \`sudo apt-get install haproxy\` (Debian 12: 2.6), then restart`);
   } else {
-    say(`  HTTPS edge:   https://<active hostname>:${raw.HOSTGATE_EDGE_HTTPS_PORT}/ on ${raw.HOSTGATE_EDGE_BIND_ADDRESS} (HAProxy; \`npm run cli -- edge status\`)`);
+    say(`  HTTPS edge:   https://<active hostname>:${config.edge.httpsPort}/ on ${config.edge.bindAddress} (HAProxy; \`npm run cli -- edge status\`)`);
   }
   if (bootstrap) {
     say(`  Organization: ${bootstrap.org}`);

@@ -117,6 +117,17 @@ describe('hostgate doctor', () => {
     expect(r.out).not.toContain(database.url); // a URL may carry a password: never printed whole
   }, 30_000);
 
+  it('a CNAME target under localhost (set, or derived from the default service domain): named with its fix', async () => {
+    for (const overrides of [{ HOSTGATE_CNAME_TARGET: 'edge.hostgate.localhost' }, { HOSTGATE_CNAME_TARGET: '', HOSTGATE_SERVICE_DOMAIN: '' }] as Record<string, string>[]) {
+      const r = await doctor(overrides);
+      const line = problemLine(r.out, 'edge addresses');
+      expect(line).toMatch(/HOSTGATE_CNAME_TARGET is edge\.hostgate\.localhost \(edge\.<HOSTGATE_SERVICE_DOMAIN> when unset\), a localhost name customers cannot CNAME to/);
+      expect(line).not.toMatch(/HOSTGATE_EDGE_IPV4/);
+      expect(r.lines[r.lines.indexOf(line!) + 1]).toMatch(/HOSTGATE_CNAME_TARGET to a name resolving to them/);
+      expect(r.code).toBe(1);
+    }
+  }, 30_000);
+
   it('private targets allowed in production: a warning with its fix, not a blocker', async () => {
     const r = await doctor({ HOSTGATE_ALLOW_PRIVATE_TARGETS: 'true' });
     const line = r.lines.find((l) => l.startsWith('warning') && l.includes('  outbound targets:'));
@@ -131,6 +142,16 @@ describe('hostgate doctor', () => {
     const r = await doctor({ HOSTGATE_ENCRYPTION_KEYS: devKey });
     expect(problemLine(r.out, 'encryption keys')).toMatch(/generated for development/);
     expect(r.code).toBe(1);
+    // Compared as keys, not as text: the same key under another id than local1, spelled without its
+    // base64 padding, is still the development key.
+    const bytes = generateEncryptionKey();
+    await writeFile(path.join(dataDir, 'encryption-keys'), `dev9:${bytes}\n`);
+    const respelled = await doctor({ HOSTGATE_ENCRYPTION_KEYS: `dev9:${bytes.replace(/=+$/, '')}` });
+    expect(problemLine(respelled.out, 'encryption keys')).toMatch(/generated for development/);
+    expect(respelled.code).toBe(1);
+    // A production key first, the development one after it (rotation in progress) is not the development setting.
+    const rotated = await doctor({ HOSTGATE_ENCRYPTION_KEYS: `prod2:${generateEncryptionKey()},dev9:${bytes}` });
+    expect(rotated.lines.find((l) => l.includes('  encryption keys:'))).toMatch(/^ok .*2 key\(s\); "prod2" encrypts/);
     const unset = await doctor({ HOSTGATE_ENCRYPTION_KEYS: '' });
     expect(problemLine(unset.out, 'encryption keys')).toMatch(/HOSTGATE_ENCRYPTION_KEYS is not set/);
     expect(unset.code).toBe(1);

@@ -56,7 +56,7 @@ export async function createHostgateWorker(options: HostgateWorkerOptions): Prom
     namespace: options.namespace,
     taskQueue: dnsTaskQueue(options.taskQueue),
     activities: { recheckDns: createDnsCheckActivities({ db: options.db, config: options.config }).recheckDns },
-    maxConcurrentActivityTaskExecutions: options.config.dnsActivitySlots,
+    maxConcurrentActivityTaskExecutions: options.config.worker.dnsActivitySlots,
     shutdownGraceTime: '20 seconds',
   });
   const shutdown = () => {

@@ -27,7 +27,7 @@ Runtime.install({ shutdownSignals: [], telemetryOptions: { logging: { filter: ma
 
 const address = config.temporal.address!;
 const queue = taskQueue(config.temporal.taskQueue);
-const db = await createDb(config.databaseUrl!, { maximumPoolSize: config.databasePoolSize });
+const db = await createDb(config.db.url!, { maximumPoolSize: config.db.poolSize });
 const adminConnection = await connectTemporal(address);
 const added = await ensureSearchAttributes(adminConnection, config.temporal.namespace);
 if (added.length) logger.info({ added }, 'registered search attributes');
@@ -44,7 +44,7 @@ const worker = await createHostgateWorker({ connection, namespace: config.tempor
 const dispatcher = createOutboxDispatcher({ db, client: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: queue, logger });
 dispatcher.startLoop(1000);
 // Hostname events → webhook deliveries, woken by LISTEN/NOTIFY at commit, swept every second.
-const fanOut = createWebhookFanOut({ db, dispatcher, logger, databaseUrl: config.databaseUrl });
+const fanOut = createWebhookFanOut({ db, dispatcher, logger, databaseUrl: config.db.url });
 await fanOut.start();
 // Retention runs on Temporal Schedules (visible in the Web UI); every worker start brings them up
 // to date. Not fatal: a worker that cannot write them still serves (the next start tries again).

@@ -34,7 +34,7 @@ export function createFinalizePhase(ctx: IssuanceContext, orderPhase: OrderPhase
    * What a stored certificate means for its domain: the transition the workflow named
    * (`certificate_issued`) or the problem cleared. Where an edge must serve it first
    * (HOSTGATE_EDGE_DEPLOYMENT=required) the transition is `certificate_deployed`, made once an
-   * edge reports (phases/await-deployment.ts): the domain stays in pending_certificate.
+   * edge reports (workflows/domain/phases/await-deployment.ts): the domain stays in pending_certificate.
    */
   async function afterIssuance(domainId: string, then: NonNullable<FinalizeInput['then']>): Promise<DomainState | undefined> {
     const requested = requestedTransition(then);

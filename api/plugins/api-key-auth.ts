@@ -49,7 +49,7 @@ export function principalOf(request: FastifyRequest): Principal {
 
 export const apiKeyAuthPlugin = fp(async function apiKeyAuth(app: FastifyInstance) {
   const keys = apiKeysRepository(app.deps.db);
-  const buckets = new TokenBuckets(app.deps.config.rateLimit.perSecond, app.deps.config.rateLimit.burst);
+  const buckets = new TokenBuckets(app.deps.config.api.rateLimit.perSecond, app.deps.config.api.rateLimit.burst);
   app.decorateRequest('principal', null);
 
 

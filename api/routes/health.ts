@@ -6,7 +6,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Client } from '@temporalio/client';
 import { Type } from 'typebox';
-import { sql } from '../../db/pool.ts';
+import { healthRepository } from '../../db/repositories/health.ts';
 import { ApiError } from '../errors.ts';
 import { ErrorResponse } from '../schemas/common.ts';
 import { answerWithin } from '../../process/deadline.ts';
@@ -52,7 +52,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { db, temporal } = app.deps;
     const checks: { postgres: 'ok' | 'unreachable' | 'not_configured'; temporal: 'ok' | 'unreachable' | 'not_configured' } = { postgres: 'ok', temporal: 'ok' };
     const details: Record<string, string> = {};
-    const postgres = answerWithin(db.oneFirst(sql.unsafe`select 1`), CHECK_TIMEOUT_MS, 'Postgres').catch((e: unknown) => {
+    const postgres = answerWithin(healthRepository(db).ping(), CHECK_TIMEOUT_MS, 'Postgres').catch((e: unknown) => {
       checks.postgres = 'unreachable';
       details.postgres = publicReason('Postgres', e);
       request.log.warn({ err: e }, 'readiness: Postgres check failed');

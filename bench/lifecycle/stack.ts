@@ -88,7 +88,7 @@ export async function startStack(options: LifecycleOptions, pgInfo: BenchPostgre
     ...sharedEnv,
     ...apiUnderLoadEnv,
   });
-  const { db, sql } = await openBenchDatabase(benchUrl, config.databasePoolSize);
+  const { db, sql } = await openBenchDatabase(benchUrl, config.db.poolSize);
   await acme.serveChallenges(db);
   onCleanup('challenge listener', () => acme.stopChallenges());
   const { secret, destination } = await createBenchTenant(db);

@@ -6,7 +6,6 @@
 // with Postgres. With Postgres gone, HAProxy keeps serving what it has.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Config } from '../../config/index.ts';
 import type { Db } from '../../db/pool.ts';
 import { edgeRepository, type Deployment } from '../../db/repositories/edge.ts';
@@ -43,30 +42,30 @@ export interface AgentSettings extends TemplateValues {
 }
 
 export function agentSettings(config: Config): AgentSettings {
-  const r = config.raw;
+  const e = config.edge;
   return {
-    edgeId: r.HOSTGATE_EDGE_ID,
+    edgeId: e.id,
     forbiddenOrigins: config.allowPrivateTargets ? null : {
       ipv4: [...NON_PUBLIC_IPV4_CIDRS, ...config.edgeIpv4.map((ip) => `${ip}/32`)],
       ipv6Allowed: GLOBAL_UNICAST_IPV6,
       ipv6: [...NON_PUBLIC_GLOBAL_IPV6_CIDRS, ...config.edgeIpv6.map((ip) => `${ip}/128`)],
     },
-    stateDir: r.HOSTGATE_EDGE_STATE_DIR ?? path.join(config.dataDir, 'edge'),
-    haproxyBin: r.HOSTGATE_EDGE_HAPROXY_BIN,
-    databaseUrl: config.databaseUrl,
-    bindAddress: r.HOSTGATE_EDGE_BIND_ADDRESS,
-    httpsPort: r.HOSTGATE_EDGE_HTTPS_PORT,
-    originCaFile: r.HOSTGATE_EDGE_ORIGIN_CA_FILE,
-    resolvers: r.HOSTGATE_EDGE_RESOLVERS.split(',').map((s) => s.trim()).filter(Boolean),
-    hstsMaxAge: r.HOSTGATE_EDGE_HSTS_MAX_AGE,
-    threads: r.HOSTGATE_EDGE_THREADS,
-    bandwidthIntervalMs: r.HOSTGATE_EDGE_BANDWIDTH_INTERVAL_MS,
-    pollIntervalMs: r.HOSTGATE_EDGE_POLL_INTERVAL_MS,
-    reconcileIntervalMs: r.HOSTGATE_EDGE_RECONCILE_INTERVAL_MS,
-    heartbeatIntervalMs: r.HOSTGATE_EDGE_HEARTBEAT_INTERVAL_MS,
-    originDnsRefreshMs: r.HOSTGATE_EDGE_ORIGIN_DNS_REFRESH_MS,
-    socketTimeoutMs: r.HOSTGATE_EDGE_SOCKET_TIMEOUT_MS,
-    startTimeoutMs: r.HOSTGATE_EDGE_START_TIMEOUT_MS,
+    stateDir: e.stateDir,
+    haproxyBin: e.haproxyBin,
+    databaseUrl: config.db.url,
+    bindAddress: e.bindAddress,
+    httpsPort: e.httpsPort,
+    originCaFile: e.originCaFile,
+    resolvers: e.resolvers,
+    hstsMaxAge: e.hstsMaxAge,
+    threads: e.threads,
+    bandwidthIntervalMs: e.bandwidthIntervalMs,
+    pollIntervalMs: e.pollIntervalMs,
+    reconcileIntervalMs: e.reconcileIntervalMs,
+    heartbeatIntervalMs: e.heartbeatIntervalMs,
+    originDnsRefreshMs: e.originDnsRefreshMs,
+    socketTimeoutMs: e.socketTimeoutMs,
+    startTimeoutMs: e.startTimeoutMs,
   };
 }
 
