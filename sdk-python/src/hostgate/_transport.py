@@ -17,8 +17,9 @@ import random
 import re
 import time
 import urllib.parse
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 import httpx
 
