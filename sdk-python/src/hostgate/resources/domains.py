@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+from .._transport import path_of
+from ..models import Domain, DomainStatus
+from ..pagination import ListResult
+from ._base import Resource, body_of
+
+
+class Domains(Resource):
+    """Your customers' hostnames: DNS instructions, verification, certificate, status."""
+
+    def create(
+        self,
+        *,
+        hostname: str,
+        destination_id: str,
+        external_customer_id: str | None = None,
+        idempotency_key: str,
+        timeout: float | None = None,
+        request_id: str | None = None,
+    ) -> Domain:
+        """POST /v1/domains (scope domains:write): ``pending_dns``, with the ``dns_records`` to set."""
+        body = body_of(hostname=hostname, destination_id=destination_id, external_customer_id=external_customer_id)
+        return self._one(Domain, "POST", "/v1/domains", body=body, idempotency_key=idempotency_key, timeout=timeout, request_id=request_id)
+
+    def list(
+        self,
+        *,
+        status: DomainStatus | None = None,
+        hostname: str | None = None,
+        external_customer_id: str | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+        timeout: float | None = None,
+        request_id: str | None = None,
+        max_retries: int | None = None,
+    ) -> ListResult[Domain]:
+        """GET /v1/domains: newest first; filters ``status``, ``hostname``, ``external_customer_id``."""
+        query = {"status": status, "hostname": hostname, "external_customer_id": external_customer_id, "limit": limit}
+        return self._list(Domain, "/v1/domains", query, cursor=cursor, timeout=timeout, request_id=request_id, max_retries=max_retries)
+
+    def get(self, domain_id: str, /, *, timeout: float | None = None, request_id: str | None = None, max_retries: int | None = None) -> Domain:
+        """GET /v1/domains/{id}: status, DNS records, the last ``verification`` and this period's ``bandwidth``."""
+        return self._one(Domain, "GET", path_of("domains", domain_id), timeout=timeout, request_id=request_id, max_retries=max_retries)
+
+    def delete(self, domain_id: str, /, *, idempotency_key: str, timeout: float | None = None, request_id: str | None = None) -> Domain:
+        """DELETE /v1/domains/{id}: answers 202 with the domain ``deleting``."""
+        return self._one(Domain, "DELETE", path_of("domains", domain_id), idempotency_key=idempotency_key, timeout=timeout, request_id=request_id)
+
+    def verify(self, domain_id: str, /, *, idempotency_key: str, timeout: float | None = None, request_id: str | None = None) -> Domain:
+        """POST /v1/domains/{id}/verify: check DNS now instead of at the next backoff step (202)."""
+        return self._one(Domain, "POST", path_of("domains", domain_id, "/verify"), idempotency_key=idempotency_key, timeout=timeout, request_id=request_id)
