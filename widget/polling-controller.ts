@@ -2,9 +2,9 @@
 // runs are chained with setTimeout (never setInterval, so a slow answer never overlaps the next
 // request), and a result that arrives after the run was superseded is dropped.
 //
-// States: idle (never started) → running ⇄ paused (token expired; `resume` when a new token is
-// set) → stopped (active or terminal status). Removal from the page cancels the timer and aborts
-// the request in flight; putting the element back resumes a running poll.
+// States: idle (never started) → running ⇄ paused (token expired; the element starts it again
+// when a new token is set) → stopped (active or terminal status). Removal from the page cancels
+// the timer and aborts the request in flight; putting the element back resumes a running poll.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
 /** What a run tells the controller to do next. */
@@ -38,16 +38,10 @@ export class PollingController implements ReactiveController {
     return this.#state;
   }
 
-  /** Starts polling: the first run after one interval (or at once with `immediate`). */
-  start(immediate = false): void {
+  /** Starts (or, after a pause or stop, restarts) polling: the first run after one interval. */
+  start(): void {
     this.#state = 'running';
-    this.#schedule(immediate ? 0 : this.#options.interval());
-  }
-
-  /** Runs a poll now (e.g. after "check now") and continues the chain from there. */
-  restart(delayMs = this.#options.interval()): void {
-    if (this.#state !== 'running') return;
-    this.#schedule(delayMs);
+    this.#schedule(this.#options.interval());
   }
 
   stop(): void {
@@ -59,13 +53,6 @@ export class PollingController implements ReactiveController {
     if (this.#state !== 'running') return;
     this.#state = 'paused';
     this.#cancel();
-  }
-
-  /** After a pause (token expiry): poll again at once. */
-  resume(): void {
-    if (this.#state !== 'paused') return;
-    this.#state = 'running';
-    this.#schedule(0);
   }
 
   hostConnected(): void {
