@@ -80,6 +80,23 @@ describe('the OpenAPI document in third-party tools', () => {
     for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z]*(\.[a-z][A-Za-z]*)+$/);
   });
 
+  it('every operation, parameter and response has a description of its own, and every tag used is declared with one', () => {
+    const missing: string[] = [];
+    const tags = new Map<string, string>((doc.tags ?? []).map((tag: Json) => [tag.name, tag.description]));
+    for (const [section, entries] of [['paths', doc.paths], ['webhooks', doc.webhooks]] as const) {
+      for (const [template, item] of Object.entries<Json>(entries)) {
+        for (const [method, op] of Object.entries<Json>(item)) {
+          const where = `${section} ${method.toUpperCase()} ${template}`;
+          if (!op.description) missing.push(`${where}: operation`);
+          for (const p of op.parameters ?? []) if (!p.description) missing.push(`${where}: parameter ${p.name}`);
+          for (const [status, r] of Object.entries<Json>(op.responses)) if (!r.description || r.description === 'Default Response') missing.push(`${where}: response ${status}`);
+          for (const tag of op.tags ?? []) if (!tags.get(tag)) missing.push(`${where}: tag ${tag}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   describe('openapi-python-client', () => {
     let out: string;
     let models: Map<string, string>;

@@ -76,7 +76,7 @@ export function webhooksSection(): Record<string, any> {
       parameters: [
         { in: 'header', name: 'Service-Signature', required: true, schema: SignatureHeader, description: SIGNATURE_HEADER_DESCRIPTION },
         { in: 'header', name: 'Service-Event-Id', required: true, schema: EventIdHeader, description: EVENT_ID_HEADER_DESCRIPTION },
-        { in: 'header', name: 'User-Agent', required: true, schema: Type.Literal('Hostgate-Webhooks/1') },
+        { in: 'header', name: 'User-Agent', required: true, schema: Type.Literal('Hostgate-Webhooks/1'), description: 'Always `Hostgate-Webhooks/1`' },
       ],
       requestBody: { required: true, content: { 'application/json': { schema: webhookEventPayload(kind) } } },
       responses: {

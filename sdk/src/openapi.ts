@@ -5052,6 +5052,7 @@ export interface operations {
                 "Service-Signature": string;
                 /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
                 "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
                 "User-Agent": "Hostgate-Webhooks/1";
             };
             path?: never;
@@ -5094,6 +5095,7 @@ export interface operations {
                 "Service-Signature": string;
                 /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
                 "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
                 "User-Agent": "Hostgate-Webhooks/1";
             };
             path?: never;
@@ -5136,6 +5138,7 @@ export interface operations {
                 "Service-Signature": string;
                 /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
                 "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
                 "User-Agent": "Hostgate-Webhooks/1";
             };
             path?: never;
@@ -5178,6 +5181,7 @@ export interface operations {
                 "Service-Signature": string;
                 /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
                 "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
                 "User-Agent": "Hostgate-Webhooks/1";
             };
             path?: never;
@@ -5220,6 +5224,7 @@ export interface operations {
                 "Service-Signature": string;
                 /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
                 "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
                 "User-Agent": "Hostgate-Webhooks/1";
             };
             path?: never;
@@ -5262,6 +5267,7 @@ export interface operations {
                 "Service-Signature": string;
                 /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
                 "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
                 "User-Agent": "Hostgate-Webhooks/1";
             };
             path?: never;
@@ -5304,6 +5310,7 @@ export interface operations {
                 "Service-Signature": string;
                 /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
                 "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
                 "User-Agent": "Hostgate-Webhooks/1";
             };
             path?: never;
@@ -5346,6 +5353,7 @@ export interface operations {
                 "Service-Signature": string;
                 /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
                 "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
                 "User-Agent": "Hostgate-Webhooks/1";
             };
             path?: never;

@@ -5048,6 +5048,7 @@ export interface operations {
                 "Service-Signature": string;
                 /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
                 "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
                 "User-Agent": "Hostgate-Webhooks/1";
             };
             path?: never;
@@ -5090,6 +5091,7 @@ export interface operations {
                 "Service-Signature": string;
                 /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
                 "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
                 "User-Agent": "Hostgate-Webhooks/1";
             };
             path?: never;
@@ -5132,6 +5134,7 @@ export interface operations {
                 "Service-Signature": string;
                 /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
                 "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
                 "User-Agent": "Hostgate-Webhooks/1";
             };
             path?: never;
@@ -5174,6 +5177,7 @@ export interface operations {
                 "Service-Signature": string;
                 /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
                 "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
                 "User-Agent": "Hostgate-Webhooks/1";
             };
             path?: never;
@@ -5216,6 +5220,7 @@ export interface operations {
                 "Service-Signature": string;
                 /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
                 "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
                 "User-Agent": "Hostgate-Webhooks/1";
             };
             path?: never;
@@ -5258,6 +5263,7 @@ export interface operations {
                 "Service-Signature": string;
                 /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
                 "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
                 "User-Agent": "Hostgate-Webhooks/1";
             };
             path?: never;
@@ -5300,6 +5306,7 @@ export interface operations {
                 "Service-Signature": string;
                 /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
                 "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
                 "User-Agent": "Hostgate-Webhooks/1";
             };
             path?: never;
@@ -5342,6 +5349,7 @@ export interface operations {
                 "Service-Signature": string;
                 /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
                 "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
                 "User-Agent": "Hostgate-Webhooks/1";
             };
             path?: never;
