@@ -6,7 +6,7 @@
 // receiver's answer.
 import { ApplicationFailure } from '@temporalio/common';
 import { Context } from '@temporalio/activity';
-import { webhookDeliveriesRepository, type DeliveryStatus, type EventRow } from '../db/repositories/webhook-deliveries.ts';
+import { unsubscribedError, webhookDeliveriesRepository, type DeliveryStatus, type EventRow } from '../db/repositories/webhook-deliveries.ts';
 import { webhookEndpointsRepository } from '../db/repositories/webhook-endpoints.ts';
 import type { Db } from '../db/pool.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -134,11 +134,21 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
         return { outcome: 'skipped', status: delivery.status, responseCode: delivery.last_response_code, error: delivery.last_error, nextDelayMs: null };
       }
       const endpoint = await endpoints.getById(delivery.endpoint_id);
-      if (!endpoint || !endpoint.enabled) {
-        const error = !endpoint ? 'the endpoint was deleted' : `the endpoint is disabled (${endpoint.disabled_reason ?? 'manual'}); enable it and retry the delivery`;
+      // A scheduled attempt of a kind the endpoint dropped (PATCH events) is canceled; a retry
+      // request for it is the vendor asking explicitly, and is sent.
+      const unsubscribed = endpoint && !input.redelivery && !endpoint.events.includes('*') && !endpoint.events.includes(delivery.event);
+      if (!endpoint || !endpoint.enabled || unsubscribed) {
+        const error = !endpoint ? 'the endpoint was deleted'
+          : !endpoint.enabled ? `the endpoint is disabled (${endpoint.disabled_reason ?? 'manual'}); enable it and retry the delivery`
+            : unsubscribedError(delivery.event);
         await deliveries.failWithoutAttempt(deliveryId, error);
         countWebhookAttempt('endpoint_unavailable', 'failed', null);
         return { outcome: 'endpoint_unavailable', status: 'failed', responseCode: null, error, nextDelayMs: null };
+      }
+      // Settled meanwhile (canceled by a narrowing of the endpoint's events): nothing to send.
+      if (!await deliveries.markAttempting(deliveryId, input.redelivery)) {
+        const settled = await deliveries.getById(deliveryId);
+        return { outcome: 'skipped', status: settled?.status ?? 'failed', responseCode: settled?.last_response_code ?? null, error: settled?.last_error ?? null, nextDelayMs: null };
       }
 
       const body = JSON.stringify(eventPayload(event));

@@ -37,6 +37,8 @@ export function describeValidationError(error: ErrorObject | undefined, part: st
     const allowed = all.filter((e) => e.keyword === 'const' && e.instancePath === error.instancePath).map((e) => String((e.params as { allowedValue?: unknown }).allowedValue));
     if (allowed.length > 1) return `${param ?? part ?? 'body'} must be one of: ${allowed.join(', ')}`;
   }
+  // A fixed set (a plan, a status, an event kind: StringEnum in api/schemas/common.ts): name every allowed value.
+  if (error.keyword === 'enum') return `${param ?? part ?? 'body'} must be one of: ${((params.allowedValues as unknown[] | undefined) ?? []).map(String).join(', ')}`;
   if (error.keyword === 'required') return `${param} is required`;
   if (error.keyword === 'additionalProperties') return `${param} is not a known field${part === 'querystring' ? ' of the query string' : ''}`;
   if (error.keyword === 'type') return `${param ?? part ?? 'body'} must be of type ${String(params.type)}`;

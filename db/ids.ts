@@ -13,6 +13,7 @@ export const idPrefixes = {
   certificate: 'crt',
   webhookEndpoint: 'whe',
   webhookDelivery: 'whd',
+  webhookAttempt: 'wha',
   event: 'evt',
   widgetSession: 'wss',
 } as const;

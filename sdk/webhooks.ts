@@ -57,7 +57,11 @@ export interface VerifyOptions {
   now?: number;
 }
 
-type RawBody = string | Buffer | Uint8Array;
+/**
+ * The raw request body: a string, or its bytes (a Node `Buffer` is a `Uint8Array`). Typed without
+ * Node's `Buffer`, so the declarations type-check in a project without `@types/node`.
+ */
+export type RawBody = string | Uint8Array;
 
 const MAX_HEADER_LENGTH = 8192;
 const HEX_SIGNATURE = /^[0-9a-f]{64}$/;
@@ -66,7 +70,7 @@ const TIMESTAMP = /^\d{1,12}$/;
 function rawBytes(body: RawBody): Buffer {
   if (typeof body === 'string') return Buffer.from(body, 'utf8');
   if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  throw new TypeError('verifyWebhook needs the raw request body (string or Buffer), not a parsed object: read the body unparsed, e.g. express.raw({ type: "application/json" })');
+  throw new TypeError('verifyWebhook needs the raw request body (string, Buffer or Uint8Array), not a parsed object: read the body unparsed, e.g. express.raw({ type: "application/json" })');
 }
 
 /** The hex HMAC-SHA256 of `<timestamp>.<body>` keyed with `secret`. */

@@ -726,8 +726,13 @@ describe('API properties: every route, random and malformed input', () => {
     await strict({ method: 'GET', url: `/v1/domains?cursor=${Buffer.from('["1","x"]').toString('base64url')}`, headers: auth() }, 400, 'invalid_request');
   });
 
-  it('a JSON body nested 32000 deep (DELETE /v1/destinations/:id) answers 400 invalid_request, not a stack overflow', async () => {
-    await strict({ method: 'DELETE', url: '/v1/destinations/dst_deep', headers: { ...auth(), 'idempotency-key': `deep-${Date.now()}`, 'content-type': 'application/json' }, payload: '['.repeat(32_000) + ']'.repeat(32_000) }, 400, 'invalid_request');
+  it('a JSON body nested 32000 deep (POST /v1/webhook-endpoints) answers 400 invalid_request, not a stack overflow', async () => {
+    await strict({ method: 'POST', url: '/v1/webhook-endpoints', headers: { ...auth(), 'idempotency-key': `deep-${Date.now()}`, 'content-type': 'application/json' }, payload: '['.repeat(32_000) + ']'.repeat(32_000) }, 400, 'invalid_request');
+  });
+
+  it('a JSON body nested 32000 deep where none is taken (DELETE /v1/destinations/:id) is ignored, not a stack overflow: the answer is the operation\'s', async () => {
+    // A body on an operation that takes none is no part of the request, nor of its idempotency fingerprint (issue 25).
+    await strict({ method: 'DELETE', url: '/v1/destinations/dst_deep', headers: { ...auth(), 'idempotency-key': `deep-${Date.now()}`, 'content-type': 'application/json' }, payload: '['.repeat(32_000) + ']'.repeat(32_000) }, 404, 'destination_not_found');
   });
 
   it('a 4xx raised inside a plugin (GET /docs/static/%00, @fastify/static) answers with the status of its envelope code', async () => {

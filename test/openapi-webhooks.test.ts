@@ -12,6 +12,7 @@ import { createWebhookFanOut, type WebhookFanOut } from '../temporal/webhook-fan
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
 import { client } from './support/http.ts';
 import { startTestWorker, type RunningWorker } from './support/temporal.ts';
+import { resolveRefs } from './support/openapi-refs.ts';
 import { startReceiver, type Receiver } from './support/webhook-receiver.ts';
 
 type Json = any;
@@ -40,7 +41,7 @@ describe('OpenAPI webhooks section', () => {
 
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats.default(ajv);
-  const bodySchema = (kind: string) => doc.webhooks[kind].post.requestBody.content['application/json'].schema;
+  const bodySchema = (kind: string) => resolveRefs(doc, doc.webhooks[kind].post.requestBody.content['application/json'].schema);
   const header = (kind: string, name: string) => (doc.webhooks[kind].post.parameters as Json[]).find((p) => p.in === 'header' && p.name === name);
   function check(schema: Json, value: unknown): string | null {
     const validate = ajv.compile(schema);

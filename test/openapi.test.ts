@@ -23,6 +23,7 @@ import { webhookDeliveriesRepository } from '../db/repositories/webhook-deliveri
 import { createLogger } from '../logging/logger.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
 import { client } from './support/http.ts';
+import { resolveRefs } from './support/openapi-refs.ts';
 
 /** "METHOD /path status code": codes the app answers that the document does not list. */
 const KNOWN_DOC_GAPS: string[] = [];
@@ -43,12 +44,31 @@ const keyOf = (op: Op) => `${op.method} ${op.template}`;
 const fill = (template: string, id: string) => template.replace(/\{[^}]+\}/g, id);
 const hasId = (op: Op) => op.template.includes('{id}');
 const isWrite = (op: Op) => WRITE_METHODS.has(op.method);
-const bodySchemaOf = (op: Op): Json | null => op.spec.requestBody?.content?.['application/json']?.schema ?? null;
+let documentInUse: Json = null;
+/** `$ref`s into components/schemas replaced by their targets, so ajv gets one self-contained schema. */
+const resolved = (schema: Json): Json => resolveRefs(documentInUse, schema);
+const bodySchemaOf = (op: Op): Json | null => {
+  const schema = op.spec.requestBody?.content?.['application/json']?.schema;
+  return schema ? resolved(schema) : null;
+};
 const parametersOf = (op: Op): Json[] => op.spec.parameters ?? [];
 
 /** The codes an error response's description lists (`Error codes: \`a\`, \`b\``). */
 function listedCodes(response: Json): string[] {
   return [...String(response?.description ?? '').matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!);
+}
+
+/** The response headers a documented response declares, lowercased. */
+function declaredHeaders(response: Json): string[] {
+  return Object.keys(response?.headers ?? {}).map((h) => h.toLowerCase());
+}
+
+/** Headers the API sends that the document must declare wherever they are sent. */
+const DOCUMENTED_HEADERS = ['x-request-id', 'retry-after', 'idempotent-replayed'];
+
+/** `[where, header]` for each of DOCUMENTED_HEADERS an answer carries that its documented response does not declare. */
+function undeclaredHeaders(where: string, documented: Json, res: Answer): string[][] {
+  return DOCUMENTED_HEADERS.filter((h) => res.headers[h] !== undefined && !declaredHeaders(documented).includes(h)).map((h) => [where, h]);
 }
 
 /** The smallest value the schema accepts: the body that passes validation and nothing more. */
@@ -90,19 +110,6 @@ describe('OpenAPI document', () => {
     return { statusCode: res.statusCode, headers: res.headers as Record<string, unknown>, body: res.body };
   }
 
-  /** `$ref`s into components/schemas replaced by their targets, so ajv gets one self-contained schema. */
-  function resolved(schema: Json): Json {
-    if (Array.isArray(schema)) return schema.map(resolved);
-    if (schema && typeof schema === 'object') {
-      if (typeof schema.$ref === 'string') {
-        const name = /^#\/components\/schemas\/(.+)$/.exec(schema.$ref)?.[1];
-        if (!name || !doc.components.schemas[name]) throw new Error(`unresolvable $ref ${schema.$ref}`);
-        return resolved(doc.components.schemas[name]);
-      }
-      return Object.fromEntries(Object.entries(schema).filter(([k]) => k !== '$id').map(([k, v]) => [k, resolved(v)]));
-    }
-    return schema;
-  }
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats.default(ajv);
   function conforms(schema: Json, body: string): string | null {
@@ -122,6 +129,7 @@ describe('OpenAPI document', () => {
     expect(res.statusCode).toBe(200);
     expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
     doc = JSON.parse(res.body);
+    documentInUse = doc;
     ops = [];
     for (const [template, item] of Object.entries<Json>(doc.paths ?? {})) {
       for (const [method, spec] of Object.entries<Json>(item)) {
@@ -189,7 +197,8 @@ describe('OpenAPI document', () => {
         for (const code of codes) {
           expect([where, code, code in errorStatus ? errorStatus[code as ErrorCode] : 'not a code']).toEqual([where, code, Number(status)]);
         }
-        const schema = response.content?.['application/json']?.schema;
+        expect([where, response.content?.['application/json']?.schema]).toEqual([where, { $ref: '#/components/schemas/Error' }]);
+        const schema = resolved(response.content?.['application/json']?.schema);
         expect([where, schema?.required]).toEqual([where, ['error']]);
         expect([where, [...schema.properties.error.required].sort()]).toEqual([where, ['code', 'message', 'request_id']]);
         expect([where, Object.keys(schema.properties.error.properties).sort()]).toEqual([where, [...ENVELOPE_KEYS].sort()]);
@@ -365,7 +374,10 @@ describe('OpenAPI document', () => {
         continue;
       }
       expect([where, conforms(documented.content['application/json'].schema, res.body)]).toEqual([where, null]);
+      expect(undeclaredHeaders(where, documented, res)).toEqual([]);
     }
+    // The check is not vacuous: the provoked answers carried each header somewhere.
+    for (const header of ['x-request-id', 'retry-after']) expect([header, provoked.some((p) => p.res.headers[header] !== undefined)]).toEqual([header, true]);
     const uniqueGaps = [...new Set(gaps)].sort();
     if (process.env.OPENAPI_REPORT) process.stderr.write(`provoked ${provoked.length} answers; undocumented: ${JSON.stringify(uniqueGaps, null, 1)}\n`);
     expect(uniqueGaps.filter((g) => !KNOWN_DOC_GAPS.includes(g))).toEqual([]);
@@ -499,17 +511,30 @@ describe('OpenAPI document', () => {
     // The invoice list is checked with an invoice on it, not only empty.
     await fresh('/v1/billing/invoices');
     const checked: string[] = [];
+    let replays = 0;
     for (const op of ops) {
       if (bodySchemaOf(op) && !examples[keyOf(op)]) continue;
       const url = hasId(op) ? fill(op.template, await fresh(op.template)) : op.template;
       const body = await examples[keyOf(op)]?.();
-      const res = await send(op.method, url, { ...full, 'idempotency-key': `ok-${uniq()}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body === undefined ? undefined : JSON.stringify(body));
+      const sent = `ok-${uniq()}`;
+      const res = await send(op.method, url, { ...full, 'idempotency-key': sent, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body === undefined ? undefined : JSON.stringify(body));
       const documented = op.spec.responses[String(res.statusCode)];
       expect([keyOf(op), res.statusCode >= 200 && res.statusCode < 300, Boolean(documented)]).toEqual([keyOf(op), true, true]);
       expect([keyOf(op), conforms(documented.content['application/json'].schema, res.body)]).toEqual([keyOf(op), null]);
+      expect(undeclaredHeaders(keyOf(op), documented, res)).toEqual([]);
+      expect([keyOf(op), res.headers['x-request-id']]).toEqual([keyOf(op), expect.any(String)]);
+      const key = parametersOf(op).some((p) => p.in === 'header' && String(p.name).toLowerCase() === 'idempotency-key');
+      if (key) {
+        // The same request with the same key again: the stored answer, marked as a replay, and the mark is declared.
+        const again = await send(op.method, url, { ...full, 'idempotency-key': sent, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body === undefined ? undefined : JSON.stringify(body));
+        expect([keyOf(op), again.statusCode, again.headers['idempotent-replayed']]).toEqual([keyOf(op), res.statusCode, 'true']);
+        expect(undeclaredHeaders(`${keyOf(op)} replayed`, op.spec.responses[String(again.statusCode)], again)).toEqual([]);
+        replays++;
+      }
       checked.push(keyOf(op));
     }
     expect(checked.length).toBe(ops.length);
+    expect(replays).toBeGreaterThan(10);
   });
 
   it('GET /docs serves Swagger UI, whose assets all load offline and which points at this document', async () => {

@@ -15,7 +15,7 @@ import { startTestWorker, type RunningWorker } from './support/temporal.ts';
 import { waitFor } from './support/wait.ts';
 import { startReceiver, type Receiver } from './support/webhook-receiver.ts';
 
-const DELIVERY_KEYS = ['attempt_count', 'created_at', 'endpoint_id', 'event', 'event_id', 'id', 'last_error', 'last_response_code', 'next_attempt_at', 'status', 'updated_at'];
+const DELIVERY_KEYS = ['attempt_count', 'attempting', 'created_at', 'endpoint_id', 'event', 'event_id', 'id', 'last_error', 'last_response_code', 'next_attempt_at', 'status', 'updated_at'];
 const TIMEOUT_MS = 800;
 
 describe('webhook deliveries', () => {
@@ -137,7 +137,8 @@ describe('webhook deliveries', () => {
     const tries = await attempts(a.api, list.id);
     expect(tries).toHaveLength(1);
     expect(tries[0]).toMatchObject({ attempt_number: 1, response_code: 200, response_body: 'ok', error: null });
-    expect(Object.keys(tries[0]!).sort()).toEqual(['attempt_number', 'duration_ms', 'error', 'response_body', 'response_code', 'started_at']);
+    expect(Object.keys(tries[0]!).sort()).toEqual(['attempt_number', 'duration_ms', 'error', 'id', 'response_body', 'response_code', 'started_at']);
+    expect(tries[0]!.id).toMatch(/^wha_[0-9a-z]{26}$/);
     expect(tries[0]!.duration_ms).toBeGreaterThanOrEqual(0);
 
     // Another organization sees none of it: 404 exactly like a missing id.
@@ -218,7 +219,10 @@ describe('webhook deliveries', () => {
     const [again, original] = receiver.received('/gone').slice().reverse();
     expect(JSON.parse(again!.body).id).toBe(JSON.parse(original!.body).id);
     expect(again!.headers['service-event-id']).toBe(original!.headers['service-event-id']);
-    expect((await attempts(o.api, failed.id)).map((x) => [x.attempt_number, x.response_code, x.response_body])).toEqual([[1, 200, 'welcome back'], [1, 410, 'no such hook']]);
+    // Numbered over the delivery's life: the retry's attempt is the 2nd, not a second "1" (issue 25).
+    const log = await attempts(o.api, failed.id);
+    expect(log.map((x) => [x.attempt_number, x.response_code, x.response_body])).toEqual([[2, 200, 'welcome back'], [1, 410, 'no such hook']]);
+    expect(new Set(log.map((x) => x.id)).size).toBe(2);
     // A new run of the same workflow id.
     expect((await handle.describe()).runId).not.toBe(firstRun);
   });
@@ -248,7 +252,8 @@ describe('webhook deliveries', () => {
     await receiver.waitForRequests('/busy', 2, 5_000);
     expect(Date.now() - started).toBeLessThan(3_000);
     const done = await until(o.api, first.id, 'succeeded', (x) => x.status === 'succeeded');
-    expect(done).toMatchObject({ attempt_count: 1, last_response_code: 204, next_attempt_at: null });
+    expect(done).toMatchObject({ attempt_count: 1, last_response_code: 204, next_attempt_at: null, attempting: false });
+    expect((await attempts(o.api, first.id)).map((x) => [x.attempt_number, x.response_code])).toEqual([[2, 204], [1, 503]]);
 
     // The same key replays the answer; nothing is sent again.
     const replay = await o.api.post(`/v1/webhook-deliveries/${first.id}/retry`, undefined, { 'idempotency-key': key });
@@ -258,6 +263,65 @@ describe('webhook deliveries', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(receiver.received('/busy')).toHaveLength(2);
     expect((await read(o.api, first.id)).status).toBe('succeeded');
+  });
+
+  it('a delivery being attempted says so: attempting, no next_attempt_at in the past, then the outcome', async () => {
+    const o = await org();
+    // The receiver holds its answer (below the 800 ms attempt deadline): the attempt is out meanwhile.
+    receiver.on('/slow', () => ({ status: 200, body: 'ok', delayMs: 600 }));
+    const e = await endpoint(o.api, '/slow');
+    await domain(o);
+    const first = await deliveryOf(o.api, e.id);
+    const out = await until(o.api, first.id, 'an attempt out', (x) => x.attempting === true, 10_000);
+    expect(out).toMatchObject({ status: 'pending', attempting: true, next_attempt_at: null, attempt_count: 0 });
+    const done = await until(o.api, first.id, 'succeeded', (x) => x.status === 'succeeded');
+    expect(done).toMatchObject({ attempting: false, attempt_count: 1, last_response_code: 200, next_attempt_at: null });
+    // The list says the same as the record.
+    expect((await o.api.get(`/v1/webhook-deliveries?endpoint_id=${e.id}`)).json().data[0]).toEqual(done);
+  });
+
+  it('narrowing an endpoint\'s events cancels its queued deliveries of the kinds dropped, and only those', async () => {
+    const o = await org();
+    receiver.on('/narrow', () => ({ status: 500, body: 'not yet' }));
+    const e = await endpoint(o.api, '/narrow');
+    const d = await domain(o);
+    expect((await domainsRepository(t.database.db).transition(d.id, 'pending_certificate', 'DNS verified')).changed).toBe(true);
+    const waiting = await waitFor('two deliveries waiting after a failed attempt', async () => {
+      const list = (await o.api.get(`/v1/webhook-deliveries?endpoint_id=${e.id}`)).json().data as Record<string, any>[];
+      return list.length === 2 && list.every((x) => x.attempt_count === 1 && x.status === 'pending' && !x.attempting) ? list : null;
+    }, 20_000, 50);
+    const created = waiting.find((x) => x.event === 'hostname.created')!;
+    const verified = waiting.find((x) => x.event === 'hostname.verified')!;
+    expect(created.last_response_code).toBe(500);
+
+    expect((await o.api.patch(`/v1/webhook-endpoints/${e.id}`, { events: ['hostname.verified', 'hostname.active'] })).statusCode).toBe(200);
+    expect(await read(o.api, created.id)).toMatchObject({
+      status: 'failed', attempting: false, next_attempt_at: null, last_response_code: null,
+      last_error: 'canceled: the endpoint no longer subscribes to hostname.created: its events were changed before this delivery could succeed',
+    });
+    expect(await read(o.api, verified.id)).toMatchObject({ status: 'pending', last_response_code: 500 });
+    // The canceled one is not sent again (its next attempt was due 5 s after the first); the kept one is.
+    const sent = () => receiver.received('/narrow').map((r) => JSON.parse(r.body).event as string);
+    await waitFor('the kept delivery\'s second attempt', async () => sent().filter((k) => k === 'hostname.verified').length >= 2, 20_000, 50);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(sent().filter((k) => k === 'hostname.created')).toHaveLength(1);
+    expect((await read(o.api, created.id)).status).toBe('failed');
+  });
+
+  it('a delivery ended because its endpoint is disabled shows why, not the old attempt\'s response code', async () => {
+    const o = await org();
+    receiver.on('/paused-later', () => ({ status: 502, body: 'bad gateway' }));
+    const e = await endpoint(o.api, '/paused-later');
+    await domain(o);
+    const first = await deliveryOf(o.api, e.id);
+    await until(o.api, first.id, 'one failed attempt', (x) => x.attempt_count === 1 && x.last_response_code === 502);
+    expect((await o.api.patch(`/v1/webhook-endpoints/${e.id}`, { enabled: false })).statusCode).toBe(200);
+    // Its next attempt (5 s after the first) finds the endpoint disabled and ends without sending.
+    const ended = await until(o.api, first.id, 'failed', (x) => x.status === 'failed', 20_000);
+    expect(ended).toMatchObject({ attempting: false, last_response_code: null, next_attempt_at: null, last_error: expect.stringMatching(/^the endpoint is disabled \(manual\)/) });
+    expect(receiver.received('/paused-later')).toHaveLength(1);
+    // The attempt that was made stays in the log with its answer.
+    expect((await attempts(o.api, first.id)).map((x) => [x.attempt_number, x.response_code])).toEqual([[1, 502]]);
   });
 
   it('retry needs webhooks:write and an Idempotency-Key', async () => {

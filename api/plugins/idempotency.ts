@@ -86,7 +86,9 @@ export const idempotencyPlugin = fp(async function idempotency(app: FastifyInsta
     if (!KEY.test(key)) throw new ApiError('idempotency_key_invalid', 'Idempotency-Key must be 1–128 printable ASCII characters', { param: 'Idempotency-Key' });
     const scope = request.idempotencyScope ?? (request.principal ? `org:${request.principal.organizationId}` : null);
     if (!scope) throw new ApiError('internal_error', 'idempotent route without an authenticated scope');
-    const bodyHash = createHash('sha256').update(canonicalJson(request.body ?? null)).digest();
+    // A body sent to an operation that takes none is ignored, so it does not make the request another one.
+    const body = request.routeOptions.schema?.body ? request.body : null;
+    const bodyHash = createHash('sha256').update(canonicalJson(body ?? null)).digest();
     const claim = await repo.claim({ scope, key, method: request.method, path: pathOf(request), bodyHash });
     switch (claim.kind) {
       case 'claimed':

@@ -42,6 +42,15 @@ export const strictUtf8Plugin = fp(async function strictUtf8(app: FastifyInstanc
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request: FastifyRequest, body: Buffer, done) => {
+    // Clients that set `Content-Type: application/json` on every call send it with no body on
+    // operations that take none (DELETE, verify, retry, rotate-secret): taken as no body, as Stripe
+    // and GitHub do (issue 25), and so is it where every field is optional (`{}`). Where a body is
+    // required, an empty one is still refused, saying so.
+    if (body.length === 0) {
+      const schema = request.routeOptions.schema?.body as { required?: unknown[] } | undefined;
+      if (!schema) return done(null, undefined);
+      if (!schema.required?.length) return done(null, {});
+    }
     if (!isUtf8(body)) return done(new ApiError('invalid_request', 'the body is not valid UTF-8: send JSON encoded as UTF-8'), undefined);
     parseJson(request, body.toString('utf8'), (error, parsed) => {
       if (error) return done(error, undefined);

@@ -6,6 +6,7 @@ import type { CertificateTrack as StoredCertificateTrack, OwnershipTrack as Stor
 import { dnsRecordsFor } from '../../model/dns-records.ts';
 import { moveRecords, ownershipRecordName, ownershipValue } from '../../model/domain-moves.ts';
 import type { CertificateTrack, Domain, DomainBandwidth, OwnershipTrack, Verification } from '../schemas/domains.ts';
+import { timestamp, timestampOrNull } from './timestamps.ts';
 
 type VerificationOut = Static<typeof Verification>;
 
@@ -15,23 +16,24 @@ const pointedAtUs = new Set(['pending_certificate', 'active']);
 /** The ownership track (docs/zero-downtime-moves.md): the TXT check, or DNS pointing at us. */
 function ownershipOf(d: DomainRow, movesOn: boolean): Static<typeof OwnershipTrack> {
   const stored = d.ownership as StoredOwnershipTrack | null;
-  const record = movesOn ? { type: 'TXT', name: ownershipRecordName(d.hostname), value: ownershipValue(d.ownership_token) } : null;
-  if (stored?.status === 'verified') return { status: 'verified', method: 'dns_txt', record, checked_at: stored.checked_at, verified_at: stored.verified_at, problem: null };
-  if (pointedAtUs.has(d.status)) return { status: 'verified', method: 'dns_target', record, checked_at: stored?.checked_at ?? null, verified_at: null, problem: null };
+  const record = movesOn ? { type: 'TXT' as const, name: ownershipRecordName(d.hostname), value: ownershipValue(d.ownership_token) } : null;
+  const checkedAt = timestampOrNull(stored?.checked_at);
+  if (stored?.status === 'verified') return { status: 'verified', method: 'dns_txt', record, checked_at: checkedAt, verified_at: timestampOrNull(stored.verified_at), problem: null };
+  if (pointedAtUs.has(d.status)) return { status: 'verified', method: 'dns_target', record, checked_at: checkedAt, verified_at: null, problem: null };
   if (!movesOn) return { status: 'not_required', method: null, record: null, checked_at: null, verified_at: null, problem: null };
-  return { status: 'pending', method: 'dns_txt', record, checked_at: stored?.checked_at ?? null, verified_at: null, problem: stored?.problem ?? null };
+  return { status: 'pending', method: 'dns_txt', record, checked_at: checkedAt, verified_at: null, problem: stored?.problem ?? null };
 }
 
 /** The certificate track: the move's (DNS-01) while DNS points elsewhere, else the lifecycle's. */
 function certificateOf(d: DomainRow, problem: VerificationOut['problem']): Static<typeof CertificateTrack> {
   const stored = d.certificate_track as StoredCertificateTrack | null;
   const held = stored && (stored.status === 'issued' || stored.status === 'deployed') ? stored : null;
-  if (d.status === 'active' || d.status === 'suspended') return { status: 'deployed', method: held?.method ?? 'http-01', problem: null, updated_at: held?.updated_at ?? null };
+  if (d.status === 'active' || d.status === 'suspended') return { status: 'deployed', method: held?.method ?? 'http-01', problem: null, updated_at: timestampOrNull(held?.updated_at) };
   if (d.status === 'pending_certificate') {
-    return held ? { status: held.status, method: held.method, problem: null, updated_at: held.updated_at }
+    return held ? { status: held.status, method: held.method, problem: null, updated_at: timestampOrNull(held.updated_at) }
       : { status: 'pending_validation', method: 'http-01', problem, updated_at: null };
   }
-  if (d.status === 'pending_dns' && stored) return { status: stored.status, method: stored.method, problem: stored.problem, updated_at: stored.updated_at };
+  if (d.status === 'pending_dns' && stored) return { status: stored.status, method: stored.method, problem: stored.problem, updated_at: timestampOrNull(stored.updated_at) };
   return { status: 'none', method: null, problem: null, updated_at: null };
 }
 
@@ -48,19 +50,19 @@ export function presentDomain(d: DomainRow, config: Config): Static<typeof Domai
     // a customer adds first when the hostname still serves traffic elsewhere.
     dns_records: zone ? [...expected, ...moveRecords({ hostname: d.hostname, ownershipToken: d.ownership_token, challengeLabel: d.challenge_label }, zone)] : expected,
     verification: {
-      checked_at: stored.checked_at ?? null,
+      checked_at: timestampOrNull(stored.checked_at),
       expected,
       found: stored.found ?? null,
       problem: stored.problem ?? null,
-      verify_requested_at: d.verify_requested_at,
+      verify_requested_at: timestampOrNull(d.verify_requested_at),
       // decisions.md: a broken active domain is "flagged in verification" (set by the re-check).
       dns_broken: stored.dns_broken === true,
     },
     ownership: ownershipOf(d, zone !== undefined),
     certificate: certificateOf(d, stored.problem ?? null),
     external_customer_id: d.external_customer_id,
-    created_at: d.created_at,
-    updated_at: d.updated_at,
+    created_at: timestamp(d.created_at),
+    updated_at: timestamp(d.updated_at),
   };
 }
 
@@ -74,5 +76,5 @@ export function presentBandwidth(b: DomainBandwidthRow | null, now = new Date())
     const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
     return { period_start: start.toISOString(), period_end: end.toISOString(), bytes_in: 0, bytes_out: 0, bytes: 0 };
   }
-  return { period_start: b.period_start, period_end: b.period_end, bytes_in: b.bytes_in, bytes_out: b.bytes_out, bytes: b.bytes_in + b.bytes_out };
+  return { period_start: timestamp(b.period_start), period_end: timestamp(b.period_end), bytes_in: b.bytes_in, bytes_out: b.bytes_out, bytes: b.bytes_in + b.bytes_out };
 }

@@ -8,7 +8,8 @@ export function presentWebhookEndpoint(e: WebhookEndpointRow): Static<typeof Web
     id: e.id,
     url: e.url,
     description: e.description,
-    events: e.events,
+    // Checked against the known kinds on every write (api/routes/webhook-endpoints.ts).
+    events: e.events as Static<typeof WebhookEndpoint>['events'],
     enabled: e.enabled,
     disabled_reason: e.disabled_reason,
     created_at: e.created_at,

@@ -14,9 +14,10 @@ export const billingInvoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/billing/invoices', {
     config: { apiKey: true },
     schema: {
-      tags: ['billing'], summary: 'List the invoices of closed periods, newest period first: peak, included and overage hostnames, items, totals',
+      tags: ['billing'], operationId: 'billing.invoices.list', summary: 'List the invoices of closed periods, newest period first',
+      description: 'Lists the usage invoices of closed periods, newest period first: peak, included and overage hostnames, items and totals.',
       querystring: ListInvoicesQuery,
-      response: { 200: PageOf(Invoice) },
+      response: { 200: PageOf(Invoice, 'A page of invoices') },
     },
   }, async (request) => {
     const q = request.query;
@@ -26,9 +27,10 @@ export const billingInvoiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/billing/invoices/:id', {
     config: { apiKey: true, errors: ['invoice_not_found'] },
     schema: {
-      tags: ['billing'], summary: 'Read an invoice of a closed period with its items',
+      tags: ['billing'], operationId: 'billing.invoices.retrieve', summary: 'Read an invoice of a closed period with its items',
+      description: "Reads one usage invoice of a closed period; another organization's id answers like a missing one.",
       params: InvoiceIdParams,
-      response: { 200: DataOf(Invoice) },
+      response: { 200: DataOf(Invoice, 'The invoice') },
     },
   }, async (request) => {
     const invoice = await invoices.get(principalOf(request).organizationId, request.params.id);

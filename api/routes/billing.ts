@@ -81,9 +81,10 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // Not idempotent by contract: every call opens a new session (spec, section 4).
     config: { apiKey: true, scope: 'billing:write', errors: ['return_url_not_allowed', 'subscription_exists'] },
     schema: {
-      tags: ['billing'], summary: 'Start a subscription: returns the payment page\'s URL',
+      tags: ['billing'], operationId: 'billing.createCheckoutSession', summary: 'Start a subscription: returns the payment page\'s URL',
+      description: "Opens a payment page for a plan; send the payer's browser to its `url`. Not idempotent by contract: every call opens a new page (and expires the organization's earlier open ones). Refused while a subscription is live (`409 subscription_exists`).",
       body: CheckoutSessionBody,
-      response: { 201: DataOf(BillingSession) },
+      response: { 201: DataOf(BillingSession, 'The payment page') },
     },
   }, async (request, reply) => {
     const { organizationId } = principalOf(request);
@@ -115,9 +116,10 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // Its only field is optional, so a request without a body (the natural call) is `{}`.
     preValidation: async (request) => { if (request.body === undefined || request.body === null) request.body = {}; },
     schema: {
-      tags: ['billing'], summary: 'Open the customer portal: invoices, payment method, plan, cancellation',
+      tags: ['billing'], operationId: 'billing.createPortalSession', summary: 'Open the customer portal: invoices, payment method, plan, cancellation',
+      description: "Opens the payment provider's customer portal for the organization's subscription; send the payer's browser to its `url`. The body may be omitted.",
       body: PortalSessionBody,
-      response: { 201: DataOf(BillingSession) },
+      response: { 201: DataOf(BillingSession, 'The portal page') },
     },
   }, async (request, reply) => {
     const { organizationId } = principalOf(request);
@@ -132,9 +134,10 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/billing/plan', {
     config: { apiKey: true, scope: 'billing:write', idempotent: true, errors: ['subscription_missing', 'plan_unchanged'] },
     schema: {
-      tags: ['billing'], summary: 'Change the plan (prorated by the provider); answers the usage with the new plan',
+      tags: ['billing'], operationId: 'billing.changePlan', summary: 'Change the plan (prorated by the provider); answers the usage with the new plan',
+      description: 'Moves the live subscription to another plan at once, prorated by the payment provider. The same plan answers `409 plan_unchanged`.',
       body: PlanChangeBody,
-      response: { 200: DataOf(Usage) },
+      response: { 200: DataOf(Usage, 'The usage, with the new plan') },
     },
   }, async (request) => {
     const { organizationId } = principalOf(request);

@@ -38,9 +38,10 @@ export const destinationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/destinations', {
     config: { apiKey: true, scope: 'destinations:write', idempotent: true },
     schema: {
-      tags: ['destinations'], summary: 'Declare a destination (an HTTPS origin of your application)',
+      tags: ['destinations'], operationId: 'destinations.create', summary: 'Declare a destination (an HTTPS origin of your application)',
+      description: 'Declares an HTTPS origin of your application (`https://host[:port]`, port 443 or 8443) that customer hostnames are served from. The host must resolve to public addresses and must not be something Hostgate serves (the edge would proxy to itself).',
       body: CreateDestinationBody,
-      response: { 201: DataOf(Destination) },
+      response: { 201: DataOf(Destination, 'The destination, created') },
     },
   }, async (request, reply) => {
     const parsed = parseDestinationUrl(request.body.url, { allowPrivate: app.deps.config.allowPrivateTargets });
@@ -57,9 +58,10 @@ export const destinationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/destinations', {
     config: { apiKey: true },
     schema: {
-      tags: ['destinations'], summary: 'List destinations, newest first',
+      tags: ['destinations'], operationId: 'destinations.list', summary: 'List destinations, newest first',
+      description: "Lists the organization's destinations, newest first, a page at a time (`limit`, `cursor`).",
       querystring: Type.Object(ListQuery, { additionalProperties: false }),
-      response: { 200: PageOf(Destination) },
+      response: { 200: PageOf(Destination, 'A page of destinations') },
     },
   }, async (request) => {
     requireCursorOf(request.query.cursor, 'destination');
@@ -69,9 +71,10 @@ export const destinationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/destinations/:id', {
     config: { apiKey: true, errors: ['destination_not_found'] },
     schema: {
-      tags: ['destinations'], summary: 'Read a destination',
+      tags: ['destinations'], operationId: 'destinations.retrieve', summary: 'Read a destination',
+      description: "Reads one of the organization's destinations; another organization's id answers like a missing one.",
       params: DestinationIdParams,
-      response: { 200: DataOf(Destination) },
+      response: { 200: DataOf(Destination, 'The destination') },
     },
   }, async (request) => {
     const destination = await destinations.get(principalOf(request).organizationId, request.params.id);
@@ -82,9 +85,10 @@ export const destinationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete('/destinations/:id', {
     config: { apiKey: true, scope: 'destinations:write', idempotent: true, errors: ['destination_not_found', 'destination_in_use'] },
     schema: {
-      tags: ['destinations'], summary: 'Delete a destination no live domain points at',
+      tags: ['destinations'], operationId: 'destinations.delete', summary: 'Delete a destination no live domain points at',
+      description: 'Deletes a destination. Refused with `409 destination_in_use` while a domain that is not deleted points at it: delete or move those first.',
       params: DestinationIdParams,
-      response: { 200: DataOf(Destination) },
+      response: { 200: DataOf(Destination, 'The destination as it was, now deleted') },
     },
   }, async (request, reply) => writeAndAnswer(request, reply, 200, async (tx) => {
     const { result, destination } = await destinations.delete(principalOf(request).organizationId, request.params.id, tx);

@@ -25,9 +25,10 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/domains', {
     config: { apiKey: true, scope: 'domains:write', idempotent: true, errors: ['destination_not_found', 'domain_conflict', 'apex_domains_unavailable'] },
     schema: {
-      tags: ['domains'], summary: 'Connect a customer hostname; returns the DNS records to set',
+      tags: ['domains'], operationId: 'domains.create', summary: 'Connect a customer hostname; returns the DNS records to set',
+      description: 'Connects a customer hostname to one of your destinations. The domain starts in `pending_dns` with the DNS records your customer must set (`dns_records`); Hostgate then checks DNS, issues a certificate and serves the hostname (`active`), announcing each step by webhook. A hostname is connected once across the service (`409 domain_conflict`).',
       body: CreateDomainBody,
-      response: { 201: DataOf(Domain) },
+      response: { 201: DataOf(Domain, 'The domain, in `pending_dns`, with the DNS records to set') },
     },
   }, async (request, reply) => {
     const { created } = await connectHostname(request, reply, {
@@ -44,14 +45,15 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/domains', {
     config: { apiKey: true },
     schema: {
-      tags: ['domains'], summary: 'List domains, newest first',
+      tags: ['domains'], operationId: 'domains.list', summary: 'List domains, newest first',
+      description: "Lists the organization's domains, newest first, a page at a time; filter by status, hostname or your customer reference.",
       querystring: Type.Object({
         ...ListQuery,
-        status: Type.Optional(DomainStatus),
-        hostname: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
-        external_customer_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+        status: Type.Optional({ ...DomainStatus, description: 'Only domains in this status' }),
+        hostname: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'Only this hostname (Unicode or punycode)' })),
+        external_customer_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Only the domains of this customer reference' })),
       }, { additionalProperties: false }),
-      response: { 200: PageOf(Domain) },
+      response: { 200: PageOf(Domain, 'A page of domains') },
     },
   }, async (request) => {
     const q = request.query;
@@ -67,9 +69,10 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/domains/:id', {
     config: { apiKey: true, errors: ['domain_not_found'] },
     schema: {
-      tags: ['domains'], summary: 'Read a domain with its DNS records and verification state',
+      tags: ['domains'], operationId: 'domains.retrieve', summary: 'Read a domain with its DNS records and verification state',
+      description: 'Reads a domain: its status, the DNS records to set, what the last DNS check found, the ownership and certificate tracks, and the bytes the edge carried for it this period.',
       params: DomainIdParams,
-      response: { 200: DataOf(DomainDetail) },
+      response: { 200: DataOf(DomainDetail, 'The domain with its bandwidth this period') },
     },
   }, async (request) => {
     const { organizationId } = principalOf(request);
@@ -81,9 +84,10 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete('/domains/:id', {
     config: { apiKey: true, scope: 'domains:write', idempotent: true, errors: ['domain_not_found'] },
     schema: {
-      tags: ['domains'], summary: 'Delete a domain: answers 202 with the domain in `deleting`; it becomes `deleted` once cleaned up',
+      tags: ['domains'], operationId: 'domains.delete', summary: 'Delete a domain',
+      description: 'Deletes a domain: it stops being served, its certificate is removed, and it becomes `deleted` once cleaned up. Deleting a domain already `deleting` or `deleted` answers the same.',
       params: DomainIdParams,
-      response: { 202: DataOf(Domain) },
+      response: { 202: DataOf(Domain, 'The domain, now `deleting` (or already `deleted`)') },
     },
   }, async (request, reply) => {
     const result = await domains.transition(request.params.id, 'delete', 'deleted through the API', { organizationId: principalOf(request).organizationId, signal: { signal: 'delete' } });
@@ -96,9 +100,10 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/domains/:id/verify', {
     config: { apiKey: true, scope: 'domains:write', idempotent: true, errors: ['domain_not_found', 'domain_deleted'] },
     schema: {
-      tags: ['domains'], summary: 'Check DNS now instead of waiting for the next scheduled check',
+      tags: ['domains'], operationId: 'domains.verify', summary: 'Check DNS now instead of waiting for the next scheduled check',
+      description: "Asks for an immediate DNS check (the scheduled ones back off up to an hour): call it when your customer says they set the records. The answer is the domain as it is; read it again, or wait for the `hostname.verified` webhook, for the check's outcome.",
       params: DomainIdParams,
-      response: { 202: DataOf(Domain) },
+      response: { 202: DataOf(Domain, 'The check is queued; the domain as it is now') },
     },
   }, async (request, reply) => {
     const { organizationId } = principalOf(request);

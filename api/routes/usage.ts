@@ -12,8 +12,9 @@ export const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/usage', {
     config: { apiKey: true },
     schema: {
-      tags: ['billing'], summary: 'Usage of the current period: hostnames (active, peak, overage), bandwidth, plan and billing status',
-      response: { 200: DataOf(Usage) },
+      tags: ['billing'], operationId: 'usage.retrieve', summary: 'Usage of the current period: hostnames (active, peak, overage), bandwidth, plan and billing status',
+      description: "The organization's usage of the current period: hostnames in use now and the period's peak (the basis of the overage), the estimated overage, the bandwidth the edge measured, the plan and the billing status.",
+      response: { 200: DataOf(Usage, 'The usage of the current period') },
     },
   }, async (request) => {
     const { organizationId } = principalOf(request);

@@ -19,9 +19,10 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/webhook-deliveries', {
     config: { apiKey: true },
     schema: {
-      tags: ['webhook-deliveries'], summary: 'List webhook deliveries, newest first; filter by endpoint_id and status',
+      tags: ['webhook-deliveries'], operationId: 'webhookDeliveries.list', summary: 'List webhook deliveries, newest first; filter by endpoint_id and status',
+      description: 'Lists the deliveries of every event to every endpoint of the organization, newest first, a page at a time.',
       querystring: ListWebhookDeliveriesQuery,
-      response: { 200: PageOf(WebhookDelivery) },
+      response: { 200: PageOf(WebhookDelivery, 'A page of webhook deliveries') },
     },
   }, async (request) => {
     const q = request.query;
@@ -32,9 +33,10 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/webhook-deliveries/:id', {
     config: { apiKey: true, errors: ['webhook_delivery_not_found'] },
     schema: {
-      tags: ['webhook-deliveries'], summary: 'Read a webhook delivery: status, attempt count, last response code and error, next attempt',
+      tags: ['webhook-deliveries'], operationId: 'webhookDeliveries.retrieve', summary: 'Read a webhook delivery: status, attempt count, last response code and error, next attempt',
+      description: 'Reads a delivery: `pending` while attempts remain (`attempting: true` while one is out, else `next_attempt_at` says when the next is due), then `succeeded` or `failed` with the last response code and error.',
       params: WebhookDeliveryIdParams,
-      response: { 200: DataOf(WebhookDelivery) },
+      response: { 200: DataOf(WebhookDelivery, 'The webhook delivery') },
     },
   }, async (request) => {
     const delivery = await deliveries.get(principalOf(request).organizationId, request.params.id);
@@ -45,10 +47,11 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/webhook-deliveries/:id/attempts', {
     config: { apiKey: true, errors: ['webhook_delivery_not_found'] },
     schema: {
-      tags: ['webhook-deliveries'], summary: 'List the attempts of a webhook delivery, newest first: time, duration, response code, first 1 KiB of the response body',
+      tags: ['webhook-deliveries'], operationId: 'webhookDeliveries.listAttempts', summary: 'List the attempts of a webhook delivery, newest first: time, duration, response code, first 1 KiB of the response body',
+      description: 'Lists every HTTP request made for a delivery, newest first, numbered over the delivery\'s life (a retry request does not start again at 1).',
       params: WebhookDeliveryIdParams,
       querystring: Type.Object(ListQuery, { additionalProperties: false }),
-      response: { 200: PageOf(WebhookAttempt) },
+      response: { 200: PageOf(WebhookAttempt, 'A page of attempts') },
     },
   }, async (request) => {
     const page = await deliveries.listAttempts(principalOf(request).organizationId, request.params.id, { limit: request.query.limit ?? 20, cursor: request.query.cursor }, presentWebhookAttempt);
@@ -59,9 +62,10 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/webhook-deliveries/:id/retry', {
     config: { apiKey: true, scope: 'webhooks:write', idempotent: true, errors: ['webhook_delivery_not_found', 'webhook_endpoint_disabled', 'webhook_endpoint_deleted'] },
     schema: {
-      tags: ['webhook-deliveries'], summary: 'Retry a delivery now: resets it to pending with attempt_count 0 and makes a new attempt at once (also on a failed or succeeded delivery)',
+      tags: ['webhook-deliveries'], operationId: 'webhookDeliveries.retry', summary: 'Retry a delivery now',
+      description: 'Resets the delivery to `pending` with `attempt_count` 0 and makes a new attempt at once, also on a failed or succeeded one (sent again). A failing retry follows the schedule again from 5 s. Refused while the endpoint is disabled or deleted.',
       params: WebhookDeliveryIdParams,
-      response: { 200: DataOf(WebhookDelivery) },
+      response: { 200: DataOf(WebhookDelivery, 'The delivery, reset to `pending`') },
     },
   }, async (request, reply) => {
     const { organizationId } = principalOf(request);

@@ -30,10 +30,11 @@ export const widgetSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/widget-sessions', {
     config: { apiKey: true, scope: 'widget:write', idempotent: true, errors: ['destination_not_found', 'destination_required'] },
     schema: {
-      tags: ['widget'],
-      summary: `Create a widget session: a token for <service-widget>, valid ${WIDGET_TOKEN_TTL_SECONDS} s, bound to the allowed origins, the customer and the destination`,
+      tags: ['widget'], operationId: 'widgetSessions.create',
+      summary: `Create a widget session: a token for <service-widget>, valid ${WIDGET_TOKEN_TTL_SECONDS} s`,
+      description: `Mints the short-lived token your page hands to <service-widget> (the API key never reaches the browser). The token works for ${WIDGET_TOKEN_TTL_SECONDS} s from the allowed origins only, for one customer (\`external_customer_id\`), and the domains it creates point at the session's destination (omitted: the organization's only destination; with none or several, \`422 destination_required\`).`,
       body: CreateWidgetSessionBody,
-      response: { 201: DataOf(WidgetSession) },
+      response: { 201: DataOf(WidgetSession, 'The session with its token (shown only now)') },
     },
   }, async (request, reply) => {
     const { organizationId } = principalOf(request);

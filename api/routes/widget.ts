@@ -66,11 +66,12 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/widget/domains', {
     config: { widget: true, widgetLimit: 'poll' },
     schema: {
-      tags: ['widget'],
-      summary: "Browser: the domains the widget created for this session's customer (any of its sessions), newest first, deleted ones left out; a reloaded page resumes with them",
+      tags: ['widget'], operationId: 'widget.listDomains',
+      summary: "Browser: the domains the widget created for this session's customer",
+      description: "The domains the widget created for this session's customer (through any of its sessions), newest first, deleted ones left out: a reloaded page resumes with them.",
       // As the server API's lists: an unknown query parameter is a mistake, said as such.
       querystring: Type.Object(ListQuery, { additionalProperties: false }),
-      response: { 200: PageOf(WidgetDomain) },
+      response: { 200: PageOf(WidgetDomain, "A page of the customer's domains") },
     },
   }, async (request) => {
     const session = widgetSessionOf(request);
@@ -81,11 +82,12 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/widget/domains', {
     config: { widget: true, widgetLimit: 'create', idempotent: true, errors: ['destination_not_found', 'domain_conflict'] },
     schema: {
-      tags: ['widget'], summary: 'Browser: connect a hostname for the session\'s customer; returns the DNS records to set',
+      tags: ['widget'], operationId: 'widget.createDomain', summary: 'Browser: connect a hostname for the session\'s customer; returns the DNS records to set',
+      description: "Connects the hostname the customer typed to the session's destination. A hostname the customer already started through the widget answers `200` with that domain instead of a conflict.",
       body: CreateWidgetDomainBody,
       response: {
-        201: DataOf(WidgetDomain),
-        200: { ...DataOf(WidgetDomain), description: "The customer's widget sessions already created this hostname: the element continues with it" },
+        201: DataOf(WidgetDomain, 'The domain, in `pending_dns`, with the DNS records to set'),
+        200: DataOf(WidgetDomain, "The customer's widget sessions already created this hostname: the element continues with it"),
       },
     },
   }, async (request, reply) => {
@@ -107,9 +109,10 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/widget/domains/:id', {
     config: { widget: true, widgetLimit: 'poll', errors: ['widget_domain_not_found'] },
     schema: {
-      tags: ['widget'], summary: 'Browser: read a domain of this session (status, DNS records, verification); the widget polls it every 10 s',
+      tags: ['widget'], operationId: 'widget.retrieveDomain', summary: 'Browser: read a domain of this session',
+      description: "Reads one of the customer's widget domains: status, DNS records, verification. The element polls it every 10 s until a final status.",
       params: WidgetDomainIdParams,
-      response: { 200: DataOf(WidgetDomain) },
+      response: { 200: DataOf(WidgetDomain, 'The domain') },
     },
   }, async (request) => {
     return { data: present(await ownDomain(widgetSessionOf(request), request.params.id)) };
@@ -118,9 +121,10 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/widget/domains/:id/verify', {
     config: { widget: true, widgetLimit: 'poll', idempotent: true, errors: ['widget_domain_not_found'] },
     schema: {
-      tags: ['widget'], summary: 'Browser: check DNS now instead of waiting for the next scheduled check',
+      tags: ['widget'], operationId: 'widget.verifyDomain', summary: 'Browser: check DNS now instead of waiting for the next scheduled check',
+      description: "The customer's \"I have set the records\": asks for an immediate DNS check of one of the customer's widget domains.",
       params: WidgetDomainIdParams,
-      response: { 202: DataOf(WidgetDomain) },
+      response: { 202: DataOf(WidgetDomain, 'The check is queued; the domain as it is now') },
     },
   }, async (request, reply) => {
     const session = widgetSessionOf(request);
@@ -134,11 +138,12 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/widget/domains/:id/handover', {
     config: { widget: true, widgetLimit: 'poll', idempotent: true, errors: ['widget_domain_not_found'] },
     schema: {
-      tags: ['widget'],
-      summary: 'Browser: move a domain from the session that created it (its token, expired less than 24 h ago) to this session of the same customer, so a new token resumes where the old one stopped',
+      tags: ['widget'], operationId: 'widget.handoverDomain',
+      summary: 'Browser: move a domain to this session from an expired one of the same customer',
+      description: 'Moves a domain from the session that created it (its token, expired less than 24 h ago) to this session of the same customer, so a new token resumes where the old one stopped. Kept for elements already deployed: a session now sees every widget domain of its customer.',
       params: WidgetDomainIdParams,
       body: HandoverBody,
-      response: { 200: DataOf(WidgetDomain) },
+      response: { 200: DataOf(WidgetDomain, 'The domain, now this session\'s') },
     },
   }, async (request) => {
     const session = widgetSessionOf(request);

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { named } from './common.ts';
 import { PlanName } from './usage.ts';
 
 const ReturnUrl = (what: string) => Type.String({ minLength: 1, maxLength: 2048, format: 'uri', description: `${what}; its origin must be one of the organization's allowed return origins` });
@@ -17,7 +18,7 @@ export const PlanChangeBody = Type.Object({
   plan: PlanName,
 }, { additionalProperties: false });
 
-export const BillingSession = Type.Object({
+export const BillingSession = named('BillingSession', Type.Object({
   id: Type.String({ description: 'The payment provider\'s session id (cs_… / ps_…; cs_local_… with the built-in provider)' }),
   url: Type.String({ description: 'Send the payer\'s browser here' }),
-});
+}, { description: 'A payment provider page (checkout or customer portal) to send the payer to' }));

@@ -61,12 +61,12 @@ export function errorResponses(codes: readonly ErrorCode[]): Record<number, unkn
     const { status } = errorCatalogue[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
-  const { $id: _id, ...shape } = ErrorResponse as unknown as Record<string, unknown>;
   const out: Record<number, unknown> = {};
   for (const [status, list] of byStatus) {
     out[status] = {
-      ...shape,
-      description: `Error codes: ${list.map((c) => `\`${c}\``).join(', ')}`,
+      // The envelope (the `Error` component); the response's own description lists the codes.
+      ...ErrorResponse,
+      'x-response-description': `Error codes: ${list.map((c) => `\`${c}\``).join(', ')}`,
       // @fastify/swagger moves `x-examples` to the media type's `examples` (OpenAPI 3.1).
       'x-examples': Object.fromEntries(list.map((c) => [c, { summary: c, value: exampleErrorBody(c) }])),
     };

@@ -1,10 +1,11 @@
 import { Type } from 'typebox';
-import { Timestamp } from './common.ts';
+import { planNames } from '../../model/plans.ts';
+import { named, StringEnum, Timestamp } from './common.ts';
 
-export const PlanName = Type.Union([Type.Literal('starter'), Type.Literal('growth'), Type.Literal('scale')], { description: 'starter (10 hostnames, 50 GB), growth (100, 500 GB), scale (1000, 5000 GB)' });
-export const BillingStatusName = Type.Union([Type.Literal('inactive'), Type.Literal('active'), Type.Literal('past_due'), Type.Literal('canceled')], { description: 'inactive (no subscription yet), active, past_due, canceled' });
+export const PlanName = named('Plan', StringEnum(planNames, { description: 'starter (10 hostnames, 50 GB), growth (100, 500 GB), scale (1000, 5000 GB)' }));
+export const BillingStatusName = named('BillingStatus', StringEnum(['inactive', 'active', 'past_due', 'canceled'], { description: 'inactive (no subscription yet), active, past_due, canceled' }));
 
-export const Usage = Type.Object({
+export const Usage = named('Usage', Type.Object({
   plan: PlanName,
   billing_status: BillingStatusName,
   period_start: { ...Timestamp, description: 'Start of the current period (the subscription\'s, else the calendar month, UTC)' },
@@ -17,4 +18,4 @@ export const Usage = Type.Object({
   bandwidth_bytes: Type.Integer({ minimum: 0, description: 'Bytes served in the period (in + out), measured by the edge; reported, never billed' }),
   bandwidth_gb: Type.Number({ minimum: 0, description: 'bandwidth_bytes in GB (10^9 bytes)' }),
   included_bandwidth_gb: Type.Number({ minimum: 0, description: 'Bandwidth included in the plan, in GB' }),
-});
+}, { description: "The organization's usage of the current period, its plan and billing status" }));

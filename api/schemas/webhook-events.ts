@@ -2,9 +2,11 @@
 // "Webhooks"). The body is built in activities/webhooks.ts; test/openapi-webhooks.test.ts checks real
 // deliveries against these schemas, so the document cannot drift from what is sent.
 import { Type } from 'typebox';
-import { eventKinds, type EventKind } from '../../model/domain-status.ts';
-import { Timestamp } from './common.ts';
+import { eventKinds, type EventKind as EventKindName } from '../../model/domain-status.ts';
+import { named, StringEnum, Timestamp } from './common.ts';
 import { DomainStatus } from './domains.ts';
+
+export const EventKind = named('EventKind', StringEnum(eventKinds, { description: 'The kind of a webhook event (docs/api-decisions.md, "Webhooks")' }));
 
 /** The signature scheme, stated once for the headers and every event's description. */
 export const SIGNING_DESCRIPTION = [
@@ -25,7 +27,7 @@ export const SignatureHeader = Type.String({
 });
 export const EventIdHeader = Type.String({ pattern: '^evt_[0-9a-z]+$', description: EVENT_ID_HEADER_DESCRIPTION });
 
-const descriptions: Record<EventKind, string> = {
+const descriptions: Record<EventKindName, string> = {
   'hostname.created': 'A domain was created (status `pending_dns`).',
   'hostname.verified': "The domain's DNS is correct (status `pending_certificate`).",
   'hostname.active': 'The certificate is issued and the domain is served (status `active`).',
@@ -36,20 +38,28 @@ const descriptions: Record<EventKind, string> = {
   'hostname.dns_broken': "The domain's DNS records stopped pointing at the service while it was active.",
 };
 
+/** The domain an event is about, as it was when the event happened. */
+export const WebhookEventData = named('WebhookEventData', Type.Object({
+  id: Type.String({ description: 'The domain (`dom_…`)' }),
+  hostname: Type.String({ description: 'The hostname (lowercase, punycode for IDNs)' }),
+  status: { ...DomainStatus, description: "The domain's status when the event happened" },
+  destination_id: Type.String({ description: 'Its destination (`dst_…`)' }),
+  external_customer_id: Type.Union([Type.String(), Type.Null()], { description: "Your reference for the customer, as given at the domain's creation" }),
+}, { additionalProperties: false, description: 'The domain an event is about, as it was when the event happened' }));
+
+/** `hostname.dns_broken` → `HostnameDnsBrokenEvent`: the component of one kind's body. */
+export function eventComponentName(kind: EventKindName): string {
+  return `${kind.split(/[._]/).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}Event`;
+}
+
 /** The body of one event kind's delivery: `{id, event, created_at, data}`, nothing else. */
-export function webhookEventPayload(kind: EventKind) {
-  return Type.Object({
+export function webhookEventPayload(kind: EventKindName) {
+  return named(eventComponentName(kind), Type.Object({
     id: Type.String({ pattern: '^evt_[0-9a-z]+$', description: 'Event id (`evt_…`), stable across retries' }),
-    event: Type.Literal(kind),
+    event: Type.Literal(kind, { description: 'The event kind' }),
     created_at: { ...Timestamp, description: 'When the event happened (not when it was sent)' },
-    data: Type.Object({
-      id: Type.String({ description: 'The domain (`dom_…`)' }),
-      hostname: Type.String(),
-      status: { ...DomainStatus, description: "The domain's status when the event happened" },
-      destination_id: Type.String(),
-      external_customer_id: Type.Union([Type.String(), Type.Null()], { description: "Your reference for the customer, as given at the domain's creation" }),
-    }, { additionalProperties: false }),
-  }, { additionalProperties: false, description: descriptions[kind] });
+    data: WebhookEventData,
+  }, { additionalProperties: false, description: descriptions[kind] }));
 }
 
 /**
@@ -59,14 +69,14 @@ export function webhookEventPayload(kind: EventKind) {
 export function webhooksSection(): Record<string, any> {
   return JSON.parse(JSON.stringify(Object.fromEntries(eventKinds.map((kind) => [kind, {
     post: {
-      operationId: `webhook_${kind.replace('.', '_')}`,
+      operationId: `webhooks.${eventComponentName(kind).replace(/Event$/, '').replace(/^./, (c) => c.toLowerCase())}`,
       tags: ['webhooks'],
       summary: `${kind}: ${descriptions[kind]}`,
       description: SIGNING_DESCRIPTION,
       parameters: [
         { in: 'header', name: 'Service-Signature', required: true, schema: SignatureHeader, description: SIGNATURE_HEADER_DESCRIPTION },
         { in: 'header', name: 'Service-Event-Id', required: true, schema: EventIdHeader, description: EVENT_ID_HEADER_DESCRIPTION },
-        { in: 'header', name: 'User-Agent', required: true, schema: Type.Literal('Hostgate-Webhooks/1') },
+        { in: 'header', name: 'User-Agent', required: true, schema: Type.Literal('Hostgate-Webhooks/1'), description: 'Always `Hostgate-Webhooks/1`' },
       ],
       requestBody: { required: true, content: { 'application/json': { schema: webhookEventPayload(kind) } } },
       responses: {

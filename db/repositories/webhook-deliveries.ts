@@ -22,17 +22,23 @@ export const WebhookDeliveryRow = Type.Object({
   last_response_code: Type.Union([Type.Number(), Type.Null()]),
   last_error: Type.Union([Type.String(), Type.Null()]),
   next_attempt_at: Type.Union([Type.String(), Type.Null()]),
+  /** An attempt is out (attempting_since is set). */
+  attempting: Type.Boolean(),
   created_at: Type.String(),
   updated_at: Type.String(),
 });
 export type WebhookDeliveryRow = Static<typeof WebhookDeliveryRow>;
 const Delivery = row(WebhookDeliveryRow);
 const columns = sql.fragment`id, organization_id, endpoint_id, event_id, event, status, attempt_count, last_response_code, last_error,
-  next_attempt_at, created_at, updated_at`;
+  next_attempt_at, attempting_since is not null as attempting, created_at, updated_at`;
 
 export const WebhookAttemptRow = Type.Object({
+  id: Type.String(),
   delivery_id: Type.String(),
+  /** Since the last reset (creation or a retry request): the workflow's count. */
   attempt_number: Type.Number(),
+  /** Over the delivery's whole life: 1, 2, …, continuing across retry requests. */
+  sequence_number: Type.Number(),
   started_at: Type.String(),
   duration_ms: Type.Number(),
   response_code: Type.Union([Type.Number(), Type.Null()]),
@@ -71,6 +77,15 @@ export interface AttemptRecord {
 }
 
 const ATTEMPT_CURSOR_PREFIX = 'att_';
+
+/** `last_error` of a delivery canceled because its endpoint dropped its kind: prefix, kind, suffix. */
+export const UNSUBSCRIBED_PREFIX = 'canceled: the endpoint no longer subscribes to ';
+const UNSUBSCRIBED_SUFFIX = 'its events were changed before this delivery could succeed';
+
+/** The `last_error` of a delivery of `kind` ended because its endpoint no longer subscribes to it. */
+export function unsubscribedError(kind: string): string {
+  return `${UNSUBSCRIBED_PREFIX}${kind}: ${UNSUBSCRIBED_SUFFIX}`;
+}
 
 export function webhookDeliveriesRepository(db: Db) {
   return {
@@ -155,7 +170,7 @@ export function webhookDeliveriesRepository(db: Db) {
           select id from webhook_deliveries where id = ${deliveryId} and organization_id = ${organizationId}`);
         if (!owned) return null;
         const rows = await tx.any(sql.type(Attempt)`
-          select a.delivery_id, a.attempt_number, a.started_at, a.duration_ms, a.response_code, a.response_body, a.error
+          select a.id, a.delivery_id, a.attempt_number, a.sequence_number, a.started_at, a.duration_ms, a.response_code, a.response_body, a.error
           from webhook_attempts a where a.delivery_id = ${deliveryId} and ${after}
           order by a.started_at desc, a.attempt_number desc limit ${page.limit + 1}`);
         return pageOfRows(rows, page.limit, map, (last) => encodeCursor(last.started_at, `${ATTEMPT_CURSOR_PREFIX}${last.attempt_number}`));
@@ -190,38 +205,79 @@ export function webhookDeliveriesRepository(db: Db) {
     },
 
     /**
+     * An attempt is going out now: the API shows `attempting: true` and no `next_attempt_at` (it
+     * would be in the past) until the attempt is recorded or put off. A scheduled attempt goes out
+     * only while the delivery is still pending (false: it was settled meanwhile, e.g. canceled by
+     * a narrowing of the endpoint's events); a redelivery (retry request) always does, and shows
+     * the delivery pending again even if an attempt that ended meanwhile settled it.
+     */
+    async markAttempting(id: string, redelivery: boolean): Promise<boolean> {
+      const marked = await db.maybeOneFirst(sql.type(row(Type.Object({ id: Type.String() })))`
+        update webhook_deliveries set attempting_since = hg_now(), next_attempt_at = null, status = 'pending', updated_at = hg_now()
+        where id = ${id} ${redelivery ? sql.fragment`` : sql.fragment`and status = 'pending'`} returning id`);
+      return marked !== null;
+    },
+
+    /**
      * Records one attempt and the delivery's new state in one transaction. `attempt_count` is set
-     * (not incremented), so a retried activity cannot count an attempt twice.
+     * (not incremented), so a retried activity cannot count an attempt twice. The delivery row is
+     * locked first: the attempt's `sequence_number` (its number over the delivery's life, drawn by
+     * the insert trigger of migration 012) is then never drawn twice.
      */
     async recordAttempt(r: AttemptRecord): Promise<WebhookDeliveryRow | null> {
       return db.transaction(async (tx) => {
+        await tx.query(sql.unsafe`select id from webhook_deliveries where id = ${r.deliveryId} for update`);
         await tx.query(sql.unsafe`
-          insert into webhook_attempts (delivery_id, attempt_number, started_at, duration_ms, response_code, response_body, error)
-          values (${r.deliveryId}, ${r.attempt}, ${r.startedAt}::timestamptz, ${Math.max(0, Math.round(r.durationMs))}, ${r.responseCode}, ${r.responseBody}, ${r.error})
+          insert into webhook_attempts (id, delivery_id, attempt_number, started_at, duration_ms, response_code, response_body, error)
+          values (${newId('webhookAttempt')}, ${r.deliveryId}, ${r.attempt}, ${r.startedAt}::timestamptz, ${Math.max(0, Math.round(r.durationMs))}, ${r.responseCode}, ${r.responseBody}, ${r.error})
           on conflict do nothing`);
         return tx.maybeOne(sql.type(Delivery)`
           update webhook_deliveries set
             attempt_count = ${r.attempt}, last_response_code = ${r.responseCode}, last_error = ${r.lastError}, status = ${r.status},
             next_attempt_at = ${r.nextDelayMs === null ? null : sql.fragment`date_trunc('milliseconds', now() + make_interval(secs => ${r.nextDelayMs / 1000}))`},
-            updated_at = hg_now()
+            attempting_since = null, updated_at = hg_now()
           where id = ${r.deliveryId} returning ${columns}`);
       });
     },
 
-    /** Ends a delivery without sending (its endpoint was deleted or disabled). */
     /**
      * Moves a pending delivery's next attempt `delayMs` ahead without recording an attempt (nothing
      * was sent: the activities' lookup-busy deferral), so `next_attempt_at` tells the truth.
      */
     async postpone(id: string, delayMs: number): Promise<void> {
       await db.query(sql.unsafe`
-        update webhook_deliveries set next_attempt_at = date_trunc('milliseconds', now() + make_interval(secs => ${delayMs / 1000})), updated_at = hg_now()
+        update webhook_deliveries set next_attempt_at = date_trunc('milliseconds', now() + make_interval(secs => ${delayMs / 1000})),
+          attempting_since = null, updated_at = hg_now()
         where id = ${id} and status = 'pending'`);
     },
+
+    /**
+     * Ends a delivery without sending (its endpoint was deleted, disabled, or no longer subscribes
+     * to its kind). `last_response_code` is cleared: an old attempt's status beside "the endpoint is
+     * disabled" read as if the endpoint had answered it; `last_error` says why.
+     */
     async failWithoutAttempt(id: string, lastError: string): Promise<WebhookDeliveryRow | null> {
       return db.maybeOne(sql.type(Delivery)`
-        update webhook_deliveries set status = 'failed', last_error = ${lastError}, next_attempt_at = null, updated_at = hg_now()
+        update webhook_deliveries set status = 'failed', last_error = ${lastError}, last_response_code = null, next_attempt_at = null,
+          attempting_since = null, updated_at = hg_now()
         where id = ${id} returning ${columns}`);
+    },
+
+    /**
+     * After an endpoint's `events` were narrowed (PATCH): its pending deliveries of the kinds it no
+     * longer subscribes to are failed at once, in the caller's transaction. One with an attempt out
+     * is left to it; the activity fails it before its next attempt (it checks the subscription).
+     * Returns how many were canceled.
+     */
+    async cancelUnsubscribed(endpointId: string, events: readonly string[], q: CommonQueryMethods = db): Promise<number> {
+      if (events.includes('*')) return 0;
+      const canceled = await q.anyFirst(sql.type(row(Type.Object({ id: Type.String() })))`
+        update webhook_deliveries set status = 'failed', last_response_code = null, next_attempt_at = null, updated_at = hg_now(),
+          last_error = ${UNSUBSCRIBED_PREFIX} || event || ': ' || ${UNSUBSCRIBED_SUFFIX}
+        where endpoint_id = ${endpointId} and status = 'pending' and attempting_since is null
+          and not (event = any(${sql.array([...events], 'text')}))
+        returning id`);
+      return canceled.length;
     },
   };
 }

@@ -10,456 +10,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List destinations, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Identifier (dst_…) */
-                                id: string;
-                                /** @description HTTPS origin of your application, e.g. https://app.example.com */
-                                url: string;
-                                host: string;
-                                /**
-                                 * @description Effective port: 443 (default) or 8443
-                                 * @enum {integer}
-                                 */
-                                port: 443 | 8443;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                updated_at: string;
-                            }[];
-                            has_more: boolean;
-                            /** @description Pass as `cursor` for the next page; null on the last page. */
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List destinations, newest first
+         * @description Lists the organization's destinations, newest first, a page at a time (`limit`, `cursor`).
+         */
+        get: operations["destinations.list"];
         put?: never;
-        /** Declare a destination (an HTTPS origin of your application) */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description Stable business key of 1–128 characters, reused on retries of the same request; kept 24 h */
-                    "idempotency-key": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description https://host[:port], port 443 or 8443, no path, query, fragment or credentials */
-                        url: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Identifier (dst_…) */
-                                id: string;
-                                /** @description HTTPS origin of your application, e.g. https://app.example.com */
-                                url: string;
-                                host: string;
-                                /**
-                                 * @description Effective port: 443 (default) or 8443
-                                 * @enum {integer}
-                                 */
-                                port: 443 | 8443;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                updated_at: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `insufficient_scope` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_in_use` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `payload_too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_reused` */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Declare a destination (an HTTPS origin of your application)
+         * @description Declares an HTTPS origin of your application (`https://host[:port]`, port 443 or 8443) that customer hostnames are served from. The host must resolve to public addresses and must not be something Hostgate serves (the edge would proxy to itself).
+         */
+        post: operations["destinations.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -473,494 +34,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a destination */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Identifier (dst_…) */
-                                id: string;
-                                /** @description HTTPS origin of your application, e.g. https://app.example.com */
-                                url: string;
-                                host: string;
-                                /**
-                                 * @description Effective port: 443 (default) or 8443
-                                 * @enum {integer}
-                                 */
-                                port: 443 | 8443;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                updated_at: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `destination_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Read a destination
+         * @description Reads one of the organization's destinations; another organization's id answers like a missing one.
+         */
+        get: operations["destinations.retrieve"];
         put?: never;
         post?: never;
-        /** Delete a destination no live domain points at */
-        delete: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description Stable business key of 1–128 characters, reused on retries of the same request; kept 24 h */
-                    "idempotency-key": string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Identifier (dst_…) */
-                                id: string;
-                                /** @description HTTPS origin of your application, e.g. https://app.example.com */
-                                url: string;
-                                host: string;
-                                /**
-                                 * @description Effective port: 443 (default) or 8443
-                                 * @enum {integer}
-                                 */
-                                port: 443 | 8443;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                updated_at: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `insufficient_scope` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `destination_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_in_use`, `destination_in_use` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `payload_too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_reused` */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a destination no live domain points at
+         * @description Deletes a destination. Refused with `409 destination_in_use` while a domain that is not deleted points at it: delete or move those first.
+         */
+        delete: operations["destinations.delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -973,632 +58,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List domains, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                    /** @description pending_dns → pending_certificate → active; suspended; deleting → deleted; failed */
-                    status?: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
-                    hostname?: string;
-                    external_customer_id?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Identifier (dom_…) */
-                                id: string;
-                                /** @description Lowercase, punycode for IDNs */
-                                hostname: string;
-                                destination_id: string;
-                                /** @description pending_dns → pending_certificate → active; suspended; deleting → deleted; failed */
-                                status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
-                                dns_records: {
-                                    /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                    type: string;
-                                    /** @description The hostname to set the record on */
-                                    name: string;
-                                    /** @description The record target */
-                                    value: string;
-                                }[];
-                                verification: {
-                                    /** @description When DNS was last checked; null before the first check */
-                                    checked_at: string | null;
-                                    expected: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    }[];
-                                    /** @description What the check found; null before the first check */
-                                    found: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    }[] | null;
-                                    /** @description What blocks progress; null when nothing does */
-                                    problem: {
-                                        /** @description wrong_target, conflicting_records, caa_forbids_ca, nxdomain, no_records, proxied_by_cdn, certificate_refused, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                    verify_requested_at: string | null;
-                                    /** @description True while an active domain's DNS no longer points at the service (it keeps serving; a hostname.dns_broken event was sent when it started); false otherwise */
-                                    dns_broken: boolean;
-                                };
-                                /** @description Ownership track of a zero-downtime move, independent of `status` */
-                                ownership: {
-                                    /** @description verified: the TXT record holds the token, or DNS points at us; not_required: zero-downtime moves are off on this service (point DNS at us directly) */
-                                    status: "pending" | "verified" | "not_required";
-                                    /** @description dns_txt: the TXT record; dns_target: the hostname points at us */
-                                    method: "dns_txt" | "dns_target" | null;
-                                    /** @description The TXT record that proves ownership before DNS is switched (also in dns_records) */
-                                    record: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    } | null;
-                                    checked_at: string | null;
-                                    verified_at: string | null;
-                                    /** @description What blocks this track; null when nothing does */
-                                    problem: {
-                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                };
-                                /** @description Certificate track, independent of `status` */
-                                certificate: {
-                                    /** @description none → pending_validation → issued → deployed (served by the edge) */
-                                    status: "none" | "pending_validation" | "issued" | "deployed";
-                                    /** @description How the certificate authority validates: dns-01 through the delegated _acme-challenge CNAME (before DNS is switched), http-01 once DNS points at us */
-                                    method: "dns-01" | "http-01" | null;
-                                    /** @description What blocks this track; null when nothing does */
-                                    problem: {
-                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                    updated_at: string | null;
-                                };
-                                external_customer_id: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                updated_at: string;
-                            }[];
-                            has_more: boolean;
-                            /** @description Pass as `cursor` for the next page; null on the last page. */
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List domains, newest first
+         * @description Lists the organization's domains, newest first, a page at a time; filter by status, hostname or your customer reference.
+         */
+        get: operations["domains.list"];
         put?: never;
-        /** Connect a customer hostname; returns the DNS records to set */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description Stable business key of 1–128 characters, reused on retries of the same request; kept 24 h */
-                    "idempotency-key": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        hostname: string;
-                        destination_id: string;
-                        external_customer_id?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Identifier (dom_…) */
-                                id: string;
-                                /** @description Lowercase, punycode for IDNs */
-                                hostname: string;
-                                destination_id: string;
-                                /** @description pending_dns → pending_certificate → active; suspended; deleting → deleted; failed */
-                                status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
-                                dns_records: {
-                                    /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                    type: string;
-                                    /** @description The hostname to set the record on */
-                                    name: string;
-                                    /** @description The record target */
-                                    value: string;
-                                }[];
-                                verification: {
-                                    /** @description When DNS was last checked; null before the first check */
-                                    checked_at: string | null;
-                                    expected: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    }[];
-                                    /** @description What the check found; null before the first check */
-                                    found: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    }[] | null;
-                                    /** @description What blocks progress; null when nothing does */
-                                    problem: {
-                                        /** @description wrong_target, conflicting_records, caa_forbids_ca, nxdomain, no_records, proxied_by_cdn, certificate_refused, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                    verify_requested_at: string | null;
-                                    /** @description True while an active domain's DNS no longer points at the service (it keeps serving; a hostname.dns_broken event was sent when it started); false otherwise */
-                                    dns_broken: boolean;
-                                };
-                                /** @description Ownership track of a zero-downtime move, independent of `status` */
-                                ownership: {
-                                    /** @description verified: the TXT record holds the token, or DNS points at us; not_required: zero-downtime moves are off on this service (point DNS at us directly) */
-                                    status: "pending" | "verified" | "not_required";
-                                    /** @description dns_txt: the TXT record; dns_target: the hostname points at us */
-                                    method: "dns_txt" | "dns_target" | null;
-                                    /** @description The TXT record that proves ownership before DNS is switched (also in dns_records) */
-                                    record: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    } | null;
-                                    checked_at: string | null;
-                                    verified_at: string | null;
-                                    /** @description What blocks this track; null when nothing does */
-                                    problem: {
-                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                };
-                                /** @description Certificate track, independent of `status` */
-                                certificate: {
-                                    /** @description none → pending_validation → issued → deployed (served by the edge) */
-                                    status: "none" | "pending_validation" | "issued" | "deployed";
-                                    /** @description How the certificate authority validates: dns-01 through the delegated _acme-challenge CNAME (before DNS is switched), http-01 once DNS points at us */
-                                    method: "dns-01" | "http-01" | null;
-                                    /** @description What blocks this track; null when nothing does */
-                                    problem: {
-                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                    updated_at: string | null;
-                                };
-                                external_customer_id: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                updated_at: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `insufficient_scope` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `destination_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_in_use`, `domain_conflict` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `payload_too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_reused`, `apex_domains_unavailable` */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Connect a customer hostname; returns the DNS records to set
+         * @description Connects a customer hostname to one of your destinations. The domain starts in `pending_dns` with the DNS records your customer must set (`dns_records`); Hostgate then checks DNS, issues a certificate and serves the hostname (`active`), announcing each step by webhook. A hostname is connected once across the service (`409 domain_conflict`).
+         */
+        post: operations["domains.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1612,661 +82,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a domain with its DNS records and verification state */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Identifier (dom_…) */
-                                id: string;
-                                /** @description Lowercase, punycode for IDNs */
-                                hostname: string;
-                                destination_id: string;
-                                /** @description pending_dns → pending_certificate → active; suspended; deleting → deleted; failed */
-                                status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
-                                dns_records: {
-                                    /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                    type: string;
-                                    /** @description The hostname to set the record on */
-                                    name: string;
-                                    /** @description The record target */
-                                    value: string;
-                                }[];
-                                verification: {
-                                    /** @description When DNS was last checked; null before the first check */
-                                    checked_at: string | null;
-                                    expected: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    }[];
-                                    /** @description What the check found; null before the first check */
-                                    found: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    }[] | null;
-                                    /** @description What blocks progress; null when nothing does */
-                                    problem: {
-                                        /** @description wrong_target, conflicting_records, caa_forbids_ca, nxdomain, no_records, proxied_by_cdn, certificate_refused, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                    verify_requested_at: string | null;
-                                    /** @description True while an active domain's DNS no longer points at the service (it keeps serving; a hostname.dns_broken event was sent when it started); false otherwise */
-                                    dns_broken: boolean;
-                                };
-                                /** @description Ownership track of a zero-downtime move, independent of `status` */
-                                ownership: {
-                                    /** @description verified: the TXT record holds the token, or DNS points at us; not_required: zero-downtime moves are off on this service (point DNS at us directly) */
-                                    status: "pending" | "verified" | "not_required";
-                                    /** @description dns_txt: the TXT record; dns_target: the hostname points at us */
-                                    method: "dns_txt" | "dns_target" | null;
-                                    /** @description The TXT record that proves ownership before DNS is switched (also in dns_records) */
-                                    record: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    } | null;
-                                    checked_at: string | null;
-                                    verified_at: string | null;
-                                    /** @description What blocks this track; null when nothing does */
-                                    problem: {
-                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                };
-                                /** @description Certificate track, independent of `status` */
-                                certificate: {
-                                    /** @description none → pending_validation → issued → deployed (served by the edge) */
-                                    status: "none" | "pending_validation" | "issued" | "deployed";
-                                    /** @description How the certificate authority validates: dns-01 through the delegated _acme-challenge CNAME (before DNS is switched), http-01 once DNS points at us */
-                                    method: "dns-01" | "http-01" | null;
-                                    /** @description What blocks this track; null when nothing does */
-                                    problem: {
-                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                    updated_at: string | null;
-                                };
-                                external_customer_id: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                updated_at: string;
-                                /** @description The organization's current usage period (GET /v1/usage); measured every minute by the edge, reported, never billed */
-                                bandwidth: {
-                                    /**
-                                     * Format: date-time
-                                     * @description ISO 8601 timestamp with offset
-                                     */
-                                    period_start: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description ISO 8601 timestamp with offset
-                                     */
-                                    period_end: string;
-                                    /** @description HTTP bytes received from clients (request line, headers, body), as the edge counts them */
-                                    bytes_in: number;
-                                    /** @description HTTP bytes sent to clients (status line, headers, body) */
-                                    bytes_out: number;
-                                    /** @description bytes_in + bytes_out: what GET /v1/usage sums as bandwidth_bytes */
-                                    bytes: number;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `domain_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Read a domain with its DNS records and verification state
+         * @description Reads a domain: its status, the DNS records to set, what the last DNS check found, the ownership and certificate tracks, and the bytes the edge carried for it this period.
+         */
+        get: operations["domains.retrieve"];
         put?: never;
         post?: never;
-        /** Delete a domain: answers 202 with the domain in `deleting`; it becomes `deleted` once cleaned up */
-        delete: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description Stable business key of 1–128 characters, reused on retries of the same request; kept 24 h */
-                    "idempotency-key": string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Identifier (dom_…) */
-                                id: string;
-                                /** @description Lowercase, punycode for IDNs */
-                                hostname: string;
-                                destination_id: string;
-                                /** @description pending_dns → pending_certificate → active; suspended; deleting → deleted; failed */
-                                status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
-                                dns_records: {
-                                    /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                    type: string;
-                                    /** @description The hostname to set the record on */
-                                    name: string;
-                                    /** @description The record target */
-                                    value: string;
-                                }[];
-                                verification: {
-                                    /** @description When DNS was last checked; null before the first check */
-                                    checked_at: string | null;
-                                    expected: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    }[];
-                                    /** @description What the check found; null before the first check */
-                                    found: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    }[] | null;
-                                    /** @description What blocks progress; null when nothing does */
-                                    problem: {
-                                        /** @description wrong_target, conflicting_records, caa_forbids_ca, nxdomain, no_records, proxied_by_cdn, certificate_refused, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                    verify_requested_at: string | null;
-                                    /** @description True while an active domain's DNS no longer points at the service (it keeps serving; a hostname.dns_broken event was sent when it started); false otherwise */
-                                    dns_broken: boolean;
-                                };
-                                /** @description Ownership track of a zero-downtime move, independent of `status` */
-                                ownership: {
-                                    /** @description verified: the TXT record holds the token, or DNS points at us; not_required: zero-downtime moves are off on this service (point DNS at us directly) */
-                                    status: "pending" | "verified" | "not_required";
-                                    /** @description dns_txt: the TXT record; dns_target: the hostname points at us */
-                                    method: "dns_txt" | "dns_target" | null;
-                                    /** @description The TXT record that proves ownership before DNS is switched (also in dns_records) */
-                                    record: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    } | null;
-                                    checked_at: string | null;
-                                    verified_at: string | null;
-                                    /** @description What blocks this track; null when nothing does */
-                                    problem: {
-                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                };
-                                /** @description Certificate track, independent of `status` */
-                                certificate: {
-                                    /** @description none → pending_validation → issued → deployed (served by the edge) */
-                                    status: "none" | "pending_validation" | "issued" | "deployed";
-                                    /** @description How the certificate authority validates: dns-01 through the delegated _acme-challenge CNAME (before DNS is switched), http-01 once DNS points at us */
-                                    method: "dns-01" | "http-01" | null;
-                                    /** @description What blocks this track; null when nothing does */
-                                    problem: {
-                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                    updated_at: string | null;
-                                };
-                                external_customer_id: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                updated_at: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `insufficient_scope` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `domain_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_in_use` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `payload_too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_reused` */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a domain
+         * @description Deletes a domain: it stops being served, its certificate is removed, and it becomes `deleted` once cleaned up. Deleting a domain already `deleting` or `deleted` answers the same.
+         */
+        delete: operations["domains.delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2281,382 +108,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check DNS now instead of waiting for the next scheduled check */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description Stable business key of 1–128 characters, reused on retries of the same request; kept 24 h */
-                    "idempotency-key": string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Identifier (dom_…) */
-                                id: string;
-                                /** @description Lowercase, punycode for IDNs */
-                                hostname: string;
-                                destination_id: string;
-                                /** @description pending_dns → pending_certificate → active; suspended; deleting → deleted; failed */
-                                status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
-                                dns_records: {
-                                    /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                    type: string;
-                                    /** @description The hostname to set the record on */
-                                    name: string;
-                                    /** @description The record target */
-                                    value: string;
-                                }[];
-                                verification: {
-                                    /** @description When DNS was last checked; null before the first check */
-                                    checked_at: string | null;
-                                    expected: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    }[];
-                                    /** @description What the check found; null before the first check */
-                                    found: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    }[] | null;
-                                    /** @description What blocks progress; null when nothing does */
-                                    problem: {
-                                        /** @description wrong_target, conflicting_records, caa_forbids_ca, nxdomain, no_records, proxied_by_cdn, certificate_refused, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                    verify_requested_at: string | null;
-                                    /** @description True while an active domain's DNS no longer points at the service (it keeps serving; a hostname.dns_broken event was sent when it started); false otherwise */
-                                    dns_broken: boolean;
-                                };
-                                /** @description Ownership track of a zero-downtime move, independent of `status` */
-                                ownership: {
-                                    /** @description verified: the TXT record holds the token, or DNS points at us; not_required: zero-downtime moves are off on this service (point DNS at us directly) */
-                                    status: "pending" | "verified" | "not_required";
-                                    /** @description dns_txt: the TXT record; dns_target: the hostname points at us */
-                                    method: "dns_txt" | "dns_target" | null;
-                                    /** @description The TXT record that proves ownership before DNS is switched (also in dns_records) */
-                                    record: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    } | null;
-                                    checked_at: string | null;
-                                    verified_at: string | null;
-                                    /** @description What blocks this track; null when nothing does */
-                                    problem: {
-                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                };
-                                /** @description Certificate track, independent of `status` */
-                                certificate: {
-                                    /** @description none → pending_validation → issued → deployed (served by the edge) */
-                                    status: "none" | "pending_validation" | "issued" | "deployed";
-                                    /** @description How the certificate authority validates: dns-01 through the delegated _acme-challenge CNAME (before DNS is switched), http-01 once DNS points at us */
-                                    method: "dns-01" | "http-01" | null;
-                                    /** @description What blocks this track; null when nothing does */
-                                    problem: {
-                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                    updated_at: string | null;
-                                };
-                                external_customer_id: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                updated_at: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `insufficient_scope` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `domain_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_in_use`, `domain_deleted` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `payload_too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_reused` */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Check DNS now instead of waiting for the next scheduled check
+         * @description Asks for an immediate DNS check (the scheduled ones back off up to an hour): call it when your customer says they set the records. The answer is the domain as it is; read it again, or wait for the `hostname.verified` webhook, for the check's outcome.
+         */
+        post: operations["domains.verify"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2670,441 +126,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List webhook endpoints, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["def-0"][];
-                            has_more: boolean;
-                            /** @description Pass as `cursor` for the next page; null on the last page. */
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List webhook endpoints, newest first
+         * @description Lists the organization's webhook endpoints (without their secrets), newest first, a page at a time.
+         */
+        get: operations["webhookEndpoints.list"];
         put?: never;
-        /** Create a webhook endpoint; the response carries its signing secret, shown only this once */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description Stable business key of 1–128 characters, reused on retries of the same request; kept 24 h */
-                    "idempotency-key": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description https URL with any port, path and query; no credentials or fragment; the host must be public */
-                        url: string;
-                        /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken`. Default ["*"] */
-                        events?: string[];
-                        description?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Identifier (whe_…) */
-                                id: string;
-                                /** @description HTTPS URL deliveries are POSTed to */
-                                url: string;
-                                description: string | null;
-                                /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken` */
-                                events: string[];
-                                /** @description False: no deliveries are made */
-                                enabled: boolean;
-                                /** @description Why the endpoint is disabled: `manual` (PATCH enabled=false) or set by delivery (e.g. the endpoint answered 410 Gone); null when enabled */
-                                disabled_reason: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                updated_at: string;
-                                /** @description Signing secret (whsec_…). Shown only in this response: store it now. */
-                                secret: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `insufficient_scope` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_in_use` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `payload_too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_reused` */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a webhook endpoint; the response carries its signing secret, shown only this once
+         * @description Creates an endpoint that receives the events of the kinds in `events` (default every kind). Deliveries are signed with the secret in this response (`Service-Signature`), which is never shown again. The URL must be https and its host public; every delivery checks the address it connects to again.
+         */
+        post: operations["webhookEndpoints.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3118,749 +150,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a webhook endpoint (without its secret) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["def-0"];
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `webhook_endpoint_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Read a webhook endpoint (without its secret)
+         * @description Reads a webhook endpoint: URL, subscribed kinds, whether it is enabled and why not. The secret is never shown again after creation or rotation.
+         */
+        get: operations["webhookEndpoints.retrieve"];
         put?: never;
         post?: never;
-        /** Delete a webhook endpoint; it receives no further deliveries */
-        delete: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description Stable business key of 1–128 characters, reused on retries of the same request; kept 24 h */
-                    "idempotency-key": string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["def-0"];
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `insufficient_scope` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `webhook_endpoint_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_in_use` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `payload_too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_reused` */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a webhook endpoint; it receives no further deliveries
+         * @description Deletes an endpoint: its pending deliveries fail at their next attempt without sending, and its delivery log stays readable.
+         */
+        delete: operations["webhookEndpoints.delete"];
         options?: never;
         head?: never;
-        /** Update a webhook endpoint: url, events, enabled, description (at least one) */
-        patch: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description Stable business key of 1–128 characters, reused on retries of the same request; kept 24 h */
-                    "idempotency-key": string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            /** @description At least one field */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description https URL with any port, path and query; no credentials or fragment; the host must be public */
-                        url?: string;
-                        /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken` */
-                        events?: string[];
-                        /** @description true re-enables (and clears disabled_reason); false pauses deliveries */
-                        enabled?: boolean;
-                        /** @description null clears it */
-                        description?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["def-0"];
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `insufficient_scope` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `webhook_endpoint_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_in_use` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `payload_too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_reused` */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Update a webhook endpoint: url, events, enabled, description (at least one)
+         * @description Changes an endpoint. `enabled: false` pauses deliveries (pending ones fail at their next attempt) and `true` resumes them; narrowing `events` cancels the endpoint's pending deliveries of the kinds dropped (`failed`, with `last_error` saying so).
+         */
+        patch: operations["webhookEndpoints.update"];
         trace?: never;
     };
     "/v1/webhook-endpoints/{id}/rotate-secret": {
@@ -3872,313 +180,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replace the signing secret; the previous one keeps signing beside it for 24 h */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description Stable business key of 1–128 characters, reused on retries of the same request; kept 24 h */
-                    "idempotency-key": string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Identifier (whe_…) */
-                                id: string;
-                                /** @description HTTPS URL deliveries are POSTed to */
-                                url: string;
-                                description: string | null;
-                                /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken` */
-                                events: string[];
-                                /** @description False: no deliveries are made */
-                                enabled: boolean;
-                                /** @description Why the endpoint is disabled: `manual` (PATCH enabled=false) or set by delivery (e.g. the endpoint answered 410 Gone); null when enabled */
-                                disabled_reason: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                updated_at: string;
-                                /** @description Signing secret (whsec_…). Shown only in this response: store it now. */
-                                secret: string;
-                                /** @description Until then deliveries carry a second `v1=` signature made with the previous secret */
-                                previous_secret_expires_at: string | null;
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `insufficient_scope` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `webhook_endpoint_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_in_use` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `payload_too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_reused` */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Replace the signing secret; the previous one keeps signing beside it for 24 h
+         * @description Makes a new signing secret, shown only in this answer. For 24 h deliveries carry two `v1=` signatures (new and previous secret), so you can switch your receiver over without missing one.
+         */
+        post: operations["webhookEndpoints.rotateSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4192,154 +198,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List webhook deliveries, newest first; filter by endpoint_id and status */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                    /** @description Only deliveries to this endpoint */
-                    endpoint_id?: string;
-                    /** @description `pending` (an attempt is due or running), `succeeded` (a 2xx answer), `failed` (8 attempts failed, the endpoint answered 410 Gone or is disabled) */
-                    status?: "pending" | "succeeded" | "failed";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["def-1"][];
-                            has_more: boolean;
-                            /** @description Pass as `cursor` for the next page; null on the last page. */
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List webhook deliveries, newest first; filter by endpoint_id and status
+         * @description Lists the deliveries of every event to every endpoint of the organization, newest first, a page at a time.
+         */
+        get: operations["webhookDeliveries.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4355,169 +218,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a webhook delivery: status, attempt count, last response code and error, next attempt */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["def-1"];
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `webhook_delivery_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Read a webhook delivery: status, attempt count, last response code and error, next attempt
+         * @description Reads a delivery: `pending` while attempts remain (`attempting: true` while one is out, else `next_attempt_at` says when the next is due), then `succeeded` or `failed` with the last response code and error.
+         */
+        get: operations["webhookDeliveries.retrieve"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4533,175 +238,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the attempts of a webhook delivery, newest first: time, duration, response code, first 1 KiB of the response body */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["def-2"][];
-                            has_more: boolean;
-                            /** @description Pass as `cursor` for the next page; null on the last page. */
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `webhook_delivery_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List the attempts of a webhook delivery, newest first: time, duration, response code, first 1 KiB of the response body
+         * @description Lists every HTTP request made for a delivery, newest first, numbered over the delivery's life (a retry request does not start again at 1).
+         */
+        get: operations["webhookDeliveries.listAttempts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4719,287 +260,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Retry a delivery now: resets it to pending with attempt_count 0 and makes a new attempt at once (also on a failed or succeeded delivery) */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description Stable business key of 1–128 characters, reused on retries of the same request; kept 24 h */
-                    "idempotency-key": string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["def-1"];
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `insufficient_scope` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `webhook_delivery_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_in_use`, `webhook_endpoint_disabled`, `webhook_endpoint_deleted` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `payload_too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_reused` */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Retry a delivery now
+         * @description Resets the delivery to `pending` with `attempt_count` 0 and makes a new attempt at once, also on a failed or succeeded one (sent again). A failing retry follows the schedule again from 5 s. Refused while the endpoint is disabled or deleted.
+         */
+        post: operations["webhookDeliveries.retry"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5015,317 +280,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a widget session: a token for <service-widget>, valid 1800 s, bound to the allowed origins, the customer and the destination */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description Stable business key of 1–128 characters, reused on retries of the same request; kept 24 h */
-                    "idempotency-key": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Your reference for the customer using the widget; domains the session creates carry it */
-                        external_customer_id: string;
-                        /** @description Browser origins (https://host[:port]; http only for localhost) the token works from. Omitted: any https origin and http://localhost:* */
-                        allowed_origins?: string[];
-                        /** @description Destination the session's domains point at. Omitted: the organization's only destination */
-                        destination_id?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Identifier (wss_…) */
-                                id: string;
-                                /** @description Bearer token for the browser (wst_…); shown once, only its hash is kept */
-                                token: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                expires_at: string;
-                                /** @description Seconds until expiry: 1800 */
-                                expires_in: number;
-                                external_customer_id: string;
-                                /** @description Normalised origins; null when any https origin (and http://localhost) is accepted */
-                                allowed_origins: string[] | null;
-                                destination_id: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                created_at: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `insufficient_scope` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `destination_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_in_use` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `payload_too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_reused`, `destination_required` */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a widget session: a token for <service-widget>, valid 1800 s
+         * @description Mints the short-lived token your page hands to <service-widget> (the API key never reaches the browser). The token works for 1800 s from the allowed origins only, for one customer (`external_customer_id`), and the domains it creates point at the session's destination (omitted: the organization's only destination; with none or several, `422 destination_required`).
+         */
+        post: operations["widgetSessions.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5339,704 +298,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Browser: the domains the widget created for this session's customer (any of its sessions), newest first, deleted ones left out; a reloaded page resumes with them */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Identifier (dom_…) */
-                                id: string;
-                                /** @description The hostname as DNS knows it (punycode for internationalised names) */
-                                hostname: string;
-                                /** @description The hostname in Unicode, as the customer typed it (equal to hostname when it has no internationalised label) */
-                                hostname_unicode: string;
-                                /** @description The registrable domain (DNS zone) the hostname is in */
-                                zone: string;
-                                /** @description The zone in Unicode */
-                                zone_unicode: string;
-                                /** @description pending_dns → pending_certificate → active; suspended; deleting → deleted; failed */
-                                status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
-                                dns_records: {
-                                    /** @description Record type: CNAME, A or AAAA */
-                                    type: string;
-                                    /** @description The fully qualified hostname to set the record on */
-                                    name: string;
-                                    /** @description The name relative to the customer's zone, as most DNS providers' forms want it ('@' for the zone apex) */
-                                    relative_name: string;
-                                    /** @description The record target */
-                                    value: string;
-                                }[];
-                                verification: {
-                                    /** @description When DNS was last checked; null before the first check */
-                                    checked_at: string | null;
-                                    expected: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    }[];
-                                    /** @description What the check found; null before the first check */
-                                    found: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    }[] | null;
-                                    /** @description What blocks progress; null when nothing does */
-                                    problem: {
-                                        /** @description wrong_target, conflicting_records, caa_forbids_ca, nxdomain, no_records, proxied_by_cdn, certificate_refused, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                    verify_requested_at: string | null;
-                                    /** @description True while an active domain's DNS no longer points at the service (it keeps serving; a hostname.dns_broken event was sent when it started); false otherwise */
-                                    dns_broken: boolean;
-                                };
-                                /** @description Ownership track of a zero-downtime move, independent of `status` */
-                                ownership: {
-                                    /** @description verified: the TXT record holds the token, or DNS points at us; not_required: zero-downtime moves are off on this service (point DNS at us directly) */
-                                    status: "pending" | "verified" | "not_required";
-                                    /** @description dns_txt: the TXT record; dns_target: the hostname points at us */
-                                    method: "dns_txt" | "dns_target" | null;
-                                    /** @description The TXT record that proves ownership before DNS is switched (also in dns_records) */
-                                    record: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    } | null;
-                                    checked_at: string | null;
-                                    verified_at: string | null;
-                                    /** @description What blocks this track; null when nothing does */
-                                    problem: {
-                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                };
-                                /** @description Certificate track, independent of `status` */
-                                certificate: {
-                                    /** @description none → pending_validation → issued → deployed (served by the edge) */
-                                    status: "none" | "pending_validation" | "issued" | "deployed";
-                                    /** @description How the certificate authority validates: dns-01 through the delegated _acme-challenge CNAME (before DNS is switched), http-01 once DNS points at us */
-                                    method: "dns-01" | "http-01" | null;
-                                    /** @description What blocks this track; null when nothing does */
-                                    problem: {
-                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                    updated_at: string | null;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                updated_at: string;
-                            }[];
-                            has_more: boolean;
-                            /** @description Pass as `cursor` for the next page; null on the last page. */
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description Error codes: `widget_request_failed` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_token`, `invalid_widget_token`, `widget_token_expired` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `origin_forbidden` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Browser: the domains the widget created for this session's customer
+         * @description The domains the widget created for this session's customer (through any of its sessions), newest first, deleted ones left out: a reloaded page resumes with them.
+         */
+        get: operations["widget.listDomains"];
         put?: never;
-        /** Browser: connect a hostname for the session's customer; returns the DNS records to set */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description Stable business key of 1–128 characters, reused on retries of the same request; kept 24 h */
-                    "idempotency-key": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        hostname: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description The customer's widget sessions already created this hostname: the element continues with it */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Identifier (dom_…) */
-                                id: string;
-                                /** @description The hostname as DNS knows it (punycode for internationalised names) */
-                                hostname: string;
-                                /** @description The hostname in Unicode, as the customer typed it (equal to hostname when it has no internationalised label) */
-                                hostname_unicode: string;
-                                /** @description The registrable domain (DNS zone) the hostname is in */
-                                zone: string;
-                                /** @description The zone in Unicode */
-                                zone_unicode: string;
-                                /** @description pending_dns → pending_certificate → active; suspended; deleting → deleted; failed */
-                                status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
-                                dns_records: {
-                                    /** @description Record type: CNAME, A or AAAA */
-                                    type: string;
-                                    /** @description The fully qualified hostname to set the record on */
-                                    name: string;
-                                    /** @description The name relative to the customer's zone, as most DNS providers' forms want it ('@' for the zone apex) */
-                                    relative_name: string;
-                                    /** @description The record target */
-                                    value: string;
-                                }[];
-                                verification: {
-                                    /** @description When DNS was last checked; null before the first check */
-                                    checked_at: string | null;
-                                    expected: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    }[];
-                                    /** @description What the check found; null before the first check */
-                                    found: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    }[] | null;
-                                    /** @description What blocks progress; null when nothing does */
-                                    problem: {
-                                        /** @description wrong_target, conflicting_records, caa_forbids_ca, nxdomain, no_records, proxied_by_cdn, certificate_refused, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                    verify_requested_at: string | null;
-                                    /** @description True while an active domain's DNS no longer points at the service (it keeps serving; a hostname.dns_broken event was sent when it started); false otherwise */
-                                    dns_broken: boolean;
-                                };
-                                /** @description Ownership track of a zero-downtime move, independent of `status` */
-                                ownership: {
-                                    /** @description verified: the TXT record holds the token, or DNS points at us; not_required: zero-downtime moves are off on this service (point DNS at us directly) */
-                                    status: "pending" | "verified" | "not_required";
-                                    /** @description dns_txt: the TXT record; dns_target: the hostname points at us */
-                                    method: "dns_txt" | "dns_target" | null;
-                                    /** @description The TXT record that proves ownership before DNS is switched (also in dns_records) */
-                                    record: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    } | null;
-                                    checked_at: string | null;
-                                    verified_at: string | null;
-                                    /** @description What blocks this track; null when nothing does */
-                                    problem: {
-                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                };
-                                /** @description Certificate track, independent of `status` */
-                                certificate: {
-                                    /** @description none → pending_validation → issued → deployed (served by the edge) */
-                                    status: "none" | "pending_validation" | "issued" | "deployed";
-                                    /** @description How the certificate authority validates: dns-01 through the delegated _acme-challenge CNAME (before DNS is switched), http-01 once DNS points at us */
-                                    method: "dns-01" | "http-01" | null;
-                                    /** @description What blocks this track; null when nothing does */
-                                    problem: {
-                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                    updated_at: string | null;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                updated_at: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Identifier (dom_…) */
-                                id: string;
-                                /** @description The hostname as DNS knows it (punycode for internationalised names) */
-                                hostname: string;
-                                /** @description The hostname in Unicode, as the customer typed it (equal to hostname when it has no internationalised label) */
-                                hostname_unicode: string;
-                                /** @description The registrable domain (DNS zone) the hostname is in */
-                                zone: string;
-                                /** @description The zone in Unicode */
-                                zone_unicode: string;
-                                /** @description pending_dns → pending_certificate → active; suspended; deleting → deleted; failed */
-                                status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
-                                dns_records: {
-                                    /** @description Record type: CNAME, A or AAAA */
-                                    type: string;
-                                    /** @description The fully qualified hostname to set the record on */
-                                    name: string;
-                                    /** @description The name relative to the customer's zone, as most DNS providers' forms want it ('@' for the zone apex) */
-                                    relative_name: string;
-                                    /** @description The record target */
-                                    value: string;
-                                }[];
-                                verification: {
-                                    /** @description When DNS was last checked; null before the first check */
-                                    checked_at: string | null;
-                                    expected: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    }[];
-                                    /** @description What the check found; null before the first check */
-                                    found: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    }[] | null;
-                                    /** @description What blocks progress; null when nothing does */
-                                    problem: {
-                                        /** @description wrong_target, conflicting_records, caa_forbids_ca, nxdomain, no_records, proxied_by_cdn, certificate_refused, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                    verify_requested_at: string | null;
-                                    /** @description True while an active domain's DNS no longer points at the service (it keeps serving; a hostname.dns_broken event was sent when it started); false otherwise */
-                                    dns_broken: boolean;
-                                };
-                                /** @description Ownership track of a zero-downtime move, independent of `status` */
-                                ownership: {
-                                    /** @description verified: the TXT record holds the token, or DNS points at us; not_required: zero-downtime moves are off on this service (point DNS at us directly) */
-                                    status: "pending" | "verified" | "not_required";
-                                    /** @description dns_txt: the TXT record; dns_target: the hostname points at us */
-                                    method: "dns_txt" | "dns_target" | null;
-                                    /** @description The TXT record that proves ownership before DNS is switched (also in dns_records) */
-                                    record: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    } | null;
-                                    checked_at: string | null;
-                                    verified_at: string | null;
-                                    /** @description What blocks this track; null when nothing does */
-                                    problem: {
-                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                };
-                                /** @description Certificate track, independent of `status` */
-                                certificate: {
-                                    /** @description none → pending_validation → issued → deployed (served by the edge) */
-                                    status: "none" | "pending_validation" | "issued" | "deployed";
-                                    /** @description How the certificate authority validates: dns-01 through the delegated _acme-challenge CNAME (before DNS is switched), http-01 once DNS points at us */
-                                    method: "dns-01" | "http-01" | null;
-                                    /** @description What blocks this track; null when nothing does */
-                                    problem: {
-                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                    updated_at: string | null;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                updated_at: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `widget_request_failed` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_token`, `invalid_widget_token`, `widget_token_expired` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `origin_forbidden` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `destination_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `domain_conflict` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Browser: connect a hostname for the session's customer; returns the DNS records to set
+         * @description Connects the hostname the customer typed to the session's destination. A hostname the customer already started through the widget answers `200` with that domain instead of a conflict.
+         */
+        post: operations["widget.createDomain"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6050,293 +322,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Browser: read a domain of this session (status, DNS records, verification); the widget polls it every 10 s */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Identifier (dom_…) */
-                                id: string;
-                                /** @description The hostname as DNS knows it (punycode for internationalised names) */
-                                hostname: string;
-                                /** @description The hostname in Unicode, as the customer typed it (equal to hostname when it has no internationalised label) */
-                                hostname_unicode: string;
-                                /** @description The registrable domain (DNS zone) the hostname is in */
-                                zone: string;
-                                /** @description The zone in Unicode */
-                                zone_unicode: string;
-                                /** @description pending_dns → pending_certificate → active; suspended; deleting → deleted; failed */
-                                status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
-                                dns_records: {
-                                    /** @description Record type: CNAME, A or AAAA */
-                                    type: string;
-                                    /** @description The fully qualified hostname to set the record on */
-                                    name: string;
-                                    /** @description The name relative to the customer's zone, as most DNS providers' forms want it ('@' for the zone apex) */
-                                    relative_name: string;
-                                    /** @description The record target */
-                                    value: string;
-                                }[];
-                                verification: {
-                                    /** @description When DNS was last checked; null before the first check */
-                                    checked_at: string | null;
-                                    expected: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    }[];
-                                    /** @description What the check found; null before the first check */
-                                    found: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    }[] | null;
-                                    /** @description What blocks progress; null when nothing does */
-                                    problem: {
-                                        /** @description wrong_target, conflicting_records, caa_forbids_ca, nxdomain, no_records, proxied_by_cdn, certificate_refused, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                    verify_requested_at: string | null;
-                                    /** @description True while an active domain's DNS no longer points at the service (it keeps serving; a hostname.dns_broken event was sent when it started); false otherwise */
-                                    dns_broken: boolean;
-                                };
-                                /** @description Ownership track of a zero-downtime move, independent of `status` */
-                                ownership: {
-                                    /** @description verified: the TXT record holds the token, or DNS points at us; not_required: zero-downtime moves are off on this service (point DNS at us directly) */
-                                    status: "pending" | "verified" | "not_required";
-                                    /** @description dns_txt: the TXT record; dns_target: the hostname points at us */
-                                    method: "dns_txt" | "dns_target" | null;
-                                    /** @description The TXT record that proves ownership before DNS is switched (also in dns_records) */
-                                    record: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    } | null;
-                                    checked_at: string | null;
-                                    verified_at: string | null;
-                                    /** @description What blocks this track; null when nothing does */
-                                    problem: {
-                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                };
-                                /** @description Certificate track, independent of `status` */
-                                certificate: {
-                                    /** @description none → pending_validation → issued → deployed (served by the edge) */
-                                    status: "none" | "pending_validation" | "issued" | "deployed";
-                                    /** @description How the certificate authority validates: dns-01 through the delegated _acme-challenge CNAME (before DNS is switched), http-01 once DNS points at us */
-                                    method: "dns-01" | "http-01" | null;
-                                    /** @description What blocks this track; null when nothing does */
-                                    problem: {
-                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                    updated_at: string | null;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                updated_at: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `widget_request_failed` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_token`, `invalid_widget_token`, `widget_token_expired` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `origin_forbidden` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `widget_domain_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Browser: read a domain of this session
+         * @description Reads one of the customer's widget domains: status, DNS records, verification. The element polls it every 10 s until a final status.
+         */
+        get: operations["widget.retrieveDomain"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6354,296 +344,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Browser: check DNS now instead of waiting for the next scheduled check */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description Stable business key of 1–128 characters, reused on retries of the same request; kept 24 h */
-                    "idempotency-key": string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Identifier (dom_…) */
-                                id: string;
-                                /** @description The hostname as DNS knows it (punycode for internationalised names) */
-                                hostname: string;
-                                /** @description The hostname in Unicode, as the customer typed it (equal to hostname when it has no internationalised label) */
-                                hostname_unicode: string;
-                                /** @description The registrable domain (DNS zone) the hostname is in */
-                                zone: string;
-                                /** @description The zone in Unicode */
-                                zone_unicode: string;
-                                /** @description pending_dns → pending_certificate → active; suspended; deleting → deleted; failed */
-                                status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
-                                dns_records: {
-                                    /** @description Record type: CNAME, A or AAAA */
-                                    type: string;
-                                    /** @description The fully qualified hostname to set the record on */
-                                    name: string;
-                                    /** @description The name relative to the customer's zone, as most DNS providers' forms want it ('@' for the zone apex) */
-                                    relative_name: string;
-                                    /** @description The record target */
-                                    value: string;
-                                }[];
-                                verification: {
-                                    /** @description When DNS was last checked; null before the first check */
-                                    checked_at: string | null;
-                                    expected: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    }[];
-                                    /** @description What the check found; null before the first check */
-                                    found: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    }[] | null;
-                                    /** @description What blocks progress; null when nothing does */
-                                    problem: {
-                                        /** @description wrong_target, conflicting_records, caa_forbids_ca, nxdomain, no_records, proxied_by_cdn, certificate_refused, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                    verify_requested_at: string | null;
-                                    /** @description True while an active domain's DNS no longer points at the service (it keeps serving; a hostname.dns_broken event was sent when it started); false otherwise */
-                                    dns_broken: boolean;
-                                };
-                                /** @description Ownership track of a zero-downtime move, independent of `status` */
-                                ownership: {
-                                    /** @description verified: the TXT record holds the token, or DNS points at us; not_required: zero-downtime moves are off on this service (point DNS at us directly) */
-                                    status: "pending" | "verified" | "not_required";
-                                    /** @description dns_txt: the TXT record; dns_target: the hostname points at us */
-                                    method: "dns_txt" | "dns_target" | null;
-                                    /** @description The TXT record that proves ownership before DNS is switched (also in dns_records) */
-                                    record: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    } | null;
-                                    checked_at: string | null;
-                                    verified_at: string | null;
-                                    /** @description What blocks this track; null when nothing does */
-                                    problem: {
-                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                };
-                                /** @description Certificate track, independent of `status` */
-                                certificate: {
-                                    /** @description none → pending_validation → issued → deployed (served by the edge) */
-                                    status: "none" | "pending_validation" | "issued" | "deployed";
-                                    /** @description How the certificate authority validates: dns-01 through the delegated _acme-challenge CNAME (before DNS is switched), http-01 once DNS points at us */
-                                    method: "dns-01" | "http-01" | null;
-                                    /** @description What blocks this track; null when nothing does */
-                                    problem: {
-                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                    updated_at: string | null;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                updated_at: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `widget_request_failed` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_token`, `invalid_widget_token`, `widget_token_expired` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `origin_forbidden` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `widget_domain_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Browser: check DNS now instead of waiting for the next scheduled check
+         * @description The customer's "I have set the records": asks for an immediate DNS check of one of the customer's widget domains.
+         */
+        post: operations["widget.verifyDomain"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6659,303 +364,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Browser: move a domain from the session that created it (its token, expired less than 24 h ago) to this session of the same customer, so a new token resumes where the old one stopped */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description Stable business key of 1–128 characters, reused on retries of the same request; kept 24 h */
-                    "idempotency-key": string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description The widget token that created the domain (it may have expired up to 24 hours ago) */
-                        previous_token: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description Identifier (dom_…) */
-                                id: string;
-                                /** @description The hostname as DNS knows it (punycode for internationalised names) */
-                                hostname: string;
-                                /** @description The hostname in Unicode, as the customer typed it (equal to hostname when it has no internationalised label) */
-                                hostname_unicode: string;
-                                /** @description The registrable domain (DNS zone) the hostname is in */
-                                zone: string;
-                                /** @description The zone in Unicode */
-                                zone_unicode: string;
-                                /** @description pending_dns → pending_certificate → active; suspended; deleting → deleted; failed */
-                                status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
-                                dns_records: {
-                                    /** @description Record type: CNAME, A or AAAA */
-                                    type: string;
-                                    /** @description The fully qualified hostname to set the record on */
-                                    name: string;
-                                    /** @description The name relative to the customer's zone, as most DNS providers' forms want it ('@' for the zone apex) */
-                                    relative_name: string;
-                                    /** @description The record target */
-                                    value: string;
-                                }[];
-                                verification: {
-                                    /** @description When DNS was last checked; null before the first check */
-                                    checked_at: string | null;
-                                    expected: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    }[];
-                                    /** @description What the check found; null before the first check */
-                                    found: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    }[] | null;
-                                    /** @description What blocks progress; null when nothing does */
-                                    problem: {
-                                        /** @description wrong_target, conflicting_records, caa_forbids_ca, nxdomain, no_records, proxied_by_cdn, certificate_refused, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                    verify_requested_at: string | null;
-                                    /** @description True while an active domain's DNS no longer points at the service (it keeps serving; a hostname.dns_broken event was sent when it started); false otherwise */
-                                    dns_broken: boolean;
-                                };
-                                /** @description Ownership track of a zero-downtime move, independent of `status` */
-                                ownership: {
-                                    /** @description verified: the TXT record holds the token, or DNS points at us; not_required: zero-downtime moves are off on this service (point DNS at us directly) */
-                                    status: "pending" | "verified" | "not_required";
-                                    /** @description dns_txt: the TXT record; dns_target: the hostname points at us */
-                                    method: "dns_txt" | "dns_target" | null;
-                                    /** @description The TXT record that proves ownership before DNS is switched (also in dns_records) */
-                                    record: {
-                                        /** @description Record type: CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move) */
-                                        type: string;
-                                        /** @description The hostname to set the record on */
-                                        name: string;
-                                        /** @description The record target */
-                                        value: string;
-                                    } | null;
-                                    checked_at: string | null;
-                                    verified_at: string | null;
-                                    /** @description What blocks this track; null when nothing does */
-                                    problem: {
-                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                };
-                                /** @description Certificate track, independent of `status` */
-                                certificate: {
-                                    /** @description none → pending_validation → issued → deployed (served by the edge) */
-                                    status: "none" | "pending_validation" | "issued" | "deployed";
-                                    /** @description How the certificate authority validates: dns-01 through the delegated _acme-challenge CNAME (before DNS is switched), http-01 once DNS points at us */
-                                    method: "dns-01" | "http-01" | null;
-                                    /** @description What blocks this track; null when nothing does */
-                                    problem: {
-                                        /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
-                                        code: string;
-                                        message: string;
-                                    } | null;
-                                    updated_at: string | null;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 timestamp with offset
-                                 */
-                                updated_at: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `widget_request_failed` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_token`, `invalid_widget_token`, `widget_token_expired` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `origin_forbidden` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `widget_domain_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Browser: move a domain to this session from an expired one of the same customer
+         * @description Moves a domain from the session that created it (its token, expired less than 24 h ago) to this session of the same customer, so a new token resumes where the old one stopped. Kept for elements already deployed: a session now sees every widget domain of its customer.
+         */
+        post: operations["widget.handoverDomain"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6969,175 +382,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Usage of the current period: hostnames (active, peak, overage), bandwidth, plan and billing status */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description starter (10 hostnames, 50 GB), growth (100, 500 GB), scale (1000, 5000 GB) */
-                                plan: "starter" | "growth" | "scale";
-                                /** @description inactive (no subscription yet), active, past_due, canceled */
-                                billing_status: "inactive" | "active" | "past_due" | "canceled";
-                                /**
-                                 * Format: date-time
-                                 * @description Start of the current period (the subscription's, else the calendar month, UTC)
-                                 */
-                                period_start: string;
-                                /**
-                                 * Format: date-time
-                                 * @description End of the current period (exclusive)
-                                 */
-                                period_end: string;
-                                /** @description Hostnames in use now: pending_dns, pending_certificate and active (not suspended, deleting, deleted or failed) */
-                                active_hostnames: number;
-                                /** @description Highest active_hostnames reached in the period; basis of the overage */
-                                peak_hostnames: number;
-                                /** @description Hostnames included in the plan */
-                                included_hostnames: number;
-                                /** @description peak_hostnames above included_hostnames */
-                                overage_hostnames: number;
-                                /** @description overage_hostnames × 15 euro cents */
-                                estimated_overage_cents: number;
-                                /** @description Bytes served in the period (in + out), measured by the edge; reported, never billed */
-                                bandwidth_bytes: number;
-                                /** @description bandwidth_bytes in GB (10^9 bytes) */
-                                bandwidth_gb: number;
-                                /** @description Bandwidth included in the plan, in GB */
-                                included_bandwidth_gb: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `api_key_in_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Usage of the current period: hostnames (active, peak, overage), bandwidth, plan and billing status
+         * @description The organization's usage of the current period: hostnames in use now and the period's peak (the basis of the overage), the estimated overage, the bandwidth the edge measured, the plan and the billing status.
+         */
+        get: operations["usage.retrieve"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7155,258 +404,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a subscription: returns the payment page's URL */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description starter (10 hostnames, 50 GB), growth (100, 500 GB), scale (1000, 5000 GB) */
-                        plan: "starter" | "growth" | "scale";
-                        /**
-                         * Format: uri
-                         * @description Where the payer returns after paying; its origin must be one of the organization's allowed return origins
-                         */
-                        success_url?: string;
-                        /**
-                         * Format: uri
-                         * @description Where the payer returns after cancelling; its origin must be one of the organization's allowed return origins
-                         */
-                        cancel_url?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description The payment provider's session id (cs_… / ps_…; cs_local_… with the built-in provider) */
-                                id: string;
-                                /** @description Send the payer's browser here */
-                                url: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query`, `return_url_not_allowed` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `insufficient_scope` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `subscription_exists` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `payload_too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Start a subscription: returns the payment page's URL
+         * @description Opens a payment page for a plan; send the payer's browser to its `url`. Not idempotent by contract: every call opens a new page (and expires the organization's earlier open ones). Refused while a subscription is live (`409 subscription_exists`).
+         */
+        post: operations["billing.createCheckoutSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7422,277 +424,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Open the customer portal: invoices, payment method, plan, cancellation */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description Stable business key of 1–128 characters, reused on retries of the same request; kept 24 h */
-                    "idempotency-key": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * Format: uri
-                         * @description Where the portal's "return" link leads; its origin must be one of the organization's allowed return origins
-                         */
-                        return_url?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description The payment provider's session id (cs_… / ps_…; cs_local_… with the built-in provider) */
-                                id: string;
-                                /** @description Send the payer's browser here */
-                                url: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid`, `return_url_not_allowed` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `insufficient_scope` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_in_use`, `subscription_missing` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `payload_too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_reused` */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Open the customer portal: invoices, payment method, plan, cancellation
+         * @description Opens the payment provider's customer portal for the organization's subscription; send the payer's browser to its `url`. The body may be omitted.
+         */
+        post: operations["billing.createPortalSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7708,300 +444,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change the plan (prorated by the provider); answers the usage with the new plan */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description Stable business key of 1–128 characters, reused on retries of the same request; kept 24 h */
-                    "idempotency-key": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description starter (10 hostnames, 50 GB), growth (100, 500 GB), scale (1000, 5000 GB) */
-                        plan: "starter" | "growth" | "scale";
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description starter (10 hostnames, 50 GB), growth (100, 500 GB), scale (1000, 5000 GB) */
-                                plan: "starter" | "growth" | "scale";
-                                /** @description inactive (no subscription yet), active, past_due, canceled */
-                                billing_status: "inactive" | "active" | "past_due" | "canceled";
-                                /**
-                                 * Format: date-time
-                                 * @description Start of the current period (the subscription's, else the calendar month, UTC)
-                                 */
-                                period_start: string;
-                                /**
-                                 * Format: date-time
-                                 * @description End of the current period (exclusive)
-                                 */
-                                period_end: string;
-                                /** @description Hostnames in use now: pending_dns, pending_certificate and active (not suspended, deleting, deleted or failed) */
-                                active_hostnames: number;
-                                /** @description Highest active_hostnames reached in the period; basis of the overage */
-                                peak_hostnames: number;
-                                /** @description Hostnames included in the plan */
-                                included_hostnames: number;
-                                /** @description peak_hostnames above included_hostnames */
-                                overage_hostnames: number;
-                                /** @description overage_hostnames × 15 euro cents */
-                                estimated_overage_cents: number;
-                                /** @description Bytes served in the period (in + out), measured by the edge; reported, never billed */
-                                bandwidth_bytes: number;
-                                /** @description bandwidth_bytes in GB (10^9 bytes) */
-                                bandwidth_gb: number;
-                                /** @description Bandwidth included in the plan, in GB */
-                                included_bandwidth_gb: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `insufficient_scope` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_in_use`, `subscription_missing`, `plan_unchanged` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `payload_too_large` */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `unsupported_media_type` */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `idempotency_key_reused` */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Change the plan (prorated by the provider); answers the usage with the new plan
+         * @description Moves the live subscription to another plan at once, prorated by the payment provider. The same plan answers `409 plan_unchanged`.
+         */
+        post: operations["billing.changePlan"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8015,150 +462,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the invoices of closed periods, newest period first: peak, included and overage hostnames, items, totals */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["def-3"][];
-                            has_more: boolean;
-                            /** @description Pass as `cursor` for the next page; null on the last page. */
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List the invoices of closed periods, newest period first
+         * @description Lists the usage invoices of closed periods, newest period first: peak, included and overage hostnames, items and totals.
+         */
+        get: operations["billing.invoices.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -8174,169 +482,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read an invoice of a closed period with its items */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["def-3"];
-                        };
-                    };
-                };
-                /** @description Error codes: `invalid_request`, `api_key_in_query` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `missing_api_key`, `invalid_api_key` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `invoice_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Error codes: `service_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable machine-readable code; branch on this. */
-                                code: string;
-                                /** @description Human-readable explanation, safe to show. */
-                                message: string;
-                                /** @description The X-Request-Id of the request (yours when sane, else generated). */
-                                request_id: string;
-                                /** @description The request field the error is about. */
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Read an invoice of a closed period with its items
+         * @description Reads one usage invoice of a closed period; another organization's id answers like a missing one.
+         */
+        get: operations["billing.invoices.retrieve"];
         put?: never;
         post?: never;
         delete?: never;
@@ -8360,7 +510,7 @@ export interface webhooks {
          * hostname.created: A domain was created (status `pending_dns`).
          * @description Every delivery is a `POST` with `Content-Type: application/json` and a compact JSON body. `Service-Signature: t=<unix seconds>,v1=<hex>`: `v1` is the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint secret (the whole `whsec_…` string). Verify on the raw body as received (a re-serialised body will not match), compare in constant time, and refuse a `t` more than 300 s from now either way (the tolerance of sdk/webhooks.ts `verifyWebhook`). Each attempt is signed afresh, so a retry hours later is not stale. While a secret is being rotated a second `v1` (signed with the previous secret) follows the first; accept the delivery if any `v1` matches. Delivery is at least once: de-duplicate on `Service-Event-Id` (equal to the body's `id`, the same on every attempt and retry). Answer `2xx` within 15 s to acknowledge; anything else is retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); `410 Gone` stops retries and disables the endpoint; `Retry-After` on 429/503 is honoured.
          */
-        post: operations["webhook_hostname_created"];
+        post: operations["webhooks.hostnameCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8380,7 +530,7 @@ export interface webhooks {
          * hostname.verified: The domain's DNS is correct (status `pending_certificate`).
          * @description Every delivery is a `POST` with `Content-Type: application/json` and a compact JSON body. `Service-Signature: t=<unix seconds>,v1=<hex>`: `v1` is the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint secret (the whole `whsec_…` string). Verify on the raw body as received (a re-serialised body will not match), compare in constant time, and refuse a `t` more than 300 s from now either way (the tolerance of sdk/webhooks.ts `verifyWebhook`). Each attempt is signed afresh, so a retry hours later is not stale. While a secret is being rotated a second `v1` (signed with the previous secret) follows the first; accept the delivery if any `v1` matches. Delivery is at least once: de-duplicate on `Service-Event-Id` (equal to the body's `id`, the same on every attempt and retry). Answer `2xx` within 15 s to acknowledge; anything else is retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); `410 Gone` stops retries and disables the endpoint; `Retry-After` on 429/503 is honoured.
          */
-        post: operations["webhook_hostname_verified"];
+        post: operations["webhooks.hostnameVerified"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8400,7 +550,7 @@ export interface webhooks {
          * hostname.active: The certificate is issued and the domain is served (status `active`).
          * @description Every delivery is a `POST` with `Content-Type: application/json` and a compact JSON body. `Service-Signature: t=<unix seconds>,v1=<hex>`: `v1` is the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint secret (the whole `whsec_…` string). Verify on the raw body as received (a re-serialised body will not match), compare in constant time, and refuse a `t` more than 300 s from now either way (the tolerance of sdk/webhooks.ts `verifyWebhook`). Each attempt is signed afresh, so a retry hours later is not stale. While a secret is being rotated a second `v1` (signed with the previous secret) follows the first; accept the delivery if any `v1` matches. Delivery is at least once: de-duplicate on `Service-Event-Id` (equal to the body's `id`, the same on every attempt and retry). Answer `2xx` within 15 s to acknowledge; anything else is retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); `410 Gone` stops retries and disables the endpoint; `Retry-After` on 429/503 is honoured.
          */
-        post: operations["webhook_hostname_active"];
+        post: operations["webhooks.hostnameActive"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8420,7 +570,7 @@ export interface webhooks {
          * hostname.failed: The domain failed (DNS never became correct in time, or issuance failed).
          * @description Every delivery is a `POST` with `Content-Type: application/json` and a compact JSON body. `Service-Signature: t=<unix seconds>,v1=<hex>`: `v1` is the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint secret (the whole `whsec_…` string). Verify on the raw body as received (a re-serialised body will not match), compare in constant time, and refuse a `t` more than 300 s from now either way (the tolerance of sdk/webhooks.ts `verifyWebhook`). Each attempt is signed afresh, so a retry hours later is not stale. While a secret is being rotated a second `v1` (signed with the previous secret) follows the first; accept the delivery if any `v1` matches. Delivery is at least once: de-duplicate on `Service-Event-Id` (equal to the body's `id`, the same on every attempt and retry). Answer `2xx` within 15 s to acknowledge; anything else is retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); `410 Gone` stops retries and disables the endpoint; `Retry-After` on 429/503 is honoured.
          */
-        post: operations["webhook_hostname_failed"];
+        post: operations["webhooks.hostnameFailed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8440,7 +590,7 @@ export interface webhooks {
          * hostname.suspended: The domain was suspended and is no longer served.
          * @description Every delivery is a `POST` with `Content-Type: application/json` and a compact JSON body. `Service-Signature: t=<unix seconds>,v1=<hex>`: `v1` is the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint secret (the whole `whsec_…` string). Verify on the raw body as received (a re-serialised body will not match), compare in constant time, and refuse a `t` more than 300 s from now either way (the tolerance of sdk/webhooks.ts `verifyWebhook`). Each attempt is signed afresh, so a retry hours later is not stale. While a secret is being rotated a second `v1` (signed with the previous secret) follows the first; accept the delivery if any `v1` matches. Delivery is at least once: de-duplicate on `Service-Event-Id` (equal to the body's `id`, the same on every attempt and retry). Answer `2xx` within 15 s to acknowledge; anything else is retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); `410 Gone` stops retries and disables the endpoint; `Retry-After` on 429/503 is honoured.
          */
-        post: operations["webhook_hostname_suspended"];
+        post: operations["webhooks.hostnameSuspended"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8460,7 +610,7 @@ export interface webhooks {
          * hostname.deleting: The domain is being deleted.
          * @description Every delivery is a `POST` with `Content-Type: application/json` and a compact JSON body. `Service-Signature: t=<unix seconds>,v1=<hex>`: `v1` is the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint secret (the whole `whsec_…` string). Verify on the raw body as received (a re-serialised body will not match), compare in constant time, and refuse a `t` more than 300 s from now either way (the tolerance of sdk/webhooks.ts `verifyWebhook`). Each attempt is signed afresh, so a retry hours later is not stale. While a secret is being rotated a second `v1` (signed with the previous secret) follows the first; accept the delivery if any `v1` matches. Delivery is at least once: de-duplicate on `Service-Event-Id` (equal to the body's `id`, the same on every attempt and retry). Answer `2xx` within 15 s to acknowledge; anything else is retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); `410 Gone` stops retries and disables the endpoint; `Retry-After` on 429/503 is honoured.
          */
-        post: operations["webhook_hostname_deleting"];
+        post: operations["webhooks.hostnameDeleting"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8480,7 +630,7 @@ export interface webhooks {
          * hostname.deleted: The domain was deleted.
          * @description Every delivery is a `POST` with `Content-Type: application/json` and a compact JSON body. `Service-Signature: t=<unix seconds>,v1=<hex>`: `v1` is the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint secret (the whole `whsec_…` string). Verify on the raw body as received (a re-serialised body will not match), compare in constant time, and refuse a `t` more than 300 s from now either way (the tolerance of sdk/webhooks.ts `verifyWebhook`). Each attempt is signed afresh, so a retry hours later is not stale. While a secret is being rotated a second `v1` (signed with the previous secret) follows the first; accept the delivery if any `v1` matches. Delivery is at least once: de-duplicate on `Service-Event-Id` (equal to the body's `id`, the same on every attempt and retry). Answer `2xx` within 15 s to acknowledge; anything else is retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); `410 Gone` stops retries and disables the endpoint; `Retry-After` on 429/503 is honoured.
          */
-        post: operations["webhook_hostname_deleted"];
+        post: operations["webhooks.hostnameDeleted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8500,7 +650,7 @@ export interface webhooks {
          * hostname.dns_broken: The domain's DNS records stopped pointing at the service while it was active.
          * @description Every delivery is a `POST` with `Content-Type: application/json` and a compact JSON body. `Service-Signature: t=<unix seconds>,v1=<hex>`: `v1` is the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint secret (the whole `whsec_…` string). Verify on the raw body as received (a re-serialised body will not match), compare in constant time, and refuse a `t` more than 300 s from now either way (the tolerance of sdk/webhooks.ts `verifyWebhook`). Each attempt is signed afresh, so a retry hours later is not stale. While a secret is being rotated a second `v1` (signed with the previous secret) follows the first; accept the delivery if any `v1` matches. Delivery is at least once: de-duplicate on `Service-Event-Id` (equal to the body's `id`, the same on every attempt and retry). Answer `2xx` within 15 s to acknowledge; anything else is retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); `410 Gone` stops retries and disables the endpoint; `Retry-After` on 429/503 is honoured.
          */
-        post: operations["webhook_hostname_dns_broken"];
+        post: operations["webhooks.hostnameDnsBroken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8510,81 +660,336 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** WebhookEndpoint */
-        "def-0": {
-            /** @description Identifier (whe_…) */
+        /** @description A payment provider page (checkout or customer portal) to send the payer to */
+        BillingSession: {
+            /** @description The payment provider's session id (cs_… / ps_…; cs_local_… with the built-in provider) */
             id: string;
-            /** @description HTTPS URL deliveries are POSTed to */
+            /** @description Send the payer's browser here */
             url: string;
-            description: string | null;
-            /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken` */
-            events: string[];
-            /** @description False: no deliveries are made */
-            enabled: boolean;
-            /** @description Why the endpoint is disabled: `manual` (PATCH enabled=false) or set by delivery (e.g. the endpoint answered 410 Gone); null when enabled */
-            disabled_reason: string | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 timestamp with offset
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 timestamp with offset
-             */
-            updated_at: string;
         };
-        /** WebhookDelivery */
-        "def-1": {
-            /** @description Identifier (whd_…) */
+        BillingSessionResponse: {
+            data: components["schemas"]["BillingSession"];
+        };
+        /**
+         * @description inactive (no subscription yet), active, past_due, canceled
+         * @enum {string}
+         */
+        BillingStatus: "inactive" | "active" | "past_due" | "canceled";
+        /**
+         * @description How the certificate authority validates: dns-01 through the delegated _acme-challenge CNAME (before DNS is switched), http-01 once DNS points at us
+         * @enum {string}
+         */
+        CertificateMethod: "dns-01" | "http-01";
+        /**
+         * @description none → pending_validation → issued → deployed (served by the edge)
+         * @enum {string}
+         */
+        CertificateStatus: "none" | "pending_validation" | "issued" | "deployed";
+        /** @description Certificate track, independent of `status` */
+        CertificateTrack: {
+            status: components["schemas"]["CertificateStatus"];
+            /** @description How the certificate is validated; null before anything started */
+            method: components["schemas"]["CertificateMethod"] | null;
+            /** @description What blocks this track; null when nothing does */
+            problem: components["schemas"]["TrackProblem"] | null;
+            /** @description When the track last changed; null before */
+            updated_at: string | null;
+        };
+        /** @description An HTTPS origin of your application that customer hostnames are served from */
+        Destination: {
+            /** @description Identifier (dst_…) */
             id: string;
-            /** @description The webhook endpoint (whe_…) delivered to */
-            endpoint_id: string;
-            /** @description The event (evt_…); the `id` of the delivered body and of `Service-Event-Id`, the same on every attempt */
-            event_id: string;
-            /** @description The event kind: `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken` */
-            event: string;
-            /** @description `pending` (an attempt is due or running), `succeeded` (a 2xx answer), `failed` (8 attempts failed, the endpoint answered 410 Gone or is disabled) */
-            status: "pending" | "succeeded" | "failed";
-            /** @description Attempts made since creation or the last retry request */
-            attempt_count: number;
-            /** @description HTTP status of the last attempt; null before the first or when no answer came (timeout, connection error, refused target) */
-            last_response_code: number | null;
-            /** @description Why the last attempt failed; null after a success */
-            last_error: string | null;
-            /** @description When the next attempt is due; null once the delivery succeeded or failed */
-            next_attempt_at: string | null;
+            /** @description HTTPS origin of your application, e.g. https://app.example.com */
+            url: string;
+            /** @description The host of `url`, lowercase (punycode for IDNs) */
+            host: string;
+            /**
+             * @description Effective port: 443 (default) or 8443
+             * @enum {integer}
+             */
+            port: 443 | 8443;
             /**
              * Format: date-time
-             * @description ISO 8601 timestamp with offset
+             * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
              */
             created_at: string;
             /**
              * Format: date-time
-             * @description ISO 8601 timestamp with offset
+             * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
              */
             updated_at: string;
         };
-        /** WebhookAttempt */
-        "def-2": {
-            /** @description Which attempt since creation or the last retry request (1–8) */
-            attempt_number: number;
+        DestinationList: {
+            /** @description This page, newest first */
+            data: components["schemas"]["Destination"][];
+            /** @description True when another page follows */
+            has_more: boolean;
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        DestinationResponse: {
+            data: components["schemas"]["Destination"];
+        };
+        /** @description A DNS record your customer sets (or that a check found) */
+        DnsRecord: {
+            type: components["schemas"]["DnsRecordType"];
+            /** @description The hostname to set the record on */
+            name: string;
+            /** @description The record target */
+            value: string;
+        };
+        /**
+         * @description CNAME, A, AAAA, or TXT (the ownership record of a zero-downtime move)
+         * @enum {string}
+         */
+        DnsRecordType: "CNAME" | "A" | "AAAA" | "TXT";
+        /** @description A customer hostname connected to one of your destinations */
+        Domain: {
+            /** @description Identifier (dom_…) */
+            id: string;
+            /** @description Lowercase, punycode for IDNs */
+            hostname: string;
+            /** @description The destination (dst_…) the hostname is served from */
+            destination_id: string;
+            status: components["schemas"]["DomainStatus"];
+            /** @description What your customer sets: the hostname's records first, then (zero-downtime moves) the ownership TXT and the delegation CNAME */
+            dns_records: components["schemas"]["DnsRecord"][];
+            verification: components["schemas"]["Verification"];
+            ownership: components["schemas"]["OwnershipTrack"];
+            certificate: components["schemas"]["CertificateTrack"];
+            /** @description Your reference for the customer, as given at creation */
+            external_customer_id: string | null;
             /**
              * Format: date-time
-             * @description ISO 8601 timestamp with offset
+             * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
              */
-            started_at: string;
-            /** @description From the start of the request to the answer (or the failure) */
-            duration_ms: number;
-            /** @description HTTP status; null when no answer came */
-            response_code: number | null;
-            /** @description The first 1 KiB of the response body, as text */
-            response_body: string | null;
-            /** @description Why the attempt got no usable answer (timeout, connection error, refused target, redirect); null otherwise */
-            error: string | null;
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
+             */
+            updated_at: string;
         };
-        /** Invoice */
-        "def-3": {
+        /** @description The organization's current usage period (GET /v1/usage); measured every minute by the edge, reported, never billed */
+        DomainBandwidth: {
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
+             */
+            period_start: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
+             */
+            period_end: string;
+            /** @description HTTP bytes received from clients (request line, headers, body), as the edge counts them */
+            bytes_in: number;
+            /** @description HTTP bytes sent to clients (status line, headers, body) */
+            bytes_out: number;
+            /** @description bytes_in + bytes_out: what GET /v1/usage sums as bandwidth_bytes */
+            bytes: number;
+        };
+        /** @description A domain with the bytes the edge carried for it this period */
+        DomainDetail: {
+            /** @description Identifier (dom_…) */
+            id: string;
+            /** @description Lowercase, punycode for IDNs */
+            hostname: string;
+            /** @description The destination (dst_…) the hostname is served from */
+            destination_id: string;
+            status: components["schemas"]["DomainStatus"];
+            /** @description What your customer sets: the hostname's records first, then (zero-downtime moves) the ownership TXT and the delegation CNAME */
+            dns_records: components["schemas"]["DnsRecord"][];
+            verification: components["schemas"]["Verification"];
+            ownership: components["schemas"]["OwnershipTrack"];
+            certificate: components["schemas"]["CertificateTrack"];
+            /** @description Your reference for the customer, as given at creation */
+            external_customer_id: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
+             */
+            updated_at: string;
+            bandwidth: components["schemas"]["DomainBandwidth"];
+        };
+        DomainDetailResponse: {
+            data: components["schemas"]["DomainDetail"];
+        };
+        DomainList: {
+            /** @description This page, newest first */
+            data: components["schemas"]["Domain"][];
+            /** @description True when another page follows */
+            has_more: boolean;
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        DomainResponse: {
+            data: components["schemas"]["Domain"];
+        };
+        /**
+         * @description pending_dns → pending_certificate → active; suspended; deleting → deleted; failed
+         * @enum {string}
+         */
+        DomainStatus: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
+        /** @description Error envelope returned with every non-2xx status. */
+        Error: {
+            error: components["schemas"]["ErrorObject"];
+        };
+        /** @description What went wrong. */
+        ErrorObject: {
+            /** @description Stable machine-readable code; branch on this. */
+            code: string;
+            /** @description Human-readable explanation, safe to show. */
+            message: string;
+            /** @description The X-Request-Id of the request (yours when sane, else generated). */
+            request_id: string;
+            /** @description The request field the error is about. */
+            param?: string;
+            /** @description Facts about this error, by code (e.g. `reason` of a refused hostname, `cause` of a widget error). */
+            details?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description The kind of a webhook event (docs/api-decisions.md, "Webhooks")
+         * @enum {string}
+         */
+        EventKind: "hostname.created" | "hostname.verified" | "hostname.active" | "hostname.failed" | "hostname.suspended" | "hostname.deleting" | "hostname.deleted" | "hostname.dns_broken";
+        /** @description The certificate is issued and the domain is served (status `active`). */
+        HostnameActiveEvent: {
+            /** @description Event id (`evt_…`), stable across retries */
+            id: string;
+            /**
+             * @description The event kind
+             * @constant
+             */
+            event: "hostname.active";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when it was sent)
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookEventData"];
+        };
+        /** @description A domain was created (status `pending_dns`). */
+        HostnameCreatedEvent: {
+            /** @description Event id (`evt_…`), stable across retries */
+            id: string;
+            /**
+             * @description The event kind
+             * @constant
+             */
+            event: "hostname.created";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when it was sent)
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookEventData"];
+        };
+        /** @description The domain was deleted. */
+        HostnameDeletedEvent: {
+            /** @description Event id (`evt_…`), stable across retries */
+            id: string;
+            /**
+             * @description The event kind
+             * @constant
+             */
+            event: "hostname.deleted";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when it was sent)
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookEventData"];
+        };
+        /** @description The domain is being deleted. */
+        HostnameDeletingEvent: {
+            /** @description Event id (`evt_…`), stable across retries */
+            id: string;
+            /**
+             * @description The event kind
+             * @constant
+             */
+            event: "hostname.deleting";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when it was sent)
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookEventData"];
+        };
+        /** @description The domain's DNS records stopped pointing at the service while it was active. */
+        HostnameDnsBrokenEvent: {
+            /** @description Event id (`evt_…`), stable across retries */
+            id: string;
+            /**
+             * @description The event kind
+             * @constant
+             */
+            event: "hostname.dns_broken";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when it was sent)
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookEventData"];
+        };
+        /** @description The domain failed (DNS never became correct in time, or issuance failed). */
+        HostnameFailedEvent: {
+            /** @description Event id (`evt_…`), stable across retries */
+            id: string;
+            /**
+             * @description The event kind
+             * @constant
+             */
+            event: "hostname.failed";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when it was sent)
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookEventData"];
+        };
+        /** @description The domain was suspended and is no longer served. */
+        HostnameSuspendedEvent: {
+            /** @description Event id (`evt_…`), stable across retries */
+            id: string;
+            /**
+             * @description The event kind
+             * @constant
+             */
+            event: "hostname.suspended";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when it was sent)
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookEventData"];
+        };
+        /** @description The domain's DNS is correct (status `pending_certificate`). */
+        HostnameVerifiedEvent: {
+            /** @description Event id (`evt_…`), stable across retries */
+            id: string;
+            /**
+             * @description The event kind
+             * @constant
+             */
+            event: "hostname.verified";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when it was sent)
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookEventData"];
+        };
+        /** @description The usage invoice of one closed period */
+        Invoice: {
             /** @description Identifier (inv_…) */
             id: string;
             /**
@@ -8597,8 +1002,7 @@ export interface components {
              * @description End of the billed period (exclusive)
              */
             period_end: string;
-            /** @description starter (10 hostnames, 50 GB), growth (100, 500 GB), scale (1000, 5000 GB) */
-            plan: "starter" | "growth" | "scale";
+            plan: components["schemas"]["Plan"];
             /** @description Highest number of counted hostnames in the period */
             peak_hostnames: number;
             /** @description Hostnames included in the plan */
@@ -8609,49 +1013,508 @@ export interface components {
             unit_amount_cents: number;
             /** @description Sum of the items, in euro cents */
             total_cents: number;
-            /** @enum {string} */
+            /**
+             * @description Always eur
+             * @constant
+             */
             currency: "eur";
             /** @description With Stripe: the id of Stripe's renewal invoice the overage went on (in_…); null with the built-in provider, or before Stripe opened it */
             provider_invoice_id: string | null;
-            items: {
-                /**
-                 * @description What the item bills; v1 has one kind: the hostnames of the period's peak above the plan's included count
-                 * @enum {string}
-                 */
-                kind: "overage_hostnames";
-                /** @description Hostnames billed (0 when the peak stayed within the plan) */
-                quantity: number;
-                /** @description Euro cents per hostname (15) */
-                unit_amount_cents: number;
-                /** @description quantity × unit_amount_cents */
-                amount_cents: number;
-                /** @description Human-readable line, as shown on the invoice */
-                description: string;
-            }[];
+            /** @description The billed items (v1: the overage of the period) */
+            items: components["schemas"]["InvoiceItem"][];
             /**
              * Format: date-time
              * @description When the period was closed and invoiced
              */
             created_at: string;
         };
+        /** @description One line of an invoice */
+        InvoiceItem: {
+            /**
+             * @description What the item bills; v1 has one kind: the hostnames of the period's peak above the plan's included count
+             * @constant
+             */
+            kind: "overage_hostnames";
+            /** @description Hostnames billed (0 when the peak stayed within the plan) */
+            quantity: number;
+            /** @description Euro cents per hostname (15) */
+            unit_amount_cents: number;
+            /** @description quantity × unit_amount_cents */
+            amount_cents: number;
+            /** @description Human-readable line, as shown on the invoice */
+            description: string;
+        };
+        InvoiceList: {
+            /** @description This page, newest first */
+            data: components["schemas"]["Invoice"][];
+            /** @description True when another page follows */
+            has_more: boolean;
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        InvoiceResponse: {
+            data: components["schemas"]["Invoice"];
+        };
+        /**
+         * @description dns_txt: the TXT record; dns_target: the hostname points at us
+         * @enum {string}
+         */
+        OwnershipMethod: "dns_txt" | "dns_target";
+        /**
+         * @description verified: the TXT record holds the token, or DNS points at us; not_required: zero-downtime moves are off on this service (point DNS at us directly)
+         * @enum {string}
+         */
+        OwnershipStatus: "pending" | "verified" | "not_required";
+        /** @description Ownership track of a zero-downtime move, independent of `status` */
+        OwnershipTrack: {
+            status: components["schemas"]["OwnershipStatus"];
+            /** @description How ownership is shown; null when it need not be */
+            method: components["schemas"]["OwnershipMethod"] | null;
+            /** @description The TXT record that proves ownership before DNS is switched (also in dns_records) */
+            record: components["schemas"]["DnsRecord"] | null;
+            /** @description When the TXT record was last checked; null before */
+            checked_at: string | null;
+            /** @description When the TXT record was found holding the token; null otherwise */
+            verified_at: string | null;
+            /** @description What blocks this track; null when nothing does */
+            problem: components["schemas"]["TrackProblem"] | null;
+        };
+        /**
+         * @description starter (10 hostnames, 50 GB), growth (100, 500 GB), scale (1000, 5000 GB)
+         * @enum {string}
+         */
+        Plan: "starter" | "growth" | "scale";
+        /** @description A webhook endpoint with its new signing secret (shown only once) */
+        RotatedWebhookEndpoint: {
+            /** @description Identifier (whe_…) */
+            id: string;
+            /** @description HTTPS URL deliveries are POSTed to */
+            url: string;
+            /** @description Your note about the endpoint; null when none */
+            description: string | null;
+            /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken` */
+            events: components["schemas"]["SubscribedEvent"][];
+            /** @description False: no deliveries are made */
+            enabled: boolean;
+            /** @description Why the endpoint is disabled: `manual` (PATCH enabled=false) or set by delivery (e.g. `gone`: the endpoint answered 410 Gone); null when enabled */
+            disabled_reason: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
+             */
+            updated_at: string;
+            /** @description Signing secret (whsec_…). Shown only in this response: store it now. */
+            secret: string;
+            /** @description Until then deliveries carry a second `v1=` signature made with the previous secret */
+            previous_secret_expires_at: string | null;
+        };
+        RotatedWebhookEndpointResponse: {
+            data: components["schemas"]["RotatedWebhookEndpoint"];
+        };
+        /**
+         * @description An event kind, or `*` for every kind (alone)
+         * @enum {string}
+         */
+        SubscribedEvent: "hostname.created" | "hostname.verified" | "hostname.active" | "hostname.failed" | "hostname.suspended" | "hostname.deleting" | "hostname.deleted" | "hostname.dns_broken" | "*";
+        /** @description What blocks a track of a zero-downtime move */
+        TrackProblem: {
+            /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
+            code: string;
+            /** @description What to do about it, in words for your customer */
+            message: string;
+        };
+        /** @description The organization's usage of the current period, its plan and billing status */
+        Usage: {
+            plan: components["schemas"]["Plan"];
+            billing_status: components["schemas"]["BillingStatus"];
+            /**
+             * Format: date-time
+             * @description Start of the current period (the subscription's, else the calendar month, UTC)
+             */
+            period_start: string;
+            /**
+             * Format: date-time
+             * @description End of the current period (exclusive)
+             */
+            period_end: string;
+            /** @description Hostnames in use now: pending_dns, pending_certificate and active (not suspended, deleting, deleted or failed) */
+            active_hostnames: number;
+            /** @description Highest active_hostnames reached in the period; basis of the overage */
+            peak_hostnames: number;
+            /** @description Hostnames included in the plan */
+            included_hostnames: number;
+            /** @description peak_hostnames above included_hostnames */
+            overage_hostnames: number;
+            /** @description overage_hostnames × 15 euro cents */
+            estimated_overage_cents: number;
+            /** @description Bytes served in the period (in + out), measured by the edge; reported, never billed */
+            bandwidth_bytes: number;
+            /** @description bandwidth_bytes in GB (10^9 bytes) */
+            bandwidth_gb: number;
+            /** @description Bandwidth included in the plan, in GB */
+            included_bandwidth_gb: number;
+        };
+        UsageResponse: {
+            data: components["schemas"]["Usage"];
+        };
+        /** @description What the last DNS check found and what is expected */
+        Verification: {
+            /** @description When DNS was last checked; null before the first check */
+            checked_at: string | null;
+            expected: components["schemas"]["DnsRecord"][];
+            /** @description What the check found; null before the first check */
+            found: components["schemas"]["DnsRecord"][] | null;
+            /** @description What blocks progress; null when nothing does */
+            problem: components["schemas"]["VerificationProblem"] | null;
+            /** @description When a check was last asked for (POST …/verify); null if never */
+            verify_requested_at: string | null;
+            /** @description True while an active domain's DNS no longer points at the service (it keeps serving; a hostname.dns_broken event was sent when it started); false otherwise */
+            dns_broken: boolean;
+        };
+        /** @description What blocks a domain's progress */
+        VerificationProblem: {
+            /** @description wrong_target, conflicting_records, caa_forbids_ca, nxdomain, no_records, proxied_by_cdn, certificate_refused, … */
+            code: string;
+            /** @description What to do about it, in words for your customer */
+            message: string;
+        };
+        /** @description One HTTP request of a delivery and what came back */
+        WebhookAttempt: {
+            /** @description Identifier (wha_…) */
+            id: string;
+            /** @description The attempt's number in the delivery's life: 1, 2, …, continuing across retry requests (a retry's first attempt follows the last one) */
+            attempt_number: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
+             */
+            started_at: string;
+            /** @description From the start of the request to the answer (or the failure) */
+            duration_ms: number;
+            /** @description HTTP status; null when no answer came */
+            response_code: number | null;
+            /** @description The first 1 KiB of the response body, as text */
+            response_body: string | null;
+            /** @description Why the attempt got no usable answer (timeout, connection error, refused target, redirect); null otherwise */
+            error: string | null;
+        };
+        WebhookAttemptList: {
+            /** @description This page, newest first */
+            data: components["schemas"]["WebhookAttempt"][];
+            /** @description True when another page follows */
+            has_more: boolean;
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        /** @description One event sent to one webhook endpoint */
+        WebhookDelivery: {
+            /** @description Identifier (whd_…) */
+            id: string;
+            /** @description The webhook endpoint (whe_…) delivered to */
+            endpoint_id: string;
+            /** @description The event (evt_…); the `id` of the delivered body and of `Service-Event-Id`, the same on every attempt */
+            event_id: string;
+            event: components["schemas"]["EventKind"];
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            /** @description Attempts finished since creation or the last retry request (the attempts list numbers every attempt of the delivery's life) */
+            attempt_count: number;
+            /** @description True while an attempt is out (the request is being made): `status` is `pending`, `next_attempt_at` null, and `attempt_count` counts it once it ends */
+            attempting: boolean;
+            /** @description HTTP status of the last attempt; null before the first, when no answer came (timeout, connection error, refused target), or when the delivery ended without sending (endpoint disabled, deleted or unsubscribed: see last_error) */
+            last_response_code: number | null;
+            /** @description Why the last attempt failed, or why the delivery ended without one; null after a success */
+            last_error: string | null;
+            /** @description When the next attempt is due; null while an attempt is out (`attempting`) and once the delivery succeeded or failed */
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
+             */
+            updated_at: string;
+        };
+        WebhookDeliveryList: {
+            /** @description This page, newest first */
+            data: components["schemas"]["WebhookDelivery"][];
+            /** @description True when another page follows */
+            has_more: boolean;
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        WebhookDeliveryResponse: {
+            data: components["schemas"]["WebhookDelivery"];
+        };
+        /**
+         * @description `pending` (an attempt is due or running), `succeeded` (a 2xx answer), `failed` (8 attempts failed, the endpoint answered 410 Gone, is disabled or deleted, or no longer subscribes to the event)
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "pending" | "succeeded" | "failed";
+        /** @description Where Hostgate POSTs signed events (never shows its secret) */
+        WebhookEndpoint: {
+            /** @description Identifier (whe_…) */
+            id: string;
+            /** @description HTTPS URL deliveries are POSTed to */
+            url: string;
+            /** @description Your note about the endpoint; null when none */
+            description: string | null;
+            /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken` */
+            events: components["schemas"]["SubscribedEvent"][];
+            /** @description False: no deliveries are made */
+            enabled: boolean;
+            /** @description Why the endpoint is disabled: `manual` (PATCH enabled=false) or set by delivery (e.g. `gone`: the endpoint answered 410 Gone); null when enabled */
+            disabled_reason: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
+             */
+            updated_at: string;
+        };
+        WebhookEndpointList: {
+            /** @description This page, newest first */
+            data: components["schemas"]["WebhookEndpoint"][];
+            /** @description True when another page follows */
+            has_more: boolean;
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        WebhookEndpointResponse: {
+            data: components["schemas"]["WebhookEndpoint"];
+        };
+        /** @description A new webhook endpoint with its signing secret (shown only once) */
+        WebhookEndpointWithSecret: {
+            /** @description Identifier (whe_…) */
+            id: string;
+            /** @description HTTPS URL deliveries are POSTed to */
+            url: string;
+            /** @description Your note about the endpoint; null when none */
+            description: string | null;
+            /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken` */
+            events: components["schemas"]["SubscribedEvent"][];
+            /** @description False: no deliveries are made */
+            enabled: boolean;
+            /** @description Why the endpoint is disabled: `manual` (PATCH enabled=false) or set by delivery (e.g. `gone`: the endpoint answered 410 Gone); null when enabled */
+            disabled_reason: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
+             */
+            updated_at: string;
+            /** @description Signing secret (whsec_…). Shown only in this response: store it now. */
+            secret: string;
+        };
+        WebhookEndpointWithSecretResponse: {
+            data: components["schemas"]["WebhookEndpointWithSecret"];
+        };
+        /** @description The domain an event is about, as it was when the event happened */
+        WebhookEventData: {
+            /** @description The domain (`dom_…`) */
+            id: string;
+            /** @description The hostname (lowercase, punycode for IDNs) */
+            hostname: string;
+            /** @description The domain's status when the event happened */
+            status: components["schemas"]["DomainStatus"];
+            /** @description Its destination (`dst_…`) */
+            destination_id: string;
+            /** @description Your reference for the customer, as given at the domain's creation */
+            external_customer_id: string | null;
+        };
+        /** @description A DNS record the customer sets, with its name relative to their zone */
+        WidgetDnsRecord: {
+            type: components["schemas"]["DnsRecordType"];
+            /** @description The fully qualified hostname to set the record on */
+            name: string;
+            /** @description The name relative to the customer's zone, as most DNS providers' forms want it ('@' for the zone apex) */
+            relative_name: string;
+            /** @description The record target */
+            value: string;
+        };
+        /** @description A domain as the widget shows it to your customer (no destination or customer reference) */
+        WidgetDomain: {
+            /** @description Identifier (dom_…) */
+            id: string;
+            /** @description The hostname as DNS knows it (punycode for internationalised names) */
+            hostname: string;
+            /** @description The hostname in Unicode, as the customer typed it (equal to hostname when it has no internationalised label) */
+            hostname_unicode: string;
+            /** @description The registrable domain (DNS zone) the hostname is in */
+            zone: string;
+            /** @description The zone in Unicode */
+            zone_unicode: string;
+            status: components["schemas"]["DomainStatus"];
+            /** @description What the customer sets */
+            dns_records: components["schemas"]["WidgetDnsRecord"][];
+            verification: components["schemas"]["Verification"];
+            ownership: components["schemas"]["OwnershipTrack"];
+            certificate: components["schemas"]["CertificateTrack"];
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
+             */
+            updated_at: string;
+        };
+        WidgetDomainList: {
+            /** @description This page, newest first */
+            data: components["schemas"]["WidgetDomain"][];
+            /** @description True when another page follows */
+            has_more: boolean;
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        WidgetDomainResponse: {
+            data: components["schemas"]["WidgetDomain"];
+        };
+        /** @description A widget session: the token <service-widget> authenticates with */
+        WidgetSession: {
+            /** @description Identifier (wss_…) */
+            id: string;
+            /** @description Bearer token for the browser (wst_…); shown once, only its hash is kept */
+            token: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
+             */
+            expires_at: string;
+            /** @description Seconds until expiry: 1800 */
+            expires_in: number;
+            /** @description Your reference for the customer using the widget */
+            external_customer_id: string;
+            /** @description Normalised origins; null when any https origin (and http://localhost) is accepted */
+            allowed_origins: string[] | null;
+            /** @description The destination the session's domains point at; null: the organization's only destination at each create */
+            destination_id: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
+             */
+            created_at: string;
+        };
+        WidgetSessionResponse: {
+            data: components["schemas"]["WidgetSession"];
+        };
     };
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request's id: the X-Request-Id you sent when it is sane (1–128 printable characters), else one generated (`req_…`). Every answer carries it; quote it to support. */
+        "X-Request-Id": string;
+        /** @description Present, `true`, when this answer is the stored answer of an earlier request with the same Idempotency-Key (method, path and body equal): nothing was done again. */
+        "Idempotent-Replayed": "true";
+        /** @description Seconds to wait before retrying (429 `rate_limited`, 503 `service_unavailable`, 409 `idempotency_key_in_use`). */
+        "Retry-After": number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    webhook_hostname_created: {
+    "destinations.list": {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1–100 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of destinations */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DestinationList"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "destinations.create": {
         parameters: {
             query?: never;
             header: {
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; a second `v1` during a secret rotation */
-                "Service-Signature": string;
-                /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
-                "Service-Event-Id": string;
-                "User-Agent": "Hostgate-Webhooks/1";
+                /** @description Stable business key of 1–128 printable ASCII characters, reused on retries of the same request; kept 24 h */
+                "idempotency-key": string;
             };
             path?: never;
             cookie?: never;
@@ -8659,26 +1522,3545 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Event id (`evt_…`), stable across retries */
-                    id: string;
-                    /** @constant */
-                    event: "hostname.created";
-                    /**
-                     * Format: date-time
-                     * @description When the event happened (not when it was sent)
-                     */
-                    created_at: string;
-                    data: {
-                        /** @description The domain (`dom_…`) */
-                        id: string;
-                        hostname: string;
-                        /** @description The domain's status when the event happened */
-                        status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
-                        destination_id: string;
-                        /** @description Your reference for the customer, as given at the domain's creation */
-                        external_customer_id: string | null;
-                    };
+                    /** @description https://host[:port], port 443 or 8443, no path, query, fragment or credentials */
+                    url: string;
                 };
+            };
+        };
+        responses: {
+            /** @description The destination, created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DestinationResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_reused` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "destinations.retrieve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The destination's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destination */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DestinationResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `destination_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "destinations.delete": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Stable business key of 1–128 printable ASCII characters, reused on retries of the same request; kept 24 h */
+                "idempotency-key": string;
+            };
+            path: {
+                /** @description The destination's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destination as it was, now deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DestinationResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `destination_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_in_use`, `destination_in_use` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_reused` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "domains.list": {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1–100 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page */
+                cursor?: string;
+                /** @description Only domains in this status */
+                status?: components["schemas"]["DomainStatus"];
+                /** @description Only this hostname (Unicode or punycode) */
+                hostname?: string;
+                /** @description Only the domains of this customer reference */
+                external_customer_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of domains */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainList"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "domains.create": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Stable business key of 1–128 printable ASCII characters, reused on retries of the same request; kept 24 h */
+                "idempotency-key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The customer's hostname (Unicode or punycode; normalised to lowercase punycode) */
+                    hostname: string;
+                    /** @description The destination (dst_…) to serve it from */
+                    destination_id: string;
+                    /** @description Your reference for the customer (1–255 characters); filter lists on it */
+                    external_customer_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The domain, in `pending_dns`, with the DNS records to set */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `destination_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_in_use`, `domain_conflict` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_reused`, `apex_domains_unavailable` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "domains.retrieve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The domain's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain with its bandwidth this period */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainDetailResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `domain_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "domains.delete": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Stable business key of 1–128 printable ASCII characters, reused on retries of the same request; kept 24 h */
+                "idempotency-key": string;
+            };
+            path: {
+                /** @description The domain's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain, now `deleting` (or already `deleted`) */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `domain_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_reused` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "domains.verify": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Stable business key of 1–128 printable ASCII characters, reused on retries of the same request; kept 24 h */
+                "idempotency-key": string;
+            };
+            path: {
+                /** @description The domain's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check is queued; the domain as it is now */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `domain_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_in_use`, `domain_deleted` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_reused` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhookEndpoints.list": {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1–100 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of webhook endpoints */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhookEndpoints.create": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Stable business key of 1–128 printable ASCII characters, reused on retries of the same request; kept 24 h */
+                "idempotency-key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description https URL with any port, path and query; no credentials or fragment; the host must be public */
+                    url: string;
+                    /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken`. Default ["*"] */
+                    events?: components["schemas"]["SubscribedEvent"][];
+                    /** @description Your note about the endpoint (up to 500 characters) */
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint with its signing secret (shown only now) */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecretResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_reused` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhookEndpoints.retrieve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook endpoint */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `webhook_endpoint_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhookEndpoints.delete": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Stable business key of 1–128 printable ASCII characters, reused on retries of the same request; kept 24 h */
+                "idempotency-key": string;
+            };
+            path: {
+                /** @description The webhook endpoint's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint as it was, now deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `webhook_endpoint_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_reused` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhookEndpoints.update": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Stable business key of 1–128 printable ASCII characters, reused on retries of the same request; kept 24 h */
+                "idempotency-key": string;
+            };
+            path: {
+                /** @description The webhook endpoint's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description At least one field */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description https URL with any port, path and query; no credentials or fragment; the host must be public */
+                    url?: string;
+                    /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken`. Narrowing it cancels the pending deliveries of the kinds dropped */
+                    events?: components["schemas"]["SubscribedEvent"][];
+                    /** @description true re-enables (and clears disabled_reason); false pauses deliveries */
+                    enabled?: boolean;
+                    /** @description null clears it */
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The webhook endpoint as changed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `webhook_endpoint_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_reused` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhookEndpoints.rotateSecret": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Stable business key of 1–128 printable ASCII characters, reused on retries of the same request; kept 24 h */
+                "idempotency-key": string;
+            };
+            path: {
+                /** @description The webhook endpoint's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new secret (shown only now) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedWebhookEndpointResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `webhook_endpoint_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_reused` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhookDeliveries.list": {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1–100 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page */
+                cursor?: string;
+                /** @description Only deliveries to this endpoint */
+                endpoint_id?: string;
+                /** @description Only deliveries with this status */
+                status?: components["schemas"]["WebhookDeliveryStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of webhook deliveries */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhookDeliveries.retrieve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook delivery's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook delivery */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `webhook_delivery_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhookDeliveries.listAttempts": {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1–100 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The webhook delivery's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAttemptList"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `webhook_delivery_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhookDeliveries.retry": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Stable business key of 1–128 printable ASCII characters, reused on retries of the same request; kept 24 h */
+                "idempotency-key": string;
+            };
+            path: {
+                /** @description The webhook delivery's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, reset to `pending` */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `webhook_delivery_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_in_use`, `webhook_endpoint_disabled`, `webhook_endpoint_deleted` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_reused` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "widgetSessions.create": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Stable business key of 1–128 printable ASCII characters, reused on retries of the same request; kept 24 h */
+                "idempotency-key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Your reference for the customer using the widget; domains the session creates carry it */
+                    external_customer_id: string;
+                    /** @description Browser origins (https://host[:port]; http only for localhost) the token works from. Omitted: any https origin and http://localhost:* */
+                    allowed_origins?: string[];
+                    /** @description Destination the session's domains point at. Omitted: the organization's only destination */
+                    destination_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The session with its token (shown only now) */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetSessionResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `destination_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_reused`, `destination_required` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "widget.listDomains": {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1–100 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the customer's domains */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetDomainList"];
+                };
+            };
+            /** @description Error codes: `widget_request_failed` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_token`, `invalid_widget_token`, `widget_token_expired` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `origin_forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "widget.createDomain": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Stable business key of 1–128 printable ASCII characters, reused on retries of the same request; kept 24 h */
+                "idempotency-key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The hostname the customer typed (Unicode or punycode) */
+                    hostname: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The customer's widget sessions already created this hostname: the element continues with it */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetDomainResponse"];
+                };
+            };
+            /** @description The domain, in `pending_dns`, with the DNS records to set */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetDomainResponse"];
+                };
+            };
+            /** @description Error codes: `widget_request_failed` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_token`, `invalid_widget_token`, `widget_token_expired` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `origin_forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `destination_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `domain_conflict` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "widget.retrieveDomain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The domain's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetDomainResponse"];
+                };
+            };
+            /** @description Error codes: `widget_request_failed` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_token`, `invalid_widget_token`, `widget_token_expired` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `origin_forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `widget_domain_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "widget.verifyDomain": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Stable business key of 1–128 printable ASCII characters, reused on retries of the same request; kept 24 h */
+                "idempotency-key": string;
+            };
+            path: {
+                /** @description The domain's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check is queued; the domain as it is now */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetDomainResponse"];
+                };
+            };
+            /** @description Error codes: `widget_request_failed` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_token`, `invalid_widget_token`, `widget_token_expired` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `origin_forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `widget_domain_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "widget.handoverDomain": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Stable business key of 1–128 printable ASCII characters, reused on retries of the same request; kept 24 h */
+                "idempotency-key": string;
+            };
+            path: {
+                /** @description The domain's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The widget token that created the domain (it may have expired up to 24 hours ago) */
+                    previous_token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The domain, now this session's */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetDomainResponse"];
+                };
+            };
+            /** @description Error codes: `widget_request_failed` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_token`, `invalid_widget_token`, `widget_token_expired` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `origin_forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `widget_domain_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "usage.retrieve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage of the current period */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageResponse"];
+                };
+            };
+            /** @description Error codes: `api_key_in_query` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "billing.createCheckoutSession": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    plan: components["schemas"]["Plan"];
+                    /**
+                     * Format: uri
+                     * @description Where the payer returns after paying; its origin must be one of the organization's allowed return origins
+                     */
+                    success_url?: string;
+                    /**
+                     * Format: uri
+                     * @description Where the payer returns after cancelling; its origin must be one of the organization's allowed return origins
+                     */
+                    cancel_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The payment page */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingSessionResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query`, `return_url_not_allowed` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `subscription_exists` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "billing.createPortalSession": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Stable business key of 1–128 printable ASCII characters, reused on retries of the same request; kept 24 h */
+                "idempotency-key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description Where the portal's "return" link leads; its origin must be one of the organization's allowed return origins
+                     */
+                    return_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The portal page */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingSessionResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid`, `return_url_not_allowed` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_in_use`, `subscription_missing` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_reused` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "billing.changePlan": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Stable business key of 1–128 printable ASCII characters, reused on retries of the same request; kept 24 h */
+                "idempotency-key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    plan: components["schemas"]["Plan"];
+                };
+            };
+        };
+        responses: {
+            /** @description The usage, with the new plan */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_in_use`, `subscription_missing`, `plan_unchanged` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_reused` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "billing.invoices.list": {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1–100 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of invoices */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceList"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "billing.invoices.retrieve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invoice's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `invoice_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.hostnameCreated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; a second `v1` during a secret rotation */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
+                "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
+                "User-Agent": "Hostgate-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HostnameCreatedEvent"];
             };
         };
         responses: {
@@ -8705,7 +5087,7 @@ export interface operations {
             };
         };
     };
-    webhook_hostname_verified: {
+    "webhooks.hostnameVerified": {
         parameters: {
             query?: never;
             header: {
@@ -8713,6 +5095,7 @@ export interface operations {
                 "Service-Signature": string;
                 /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
                 "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
                 "User-Agent": "Hostgate-Webhooks/1";
             };
             path?: never;
@@ -8720,27 +5103,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Event id (`evt_…`), stable across retries */
-                    id: string;
-                    /** @constant */
-                    event: "hostname.verified";
-                    /**
-                     * Format: date-time
-                     * @description When the event happened (not when it was sent)
-                     */
-                    created_at: string;
-                    data: {
-                        /** @description The domain (`dom_…`) */
-                        id: string;
-                        hostname: string;
-                        /** @description The domain's status when the event happened */
-                        status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
-                        destination_id: string;
-                        /** @description Your reference for the customer, as given at the domain's creation */
-                        external_customer_id: string | null;
-                    };
-                };
+                "application/json": components["schemas"]["HostnameVerifiedEvent"];
             };
         };
         responses: {
@@ -8767,7 +5130,7 @@ export interface operations {
             };
         };
     };
-    webhook_hostname_active: {
+    "webhooks.hostnameActive": {
         parameters: {
             query?: never;
             header: {
@@ -8775,6 +5138,7 @@ export interface operations {
                 "Service-Signature": string;
                 /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
                 "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
                 "User-Agent": "Hostgate-Webhooks/1";
             };
             path?: never;
@@ -8782,27 +5146,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Event id (`evt_…`), stable across retries */
-                    id: string;
-                    /** @constant */
-                    event: "hostname.active";
-                    /**
-                     * Format: date-time
-                     * @description When the event happened (not when it was sent)
-                     */
-                    created_at: string;
-                    data: {
-                        /** @description The domain (`dom_…`) */
-                        id: string;
-                        hostname: string;
-                        /** @description The domain's status when the event happened */
-                        status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
-                        destination_id: string;
-                        /** @description Your reference for the customer, as given at the domain's creation */
-                        external_customer_id: string | null;
-                    };
-                };
+                "application/json": components["schemas"]["HostnameActiveEvent"];
             };
         };
         responses: {
@@ -8829,7 +5173,7 @@ export interface operations {
             };
         };
     };
-    webhook_hostname_failed: {
+    "webhooks.hostnameFailed": {
         parameters: {
             query?: never;
             header: {
@@ -8837,6 +5181,7 @@ export interface operations {
                 "Service-Signature": string;
                 /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
                 "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
                 "User-Agent": "Hostgate-Webhooks/1";
             };
             path?: never;
@@ -8844,27 +5189,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Event id (`evt_…`), stable across retries */
-                    id: string;
-                    /** @constant */
-                    event: "hostname.failed";
-                    /**
-                     * Format: date-time
-                     * @description When the event happened (not when it was sent)
-                     */
-                    created_at: string;
-                    data: {
-                        /** @description The domain (`dom_…`) */
-                        id: string;
-                        hostname: string;
-                        /** @description The domain's status when the event happened */
-                        status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
-                        destination_id: string;
-                        /** @description Your reference for the customer, as given at the domain's creation */
-                        external_customer_id: string | null;
-                    };
-                };
+                "application/json": components["schemas"]["HostnameFailedEvent"];
             };
         };
         responses: {
@@ -8891,7 +5216,7 @@ export interface operations {
             };
         };
     };
-    webhook_hostname_suspended: {
+    "webhooks.hostnameSuspended": {
         parameters: {
             query?: never;
             header: {
@@ -8899,6 +5224,7 @@ export interface operations {
                 "Service-Signature": string;
                 /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
                 "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
                 "User-Agent": "Hostgate-Webhooks/1";
             };
             path?: never;
@@ -8906,27 +5232,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Event id (`evt_…`), stable across retries */
-                    id: string;
-                    /** @constant */
-                    event: "hostname.suspended";
-                    /**
-                     * Format: date-time
-                     * @description When the event happened (not when it was sent)
-                     */
-                    created_at: string;
-                    data: {
-                        /** @description The domain (`dom_…`) */
-                        id: string;
-                        hostname: string;
-                        /** @description The domain's status when the event happened */
-                        status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
-                        destination_id: string;
-                        /** @description Your reference for the customer, as given at the domain's creation */
-                        external_customer_id: string | null;
-                    };
-                };
+                "application/json": components["schemas"]["HostnameSuspendedEvent"];
             };
         };
         responses: {
@@ -8953,7 +5259,7 @@ export interface operations {
             };
         };
     };
-    webhook_hostname_deleting: {
+    "webhooks.hostnameDeleting": {
         parameters: {
             query?: never;
             header: {
@@ -8961,6 +5267,7 @@ export interface operations {
                 "Service-Signature": string;
                 /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
                 "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
                 "User-Agent": "Hostgate-Webhooks/1";
             };
             path?: never;
@@ -8968,27 +5275,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Event id (`evt_…`), stable across retries */
-                    id: string;
-                    /** @constant */
-                    event: "hostname.deleting";
-                    /**
-                     * Format: date-time
-                     * @description When the event happened (not when it was sent)
-                     */
-                    created_at: string;
-                    data: {
-                        /** @description The domain (`dom_…`) */
-                        id: string;
-                        hostname: string;
-                        /** @description The domain's status when the event happened */
-                        status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
-                        destination_id: string;
-                        /** @description Your reference for the customer, as given at the domain's creation */
-                        external_customer_id: string | null;
-                    };
-                };
+                "application/json": components["schemas"]["HostnameDeletingEvent"];
             };
         };
         responses: {
@@ -9015,7 +5302,7 @@ export interface operations {
             };
         };
     };
-    webhook_hostname_deleted: {
+    "webhooks.hostnameDeleted": {
         parameters: {
             query?: never;
             header: {
@@ -9023,6 +5310,7 @@ export interface operations {
                 "Service-Signature": string;
                 /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
                 "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
                 "User-Agent": "Hostgate-Webhooks/1";
             };
             path?: never;
@@ -9030,27 +5318,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Event id (`evt_…`), stable across retries */
-                    id: string;
-                    /** @constant */
-                    event: "hostname.deleted";
-                    /**
-                     * Format: date-time
-                     * @description When the event happened (not when it was sent)
-                     */
-                    created_at: string;
-                    data: {
-                        /** @description The domain (`dom_…`) */
-                        id: string;
-                        hostname: string;
-                        /** @description The domain's status when the event happened */
-                        status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
-                        destination_id: string;
-                        /** @description Your reference for the customer, as given at the domain's creation */
-                        external_customer_id: string | null;
-                    };
-                };
+                "application/json": components["schemas"]["HostnameDeletedEvent"];
             };
         };
         responses: {
@@ -9077,7 +5345,7 @@ export interface operations {
             };
         };
     };
-    webhook_hostname_dns_broken: {
+    "webhooks.hostnameDnsBroken": {
         parameters: {
             query?: never;
             header: {
@@ -9085,6 +5353,7 @@ export interface operations {
                 "Service-Signature": string;
                 /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
                 "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
                 "User-Agent": "Hostgate-Webhooks/1";
             };
             path?: never;
@@ -9092,27 +5361,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Event id (`evt_…`), stable across retries */
-                    id: string;
-                    /** @constant */
-                    event: "hostname.dns_broken";
-                    /**
-                     * Format: date-time
-                     * @description When the event happened (not when it was sent)
-                     */
-                    created_at: string;
-                    data: {
-                        /** @description The domain (`dom_…`) */
-                        id: string;
-                        hostname: string;
-                        /** @description The domain's status when the event happened */
-                        status: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
-                        destination_id: string;
-                        /** @description Your reference for the customer, as given at the domain's creation */
-                        external_customer_id: string | null;
-                    };
-                };
+                "application/json": components["schemas"]["HostnameDnsBrokenEvent"];
             };
         };
         responses: {

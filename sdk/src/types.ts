@@ -1,8 +1,10 @@
-// Named types of the API's resources and parameters, all derived from the generated
-// `openapi.ts` (never written by hand, except the one marked block below), so a change to a route
-// schema reaches the client through `npm run sdk:generate` alone.
-import type { paths } from './openapi.ts';
+// Named types of the API's resources and parameters, all taken from the generated `openapi.ts`
+// (never written by hand): resources are the document's named components (`Domain`, `Error`, …),
+// request bodies and filters those of their operation. A change to a route schema reaches the
+// client through `npm run sdk:generate` alone.
+import type { components, paths } from './openapi.ts';
 
+type Schemas = components['schemas'];
 type Json<R> = R extends { content: { 'application/json': infer B } } ? B : never;
 /** The JSON body of an operation's 2xx answer. */
 type SuccessBody<O> = O extends { responses: infer R } ? Json<R[Extract<keyof R, 200 | 201 | 202>]> : never;
@@ -26,42 +28,57 @@ export interface PageBody<T> { data: T[]; has_more: boolean; next_cursor: string
 /** Parameters every list accepts. */
 export interface ListParams { limit?: number; cursor?: string }
 
-export type Destination = ResponseData<'/v1/destinations/{id}', 'get'>;
+/** The error envelope of every non-2xx answer (`HostgateError` carries its fields). */
+export type ApiErrorBody = Schemas['Error'];
+
+export type Destination = Schemas['Destination'];
 export type DestinationCreateParams = RequestBody<'/v1/destinations', 'post'>;
 export type DestinationListParams = QueryParams<'/v1/destinations', 'get'>;
 
-export type Domain = ResponseData<'/v1/domains/{id}', 'get'>;
-export type DomainStatus = Domain['status'];
-export type DnsRecord = Domain['dns_records'][number];
-export type DomainVerification = Domain['verification'];
+export type Domain = Schemas['Domain'];
+/** `domains.retrieve`: the domain with the bytes the edge carried for it this period. */
+export type DomainDetail = Schemas['DomainDetail'];
+export type DomainBandwidth = Schemas['DomainBandwidth'];
+export type DomainStatus = Schemas['DomainStatus'];
+export type DnsRecord = Schemas['DnsRecord'];
+export type DnsRecordType = Schemas['DnsRecordType'];
+export type DomainVerification = Schemas['Verification'];
+export type OwnershipTrack = Schemas['OwnershipTrack'];
+export type CertificateTrack = Schemas['CertificateTrack'];
 export type DomainCreateParams = RequestBody<'/v1/domains', 'post'>;
 export type DomainListParams = QueryParams<'/v1/domains', 'get'>;
 
-export type WebhookEndpoint = ResponseData<'/v1/webhook-endpoints/{id}', 'get'>;
-/** The endpoint as creation and secret rotation answer it: with `secret`, shown only then. */
-export type WebhookEndpointWithSecret = ResponseData<'/v1/webhook-endpoints', 'post'>;
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+/** The endpoint as creation answers it: with `secret`, shown only then. */
+export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
+export type RotatedWebhookEndpoint = Schemas['RotatedWebhookEndpoint'];
+/** An entry of an endpoint's `events`: an event kind, or `*`. */
+export type SubscribedEvent = Schemas['SubscribedEvent'];
 export type WebhookEndpointCreateParams = RequestBody<'/v1/webhook-endpoints', 'post'>;
 export type WebhookEndpointUpdateParams = RequestBody<'/v1/webhook-endpoints/{id}', 'patch'>;
 export type WebhookEndpointListParams = QueryParams<'/v1/webhook-endpoints', 'get'>;
-export type RotatedWebhookEndpoint = ResponseData<'/v1/webhook-endpoints/{id}/rotate-secret', 'post'>;
 
-export type WebhookDelivery = ResponseData<'/v1/webhook-deliveries/{id}', 'get'>;
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type WebhookDeliveryStatus = Schemas['WebhookDeliveryStatus'];
 export type WebhookDeliveryListParams = QueryParams<'/v1/webhook-deliveries', 'get'>;
-export type WebhookAttempt = ResponseData<'/v1/webhook-deliveries/{id}/attempts', 'get'>[number];
+export type WebhookAttempt = Schemas['WebhookAttempt'];
 export type WebhookAttemptListParams = QueryParams<'/v1/webhook-deliveries/{id}/attempts', 'get'>;
+/** The kind of a webhook event (`hostname.active`, …). */
+export type EventKind = Schemas['EventKind'];
 
-export type WidgetSession = ResponseData<'/v1/widget-sessions', 'post'>;
+export type WidgetSession = Schemas['WidgetSession'];
 export type WidgetSessionCreateParams = RequestBody<'/v1/widget-sessions', 'post'>;
 
-export type Usage = ResponseData<'/v1/usage', 'get'>;
-export type Plan = Usage['plan'];
-export type BillingStatus = Usage['billing_status'];
+export type Usage = Schemas['Usage'];
+export type Plan = Schemas['Plan'];
+export type BillingStatus = Schemas['BillingStatus'];
 export type CheckoutSessionCreateParams = BodyOrEmpty<paths['/v1/billing/checkout-session']['post']>;
-export type CheckoutSession = ResponseData<'/v1/billing/checkout-session', 'post'>;
+export type CheckoutSession = Schemas['BillingSession'];
 export type PortalSessionCreateParams = BodyOrEmpty<paths['/v1/billing/portal-session']['post']>;
-export type PortalSession = ResponseData<'/v1/billing/portal-session', 'post'>;
+export type PortalSession = Schemas['BillingSession'];
 export type PlanChangeParams = BodyOrEmpty<paths['/v1/billing/plan']['post']>;
-export type PlanChangeResult = ResponseData<'/v1/billing/plan', 'post'>;
-export type Invoice = ResponseData<'/v1/billing/invoices/{id}', 'get'>;
-export type InvoiceItem = Invoice['items'][number];
+/** `billing.changePlan` answers the usage with the new plan. */
+export type PlanChangeResult = Schemas['Usage'];
+export type Invoice = Schemas['Invoice'];
+export type InvoiceItem = Schemas['InvoiceItem'];
 export type InvoiceListParams = QueryParams<'/v1/billing/invoices', 'get'>;

@@ -3,14 +3,13 @@
 // its kind.
 import {
   computeSignature, DEFAULT_TOLERANCE_SECONDS, EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader,
-  verifyWebhook, WebhookVerificationError, type VerifyOptions, type WebhookEvent, type WebhookEventKind,
+  verifyWebhook, WebhookVerificationError, type RawBody, type VerifyOptions, type WebhookEvent, type WebhookEventKind,
 } from '../webhooks.ts';
 import type { DomainStatus } from './types.ts';
 
 export { DEFAULT_TOLERANCE_SECONDS, EVENT_ID_HEADER, SIGNATURE_HEADER, WebhookVerificationError };
-export type { VerifyOptions, WebhookEvent, WebhookEventKind };
+export type { RawBody, VerifyOptions, WebhookEvent, WebhookEventKind };
 
-type RawBody = string | Buffer | Uint8Array;
 type SignatureHeaderValue = string | readonly string[] | null | undefined;
 
 export const EVENT_KINDS: readonly WebhookEventKind[] = [

@@ -1,7 +1,7 @@
 // Type tests of the SDK, checked by `npm run typecheck` (tsc over the repository; never run).
 // Each `@ts-expect-error` line must fail to type-check: if the SDK's types ever accept it (a
 // wrong field, a forgotten idempotency key, a misspelt status), tsc reports the unused directive.
-import { Hostgate, type Domain, type DomainStatus, type HostgateEvent, type Invoice, type Usage, type WebhookEndpointWithSecret } from '../../sdk/src/index.ts';
+import { Hostgate, type DnsRecordType, type Domain, type DomainDetail, type DomainStatus, type EventKind, type HostgateEvent, type Invoice, type Usage, type WebhookEndpointWithSecret } from '../../sdk/src/index.ts';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 const assertType = <T extends true>(_: T) => undefined;
@@ -16,6 +16,13 @@ export async function typeTests(hg: Hostgate) {
   const status: DomainStatus = domain.status;
   assertType<Equal<DomainStatus, 'pending_dns' | 'pending_certificate' | 'active' | 'suspended' | 'deleting' | 'deleted' | 'failed'>>(true);
   const record: { type: string; name: string; value: string } | undefined = domain.dns_records[0];
+  assertType<Equal<DnsRecordType, 'CNAME' | 'A' | 'AAAA' | 'TXT'>>(true);
+  const detail: DomainDetail = await hg.domains.retrieve(domain.id);
+  const bytes: number = detail.bandwidth.bytes;
+  const delivery = await hg.webhookDeliveries.retrieve('whd_1');
+  const kind: EventKind = delivery.event;
+  const attempting: boolean = delivery.attempting;
+  void detail; void bytes; void kind; void attempting;
   const endpoint = await hg.webhookEndpoints.create({ url: 'https://hooks.example.com/x', events: ['hostname.active'] }, key);
   const secret: string = endpoint.secret;
   const withSecret: WebhookEndpointWithSecret = endpoint;
@@ -46,6 +53,8 @@ export async function typeTests(hg: Hostgate) {
   await hg.destinations.create({ url: 'https://app.example.com' });
   // @ts-expect-error -- a write with options but no key
   await hg.domains.delete('dom_1', { timeoutMs: 1000 });
+  // @ts-expect-error -- not an event kind in a subscription
+  await hg.webhookEndpoints.create({ url: 'https://hooks.example.com/x', events: ['hostname.exploded'] }, key);
   // @ts-expect-error -- unknown field in a webhook endpoint create
   await hg.webhookEndpoints.create({ url: 'https://hooks.example.com/x', secret: 'whsec_mine' }, key);
   // @ts-expect-error -- unknown field in a destination create

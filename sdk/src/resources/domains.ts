@@ -1,6 +1,6 @@
 import type { PageList } from '../pagination.ts';
 import type { ReadOptions, WithResponse, WriteOptions } from '../transport.ts';
-import type { Domain, DomainCreateParams, DomainListParams } from '../types.ts';
+import type { Domain, DomainCreateParams, DomainDetail, DomainListParams } from '../types.ts';
 import { pathOf, Resource } from './resource.ts';
 
 /** Your customers' hostnames: DNS instructions, verification, certificate, status. */
@@ -15,8 +15,8 @@ export class Domains extends Resource {
     return this.pages('/v1/domains', params, options);
   }
 
-  /** GET /v1/domains/{id}: status, DNS records and the last `verification`. */
-  async retrieve(id: string, options?: ReadOptions): Promise<WithResponse<Domain>> {
+  /** GET /v1/domains/{id}: status, DNS records, the last `verification`, and this period's `bandwidth`. */
+  async retrieve(id: string, options?: ReadOptions): Promise<WithResponse<DomainDetail>> {
     return this.one({ method: 'GET', path: pathOf('domains', id), options });
   }
 

@@ -1,0 +1,20 @@
+import { pathOf, Resource } from "./resource.js";
+/** Your application's HTTPS origins (`https://host[:443|8443]`) that domains point at. */
+export class Destinations extends Resource {
+    /** POST /v1/destinations (scope destinations:write). */
+    async create(params, options) {
+        return this.one({ method: 'POST', path: '/v1/destinations', body: params, idempotencyKey: options?.idempotencyKey, options });
+    }
+    /** GET /v1/destinations: newest first. */
+    list(params, options) {
+        return this.pages('/v1/destinations', params, options);
+    }
+    /** GET /v1/destinations/{id}. */
+    async retrieve(id, options) {
+        return this.one({ method: 'GET', path: pathOf('destinations', id), options });
+    }
+    /** DELETE /v1/destinations/{id}: refused with 409 `destination_in_use` while a domain points at it. */
+    async delete(id, options) {
+        return this.one({ method: 'DELETE', path: pathOf('destinations', id), idempotencyKey: options?.idempotencyKey, options });
+    }
+}

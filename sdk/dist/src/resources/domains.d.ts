@@ -1,0 +1,17 @@
+import type { PageList } from '../pagination.ts';
+import type { ReadOptions, WithResponse, WriteOptions } from '../transport.ts';
+import type { Domain, DomainCreateParams, DomainDetail, DomainListParams } from '../types.ts';
+import { Resource } from './resource.ts';
+/** Your customers' hostnames: DNS instructions, verification, certificate, status. */
+export declare class Domains extends Resource {
+    /** POST /v1/domains (scope domains:write): `pending_dns`, with the `dns_records` to set. */
+    create(params: DomainCreateParams, options: WriteOptions): Promise<WithResponse<Domain>>;
+    /** GET /v1/domains: newest first; filters `status`, `hostname`, `external_customer_id`. */
+    list(params?: DomainListParams, options?: ReadOptions): PageList<Domain>;
+    /** GET /v1/domains/{id}: status, DNS records, the last `verification`, and this period's `bandwidth`. */
+    retrieve(id: string, options?: ReadOptions): Promise<WithResponse<DomainDetail>>;
+    /** DELETE /v1/domains/{id}: answers 202 with the domain `deleting`. */
+    delete(id: string, options: WriteOptions): Promise<WithResponse<Domain>>;
+    /** POST /v1/domains/{id}/verify: check DNS now instead of at the next backoff step (202). */
+    verify(id: string, options: WriteOptions): Promise<WithResponse<Domain>>;
+}

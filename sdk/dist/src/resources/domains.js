@@ -1,0 +1,24 @@
+import { pathOf, Resource } from "./resource.js";
+/** Your customers' hostnames: DNS instructions, verification, certificate, status. */
+export class Domains extends Resource {
+    /** POST /v1/domains (scope domains:write): `pending_dns`, with the `dns_records` to set. */
+    async create(params, options) {
+        return this.one({ method: 'POST', path: '/v1/domains', body: params, idempotencyKey: options?.idempotencyKey, options });
+    }
+    /** GET /v1/domains: newest first; filters `status`, `hostname`, `external_customer_id`. */
+    list(params, options) {
+        return this.pages('/v1/domains', params, options);
+    }
+    /** GET /v1/domains/{id}: status, DNS records, the last `verification`, and this period's `bandwidth`. */
+    async retrieve(id, options) {
+        return this.one({ method: 'GET', path: pathOf('domains', id), options });
+    }
+    /** DELETE /v1/domains/{id}: answers 202 with the domain `deleting`. */
+    async delete(id, options) {
+        return this.one({ method: 'DELETE', path: pathOf('domains', id), idempotencyKey: options?.idempotencyKey, options });
+    }
+    /** POST /v1/domains/{id}/verify: check DNS now instead of at the next backoff step (202). */
+    async verify(id, options) {
+        return this.one({ method: 'POST', path: pathOf('domains', id, '/verify'), idempotencyKey: options?.idempotencyKey, options });
+    }
+}

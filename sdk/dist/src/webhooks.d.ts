@@ -1,0 +1,39 @@
+import { computeSignature, DEFAULT_TOLERANCE_SECONDS, EVENT_ID_HEADER, SIGNATURE_HEADER, WebhookVerificationError, type RawBody, type VerifyOptions, type WebhookEvent, type WebhookEventKind } from '../webhooks.ts';
+import type { DomainStatus } from './types.ts';
+export { DEFAULT_TOLERANCE_SECONDS, EVENT_ID_HEADER, SIGNATURE_HEADER, WebhookVerificationError };
+export type { RawBody, VerifyOptions, WebhookEvent, WebhookEventKind };
+type SignatureHeaderValue = string | readonly string[] | null | undefined;
+export declare const EVENT_KINDS: readonly WebhookEventKind[];
+/** The domain an event is about, as it was when the event happened. */
+export interface HostgateEventData {
+    id: string;
+    hostname: string;
+    status: DomainStatus;
+    destination_id: string;
+    external_customer_id: string | null;
+}
+/** A delivery's body, discriminated by `event`: `switch (e.event) { case 'hostname.active': … }`. */
+export type HostgateEvent = {
+    [K in WebhookEventKind]: {
+        id: string;
+        event: K;
+        created_at: string;
+        data: HostgateEventData;
+    };
+}[WebhookEventKind];
+export declare const webhooks: {
+    /**
+     * Verifies a delivery's `Service-Signature` against the raw body and the endpoint secret (or
+     * secrets, while rotating) and returns the event. Throws `WebhookVerificationError` when the
+     * header is missing or malformed, no signature matches, or the timestamp is more than
+     * `toleranceSeconds` (default 300) away from now, in the past or in the future.
+     */
+    verify(rawBody: RawBody, header: SignatureHeaderValue, secret: string | readonly string[], options?: VerifyOptions): WebhookEvent;
+    /** `verify`, then checks the event's shape: the event typed by its kind. */
+    constructEvent(rawBody: RawBody, header: SignatureHeaderValue, secret: string | readonly string[], options?: VerifyOptions): HostgateEvent;
+    /** A valid `Service-Signature` for `body` (to test your receiver): `t=<timestamp>,v1=<hmac>`. */
+    signatureHeader(body: RawBody, secret: string | readonly string[], timestamp?: number): string;
+    computeSignature: typeof computeSignature;
+    SIGNATURE_HEADER: string;
+    EVENT_ID_HEADER: string;
+};
