@@ -13,7 +13,7 @@ import type { Db } from '../db/pool.ts';
 import { acmeAccountsRepository } from '../db/repositories/acme-accounts.ts';
 import { certificatesRepository } from '../db/repositories/certificates.ts';
 import { challengeZoneRepository } from '../db/repositories/challenge-zone.ts';
-import { domainTransitionsRepository, type CertificateTrack, type OwnershipTrack } from '../db/repositories/domain-moves.ts';
+import { domainMovesRepository, type CertificateTrack, type OwnershipTrack } from '../db/repositories/domain-moves.ts';
 import { domainsRepository, type DomainRow } from '../db/repositories/domains.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Problem } from '../model/problem.ts';
@@ -54,7 +54,7 @@ function lookupStatus(error: unknown): 'missing' | 'error' {
 export function createMoveActivities({ db, config, logger, secretBox }: MoveActivityDeps) {
   const { challengeZone, challengeDnsServer, limits } = config.moves;
   const domains = domainsRepository(db);
-  const moves = domainTransitionsRepository(db);
+  const moves = domainMovesRepository(db);
   const certificates = certificatesRepository(db);
   const zone = challengeZoneRepository(db);
 

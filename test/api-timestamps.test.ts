@@ -73,9 +73,9 @@ describe('timestamps on every read', () => {
     // Another one active (the certificate track of a domain served by the edge).
     const active = (await api.post('/v1/domains', { hostname: 'www.timestamps.example', destination_id: destination })).json().data.id as string;
     const domains = domainsRepository(db);
-    expect((await domains.transition(active, 'pending_certificate', 'DNS verified')).changed).toBe(true);
+    expect((await domains.transition(active, 'dns_verified', 'DNS verified')).changed).toBe(true);
     await domainMovesRepository(db).markIssued(active, 'crt_timestamps_active');
-    expect((await domains.transition(active, 'active', 'certificate issued')).changed).toBe(true);
+    expect((await domains.transition(active, 'certificate_deployed', 'certificate deployed')).changed).toBe(true);
 
     // Deliveries to the endpoint, one with an attempt recorded and its next one scheduled.
     const deliveries = webhookDeliveriesRepository(db);

@@ -285,7 +285,7 @@ describe('webhook deliveries', () => {
     receiver.on('/narrow', () => ({ status: 500, body: 'not yet' }));
     const e = await endpoint(o.api, '/narrow');
     const d = await domain(o);
-    expect((await domainsRepository(t.database.db).transition(d.id, 'pending_certificate', 'DNS verified')).changed).toBe(true);
+    expect((await domainsRepository(t.database.db).transition(d.id, 'dns_verified', 'DNS verified')).changed).toBe(true);
     const waiting = await waitFor('two deliveries waiting after a failed attempt', async () => {
       const list = (await o.api.get(`/v1/webhook-deliveries?endpoint_id=${e.id}`)).json().data as Record<string, any>[];
       return list.length === 2 && list.every((x) => x.attempt_count === 1 && x.status === 'pending' && !x.attempting) ? list : null;

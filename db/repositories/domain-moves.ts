@@ -48,7 +48,7 @@ export interface AttemptCounts {
  */
 export const CERTIFICATE_ATTEMPTS_KEPT_DAYS = 8;
 
-export function domainTransitionsRepository(db: Db) {
+export function domainMovesRepository(db: Db) {
   return {
     async setOwnership(domainId: string, track: OwnershipTrack): Promise<void> {
       await db.query(sql.type(NoRows)`update domains set ownership = ${sql.jsonb(track as never)}, updated_at = hg_now()
@@ -100,4 +100,4 @@ export function domainTransitionsRepository(db: Db) {
   };
 }
 
-export type DomainMovesRepository = ReturnType<typeof domainTransitionsRepository>;
+export type DomainMovesRepository = ReturnType<typeof domainMovesRepository>;
