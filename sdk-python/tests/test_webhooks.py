@@ -64,9 +64,10 @@ def test_a_real_delivery_verifies_and_after_rotation_both_secrets_do(control: Co
 
     # The attempt shows through the client.
     (delivery,) = c.webhook_deliveries.list(endpoint_id=endpoint.id).to_list()
-    assert (delivery.status, delivery.attempt_count, delivery.last_response_code, delivery.event_id) == ("succeeded", 1, 200, event.id)
+    assert (delivery.status, delivery.attempt_count, delivery.attempting, delivery.last_response_code, delivery.event_id) == ("succeeded", 1, False, 200, event.id)
     (attempt,) = c.webhook_deliveries.attempts(delivery.id).to_list()
     assert (attempt.attempt_number, attempt.response_code, attempt.response_body, attempt.error) == (1, 200, "ok", None)
+    assert attempt.id.startswith("wha_")
 
     # Rotation: the next delivery carries a signature per live secret; either verifies, and so does the pair.
     rotated = c.webhook_endpoints.rotate_secret(endpoint.id, idempotency_key=new_key())

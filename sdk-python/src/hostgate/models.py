@@ -229,7 +229,10 @@ class WebhookDelivery(_Model):
     event_id: str
     event: WebhookEventKind
     status: DeliveryStatus
+    #: Attempts finished since creation or the last retry request.
     attempt_count: int
+    #: True while an attempt is out: ``next_attempt_at`` is then None.
+    attempting: bool
     last_response_code: int | None
     last_error: str | None
     next_attempt_at: datetime | None
@@ -239,6 +242,9 @@ class WebhookDelivery(_Model):
 
 @dataclass
 class WebhookAttempt(_Model):
+    #: ``wha_…``
+    id: str
+    #: The attempt's number in the delivery's life, continuing across retry requests.
     attempt_number: int
     started_at: datetime
     duration_ms: int
