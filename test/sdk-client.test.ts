@@ -401,11 +401,14 @@ describe('Hostgate client against the real API', () => {
     }, 20_000);
   });
 
-  describe('429 from the API rate limiter (1 request/s, burst 1)', () => {
+  describe('429 from the API rate limiter (one request per 4 s, burst 1)', () => {
     let app: App;
     let url: string;
     beforeAll(async () => {
-      app = await buildApp({ config: testConfig({ HOSTGATE_RATE_LIMIT_PER_SECOND: '1', HOSTGATE_RATE_LIMIT_BURST: '1' }), db: t.database.db, temporal: null, dispatcher: null, logger: createLogger('silent', 'test') });
+      // Slow enough that a busy machine cannot let the bucket refill between two requests (at
+      // 1/s, a second between them was enough).
+      const config = testConfig();
+      app = await buildApp({ config: { ...config, api: { ...config.api, rateLimit: { perSecond: 0.25, burst: 1 } } }, db: t.database.db, temporal: null, dispatcher: null, logger: createLogger('silent', 'test') });
       url = await listen(app);
     });
     afterAll(async () => { await app?.close(); });
@@ -421,22 +424,22 @@ describe('Hostgate client against the real API', () => {
       const elapsed = performance.now() - started;
       expect(page.lastResponse).toMatchObject({ status: 200, attempts: 2 });
       expect(calls).toEqual(['GET /v1/domains', 'GET /v1/domains']);
-      expect(elapsed).toBeGreaterThanOrEqual(950); // Retry-After: 1
-      expect(elapsed).toBeLessThan(3000);
+      expect(elapsed).toBeGreaterThanOrEqual(3950); // Retry-After: 4
+      expect(elapsed).toBeLessThan(8000);
 
       calls.length = 0;
       const limited = await failure(c.destinations.create({ url: 'https://limited.example.com' }, key('429')));
       expect(limited).toBeInstanceOf(HostgateRateLimitError);
-      expect(limited).toMatchObject({ status: 429, code: 'rate_limited', retryAfterSeconds: 1 });
+      expect(limited).toMatchObject({ status: 429, code: 'rate_limited', retryAfterSeconds: 4 });
       expect(calls).toEqual(['POST /v1/destinations']);
 
       // No retries asked: the 429 is the caller's.
-      await new Promise((r) => setTimeout(r, 1100));
+      await new Promise((r) => setTimeout(r, 4100));
       const noRetry = new Hostgate({ apiKey: own.key, baseUrl: url, fetch, maxReadRetries: 0 });
       await noRetry.domains.list().firstPage();
       calls.length = 0;
       expect(await failure(noRetry.domains.retrieve('dom_x'))).toBeInstanceOf(HostgateRateLimitError);
       expect(calls).toHaveLength(1);
-    });
+    }, 30_000);
   });
 });

@@ -123,8 +123,10 @@ describe('Python client (sdk-python) against the real API', () => {
     unavailableApp.addHook('onClose', async () => { await db.end().catch(() => undefined); });
     env.HOSTGATE_TEST_UNAVAILABLE_URL = await listen(unavailableApp);
 
-    // The API's own rate limiter at 1 request/s, burst 1: 429s.
-    limitedApp = await buildApp({ config: testConfig({ HOSTGATE_RATE_LIMIT_PER_SECOND: '1', HOSTGATE_RATE_LIMIT_BURST: '1' }), db: t.database.db, temporal: null, dispatcher: null, logger: createLogger('silent', 'test') });
+    // The API's own rate limiter at one request per 4 s, burst 1: 429s with Retry-After: 4. (At 1/s a
+    // busy CI machine let a second passed between two requests, and the bucket had refilled.)
+    const limitedConfig = testConfig();
+    limitedApp = await buildApp({ config: { ...limitedConfig, api: { ...limitedConfig.api, rateLimit: { perSecond: 0.25, burst: 1 } } }, db: t.database.db, temporal: null, dispatcher: null, logger: createLogger('silent', 'test') });
     env.HOSTGATE_TEST_RATE_LIMITED_URL = await listen(limitedApp);
 
     control = await startControl({ t, proxy });

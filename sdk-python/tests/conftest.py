@@ -7,7 +7,7 @@ Temporal and passes, in the environment:
 - ``HOSTGATE_BASE_URL`` / ``HOSTGATE_API_KEY``: the API and a key of an organization with every scope;
 - ``HOSTGATE_TEST_UNAVAILABLE_URL``: the same API reaching Postgres through a proxy the control
   server cuts (503 ``service_unavailable``, ``Retry-After: 5``);
-- ``HOSTGATE_TEST_RATE_LIMITED_URL``: the same API rate-limited to 1 request/s, burst 1 (429);
+- ``HOSTGATE_TEST_RATE_LIMITED_URL``: the same API rate-limited to one request per 4 s, burst 1 (429);
 - ``HOSTGATE_TEST_CONTROL_URL``: the control server (new organizations and keys, cutting Postgres,
   the webhook fan-out and delivery attempts the worker would make).
 """
