@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { Db } from '../db/pool.ts';
 import { acmeChallengesRepository } from '../db/repositories/acme-challenges.ts';
 import type { Logger } from '../logging/logger.ts';
+import { answerWithin } from '../process/deadline.ts';
 
 const CHALLENGE_PREFIX = '/.well-known/acme-challenge/';
 const TOKEN = /^[A-Za-z0-9_-]{1,128}$/;
@@ -30,7 +31,15 @@ export function hostWithoutPort(header: string | undefined): string | null {
 const CACHE_TTL_MS = 5_000;
 const CACHE_MAX = 10_000;
 
-export function createChallengeServer({ db, logger }: { db: Db; logger: Logger }): http.Server {
+/**
+ * How long a challenge request waits for its key authorization. The pool's own bounds (connect,
+ * acquire, statement) add up to several seconds on a frozen Postgres (6.0 s measured), longer than
+ * a CA's validation request should hang: past this bound the answer is 503 with Retry-After, so the
+ * whole answer stays under 2 s. A healthy lookup takes milliseconds.
+ */
+export const CHALLENGE_ANSWER_WITHIN_MS = 1_500;
+
+export function createChallengeServer({ db, logger, answerWithinMs = CHALLENGE_ANSWER_WITHIN_MS }: { db: Db; logger: Logger; answerWithinMs?: number }): http.Server {
   const challenges = acmeChallengesRepository(db);
   const recent = new Map<string, { keyAuthorization: Promise<string | null>; until: number }>();
   const lookUp = (token: string): Promise<string | null> => {
@@ -59,7 +68,7 @@ export function createChallengeServer({ db, logger }: { db: Db; logger: Logger }
     if (path.startsWith(CHALLENGE_PREFIX)) {
       const token = path.slice(CHALLENGE_PREFIX.length);
       if (!TOKEN.test(token)) return send(res, 404, 'not found\n');
-      lookUp(token)
+      answerWithin(lookUp(token), answerWithinMs, 'the challenge store')
         .then((keyAuthorization) => {
           if (keyAuthorization === null) return send(res, 404, 'not found\n');
           logger.debug({ tokenPrefix: token.slice(0, 8), host: req.headers.host }, 'answered ACME challenge');

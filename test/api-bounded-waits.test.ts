@@ -3,7 +3,9 @@
 // (what a SIGSTOPped server or a black-holed path looks like to the client).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { StatementTimeoutError } from 'slonik';
+import type { AddressInfo } from 'node:net';
 import { buildApp, type App } from '../api/app.ts';
+import { CHALLENGE_ANSWER_WITHIN_MS, createChallengeServer } from '../edge/challenge-server.ts';
 import { toApiError } from '../api/plugins/errors.ts';
 import { createDb, DatabaseTimeoutError, sql, type Db } from '../db/pool.ts';
 import { createLogger } from '../logging/logger.ts';
@@ -73,6 +75,31 @@ describe('bounded waits on Postgres', () => {
       proxy.thaw();
     }
     expect((await widgetGet()).statusCode).toBe(200);
+  });
+
+  it('an ACME challenge answer is bounded at 2 s while Postgres is frozen (503 + Retry-After), whatever the pool\'s bounds', async () => {
+    // The pool's bounds here are generous (5 s each, as a deployment might set them): the challenge
+    // server's own deadline, not the pool's, keeps the CA's validation request short (issue 26).
+    const target = new URL(t.database.url);
+    target.host = `127.0.0.1:${proxy.port}`;
+    const slowDb = await createDb(target.toString(), { maximumPoolSize: 2, statementTimeoutMs: 5000, connectTimeoutMs: 5000, acquireTimeoutMs: 5000, idleInTransactionTimeoutMs: 5000 });
+    const server = createChallengeServer({ db: slowDb, logger: createLogger('silent', 'test') });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/acme-challenge/tok_frozen`;
+    try {
+      expect((await fetch(url)).status).toBe(404);
+      proxy.freeze();
+      const started = Date.now();
+      const answers = await Promise.all(Array.from({ length: 5 }, () => fetch(url)));
+      const elapsed = Date.now() - started;
+      expect(answers.map((r) => [r.status, r.headers.get('retry-after')])).toEqual(Array(5).fill([503, '5']));
+      expect(elapsed).toBeGreaterThanOrEqual(CHALLENGE_ANSWER_WITHIN_MS - 50);
+      expect(elapsed).toBeLessThan(2000 + 500);
+    } finally {
+      proxy.thaw();
+      await new Promise((resolve) => server.close(resolve));
+      await slowDb.end().catch(() => undefined);
+    }
   });
 
   it('discards a connection stuck on a frozen socket and serves later calls on fresh ones', async () => {
