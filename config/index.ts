@@ -105,6 +105,9 @@ export interface Config {
     pollIntervalMs: number;
     reconcileIntervalMs: number;
     heartbeatIntervalMs: number;
+    /** Health endpoint (edge/agent/health.ts): its port (0: off) and the lag under which the agent is in sync. */
+    healthPort: number;
+    healthMaxLagMs: number;
     socketTimeoutMs: number;
     startTimeoutMs: number;
   };
@@ -262,6 +265,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
       pollIntervalMs: raw.HOSTGATE_EDGE_POLL_INTERVAL_MS,
       reconcileIntervalMs: raw.HOSTGATE_EDGE_RECONCILE_INTERVAL_MS,
       heartbeatIntervalMs: raw.HOSTGATE_EDGE_HEARTBEAT_INTERVAL_MS,
+      healthPort: raw.HOSTGATE_EDGE_HEALTH_PORT,
+      healthMaxLagMs: raw.HOSTGATE_EDGE_HEALTH_MAX_LAG_MS,
       socketTimeoutMs: raw.HOSTGATE_EDGE_SOCKET_TIMEOUT_MS,
       startTimeoutMs: raw.HOSTGATE_EDGE_START_TIMEOUT_MS,
     },
