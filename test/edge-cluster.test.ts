@@ -114,7 +114,7 @@ describe('two edges', () => {
     expect(deployment.counted.sort()).toEqual(edges.map((e) => e.process.edgeId).sort());
     // Deployments recorded before the move to active, on every edge.
     const rows = await t.database.db.any(sql.unsafe`
-      select x.edge_id, x.deployed_at <= h.changed_at as before from edge_deployments x
+      select x.edge_id, x.deployed_at <= h.created_at as before from edge_deployments x
       join domain_status_history h on h.domain_id = x.domain_id and h.to_status = 'active' where x.domain_id = ${id}`) as readonly { edge_id: string; before: boolean }[];
     expect(rows.map((r) => r.edge_id).sort()).toEqual(edges.map((e) => e.process.edgeId).sort());
     expect(rows.every((r) => r.before)).toBe(true);
