@@ -106,7 +106,10 @@ async function main(): Promise<Headline> {
   const activeNow = async () => await s.db.anyFirst(sql.unsafe`select hostname from domains where organization_id = ${s.orgId} and status = 'active'`) as string[];
   const refresher = setInterval(() => { void activeNow().then((a) => { active = a; }, () => undefined); }, 300);
 
-  const recovery: Record<string, number | null> = { api_kill_ms: null, worker_kill_ms: null, edge_kill_healthy_ms: null, edge_kill_gap_ms: null };
+  // Each kill's recovery: api — kill → the killed API answers /readyz again (5 s of it down on
+  // purpose); worker — kill → every domain pending at the kill is active (the other worker's
+  // work); edge — kill → the returning edge's first 200 (15 s down on purpose), and restart → 200.
+  const recovery: Record<string, number | null> = { recovery_api_ms: null, recovery_worker_ms: null, recovery_edge_ms: null, edge_restart_to_healthy_ms: null };
   const edgeFault = { activated_while_down: 0, returning_missing_at_first_200: 0, checked_at_first_200: 0, first_health_503s: 0 };
   let workerFault = { pending_at_kill: 0 };
 
@@ -121,7 +124,7 @@ async function main(): Promise<Headline> {
     s.apis[0]!.proc.start();
     for (;;) { if (await fetch(`${s.apis[0]!.base}/readyz`).then((r) => r.ok, () => false)) break; await sleep(100); }
     apiDown[0] = false;
-    recovery.api_kill_ms = Date.now() - t0;
+    recovery.recovery_api_ms = Date.now() - t0;
     await sleep(8000);
 
     // 2. One worker, kill -9 while issuance is under way; it stays down until the other finished.
@@ -137,7 +140,7 @@ async function main(): Promise<Headline> {
       if (left === 0 || Date.now() - t0 > 120_000) break;
       await sleep(200);
     }
-    recovery.worker_kill_ms = Date.now() - t0;
+    recovery.recovery_worker_ms = Date.now() - t0;
     await sleep(3000);
     s.workers[0]!.start();
     await sleep(5000);
@@ -163,20 +166,24 @@ async function main(): Promise<Headline> {
         await sleep(20);
       }
     })();
+    const restartAt = Date.now();
     const starting = edge.process.start();
     await polling;
     if (firstOk !== null) {
-      recovery.edge_kill_healthy_ms = firstOk - t0;
+      recovery.recovery_edge_ms = firstOk - t0;
+      recovery.edge_restart_to_healthy_ms = firstOk - restartAt;
       const hosts = await activeNow();
       edgeFault.checked_at_first_200 = hosts.length;
       for (const h of hosts) {
         const r = await rawRequest(edge.process.port, h, '/returning').catch(() => null);
+        edgeStats[0]!.requests++;
+        // Its bytes are counted like the load's (the bandwidth check adds everything up).
+        if (r) { edgeStats[0]!.sent += r.sent; edgeStats[0]!.received += r.received; }
         if (r?.status !== 200) edgeFault.returning_missing_at_first_200++;
       }
     }
     await starting;
     edgeOn[0] = true;
-    recovery.edge_kill_gap_ms = firstOk === null ? null : firstOk - t0;
   }
 
   progress(`load: ${CREATORS} creators (a domain each every ~${CREATE_PAUSE_MS} ms) and 2 HTTPS clients on both edges for ${DURATION_S} s`);
@@ -196,7 +203,12 @@ async function main(): Promise<Headline> {
   clearInterval(ticker);
   clearInterval(refresher);
 
-  return { ...await checks(s, notActive), ...recovery, ...edgeFault, ...workerFault };
+  const result = { ...await checks(s, notActive), ...recovery, ...edgeFault, ...workerFault };
+  const ok = result.ok === true && edgeFault.returning_missing_at_first_200 === 0 && edgeFault.activated_while_down > 0
+    && workerFault.pending_at_kill > 0 && Object.values(recovery).every((v) => v !== null);
+  // A failed check is a failed run (exit 1), not only a field in the JSON line.
+  if (!ok) process.exitCode = 1;
+  return { ...result, ok };
 }
 
 async function checks(s: ClusterStack, notActive: number): Promise<Headline> {
