@@ -203,8 +203,9 @@ async function main(): Promise<Headline> {
   clearInterval(ticker);
   clearInterval(refresher);
 
-  const result = { ...await checks(s, notActive), ...recovery, ...edgeFault, ...workerFault };
-  const ok = result.ok === true && edgeFault.returning_missing_at_first_200 === 0 && edgeFault.activated_while_down > 0
+  const checked = await checks(s, notActive);
+  const result = { ...checked, ...recovery, ...edgeFault, ...workerFault };
+  const ok = checked.ok === true && edgeFault.returning_missing_at_first_200 === 0 && edgeFault.activated_while_down > 0
     && workerFault.pending_at_kill > 0 && Object.values(recovery).every((v) => v !== null);
   // A failed check is a failed run (exit 1), not only a field in the JSON line.
   if (!ok) process.exitCode = 1;
