@@ -4,7 +4,7 @@
 // holds nothing back; a returning edge serves everything before its health endpoint says 200;
 // bandwidth read over both edges adds up to the bytes that went through each.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { edgeRepository } from '../db/repositories/edge.ts';
@@ -21,6 +21,13 @@ import { startTestWorker, type RunningWorker } from './support/temporal.ts';
 import { waitFor } from './support/wait.ts';
 
 interface ClusterEdge { process: EdgeProcess; healthPort: number }
+
+/** `hostgate edge status` as an operator runs it: each edge's line, by id. */
+function edgeStatus(databaseUrl: string): Map<string, string> {
+  const run = spawnSync(process.execPath, ['cli/hostgate.ts', 'edge', 'status'], { env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl }, encoding: 'utf8' });
+  expect(run.status).toBe(0);
+  return new Map(run.stdout.split('\n').filter((l) => /^\S+\t/.test(l)).map((l) => [l.split('\t')[0]!, l.split('\t')[1]!]));
+}
 
 const health = async (e: ClusterEdge) => {
   const res = await fetch(`http://127.0.0.1:${e.healthPort}/healthz`, { signal: AbortSignal.timeout(3000) });
@@ -103,6 +110,8 @@ describe('two edges', () => {
     expect(nodes.map((n) => n.id).sort()).toEqual(edges.map((e) => e.process.edgeId).sort());
     for (const n of nodes) expect(n).toMatchObject({ state: 'in_sync', heartbeat_interval_ms: 1000 });
     expect((await fetch(`http://127.0.0.1:${edges[0]!.healthPort}/nope`)).status).toBe(404);
+    const status = edgeStatus(t.database.url);
+    for (const e of edges) expect(status.get(e.process.edgeId)).toMatch(/^healthy \(in sync, lag \d+ ms\)$/);
   });
 
   it('activates a domain only once both edges serve its certificate; both serve it from the first request', async () => {
@@ -165,6 +174,8 @@ describe('two edges', () => {
     const [gone, staying] = [edges[0]!, edges[1]!];
     await killEdge(gone);
     const killedAt = Date.now();
+    // The operator's view agrees: down once its heartbeat window (3 × 1 s) passed.
+    await waitFor('edge status to say down', async () => /^down \(no heartbeat for \d+ s; holds no activation back\)$/.test(edgeStatus(t.database.url).get(gone.process.edgeId) ?? ''), 15_000, 500);
     expect((await edgeGet(staying.process.port, 'both.cluster-edge.test', { ca: pebbleRoot })).status).toBe(200);
     const id = await create('while-down.cluster-edge.test');
     const activated = await activeAt(id);
