@@ -19,8 +19,11 @@ const db = await createDb(config.db.url!, { maximumPoolSize: Math.min(config.db.
 const agent = createEdgeAgent({ db, secretBox: new SecretBox(config.encryptionKeys), settings, logger });
 // Health endpoint (HOSTGATE_EDGE_HEALTH_PORT, 0: off): up before the agent starts, so a load
 // balancer sees 503 "catching_up" rather than a refused connection while this edge boots.
+// A port it cannot bind is logged, not fatal: serving HTTPS comes first, and a checker that
+// cannot connect takes the edge out of rotation, which is the safe side.
 const healthServer = config.edge.healthPort === 0 ? null
-  : await startHealthServer({ host: config.edge.bindAddress, port: config.edge.healthPort, tracker: agent.health, edgeId: settings.edgeId, logger });
+  : await startHealthServer({ host: config.edge.bindAddress, port: config.edge.healthPort, tracker: agent.health, edgeId: settings.edgeId, logger })
+    .catch((error: unknown) => { logger.error({ err: error, port: config.edge.healthPort }, 'edge: the health endpoint could not listen; serving without it'); return null; });
 onShutdown(async () => {
   // The endpoint answers 503 "stopping" from the first moment of the stop until HAProxy is gone.
   await agent.stop().catch((error) => logger.error({ err: error }, 'edge agent stop failed'));

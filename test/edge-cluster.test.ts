@@ -133,6 +133,34 @@ describe('two edges', () => {
     }
   });
 
+  it('holds activation back while a live, in-sync edge does not serve the certificate; releases it when that edge catches up or dies', async () => {
+    // A third edge that beats and says in_sync but never deploys (its heartbeat kept fresh by hand).
+    const phantom = 'edge-phantom';
+    const beat = (state: string) => t.database.db.query(sql.unsafe`
+      insert into edge_nodes (id, last_seen_at, heartbeat_interval_ms, state) values (${phantom}, hg_now(), 1000, ${state})
+      on conflict (id) do update set last_seen_at = hg_now(), state = excluded.state`);
+    await beat('in_sync');
+    const beating = setInterval(() => { void beat('in_sync'); }, 300);
+    try {
+      const id = await create('held.cluster-edge.test');
+      const cert = await waitFor('both real edges to deploy', async () => {
+        const c = await t.database.db.maybeOneFirst(sql.unsafe`select id from certificates where domain_id = ${id}`) as string | null;
+        if (!c) return null;
+        const d = await edgeRepository(t.database.db).deploymentOf(c);
+        return d.missing.length === 1 && d.counted.length === 3 ? c : null;
+      }, 60_000, 100);
+      await new Promise((r) => setTimeout(r, 3000));
+      expect((await api.get(`/v1/domains/${id}`)).json().data.status).toBe('pending_certificate');
+      expect((await edgeRepository(t.database.db).deploymentOf(cert)).missing).toEqual([phantom]);
+      clearInterval(beating);
+      await beat('catching_up');
+      await activeAt(id);
+    } finally {
+      clearInterval(beating);
+      await t.database.db.query(sql.unsafe`delete from edge_nodes where id = ${phantom}`);
+    }
+  });
+
   it('adds up the bandwidth of both edges: recorded bytes equal the bytes sent through each', async () => {
     const hostname = 'both.cluster-edge.test';
     const id = (await api.get(`/v1/domains?hostname=${hostname}`)).json().data[0]?.id as string | undefined
