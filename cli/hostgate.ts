@@ -157,7 +157,7 @@ export async function run(argv: string[], out: (line: string) => void, env: Node
         for (const n of nodes) {
           // The same decision as the edge's health endpoint and the activation check (model/edge-health.ts).
           const health = describeNode({ lastSeenAt: Date.parse(n.last_seen_at), heartbeatIntervalMs: n.heartbeat_interval_ms, state: n.state, syncLagMs: n.sync_lag_ms }, Date.parse(n.now));
-          out(`${n.id}\t${health}\tlast seen ${n.last_seen_at}\tlast sync ${n.last_sync_at ?? 'never'}\tserving ${n.serving_hostnames} hostnames\t${n.deployments} certificates deployed\t${n.problems.length} problems`);
+          out(`${n.id}\tlast seen ${n.last_seen_at}\tlast sync ${n.last_sync_at ?? 'never'}\tserving ${n.serving_hostnames} hostnames\t${n.deployments} certificates deployed\t${n.problems.length} problems\t${health}`);
           for (const p of n.problems as { hostname: string; code: string; message: string }[]) out(`  problem\t${p.hostname}\t${p.code}\t${p.message}`);
           for (const d of await edges.deployments(n.id, 50)) out(`  serves\t${d.hostname}\t${d.status}\tcertificate ${d.certificate_id} (serial ${d.serial}, expires ${d.not_after})\tdeployed ${d.deployed_at}`);
           if (n.deployments > 50) out(`  … and ${n.deployments - 50} more`);

@@ -26,7 +26,8 @@ interface ClusterEdge { process: EdgeProcess; healthPort: number }
 function edgeStatus(databaseUrl: string): Map<string, string> {
   const run = spawnSync(process.execPath, ['cli/hostgate.ts', 'edge', 'status'], { env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl }, encoding: 'utf8' });
   expect(run.status).toBe(0);
-  return new Map(run.stdout.split('\n').filter((l) => /^\S+\t/.test(l)).map((l) => [l.split('\t')[0]!, l.split('\t')[1]!]));
+  // The health is the line's last column.
+  return new Map(run.stdout.split('\n').filter((l) => /^\S+\t/.test(l)).map((l) => [l.split('\t')[0]!, l.split('\t').at(-1)!]));
 }
 
 const health = async (e: ClusterEdge) => {
