@@ -111,6 +111,9 @@ describe('two edges', () => {
     expect(nodes.map((n) => n.id).sort()).toEqual(edges.map((e) => e.process.edgeId).sort());
     for (const n of nodes) expect(n).toMatchObject({ state: 'in_sync', heartbeat_interval_ms: 1000 });
     expect((await fetch(`http://127.0.0.1:${edges[0]!.healthPort}/nope`)).status).toBe(404);
+    const post = await fetch(`http://127.0.0.1:${edges[0]!.healthPort}/healthz`, { method: 'POST' });
+    expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+    expect((await fetch(`http://127.0.0.1:${edges[0]!.healthPort}/healthz`, { method: 'HEAD' })).status).toBe(200);
     const status = edgeStatus(t.database.url);
     for (const e of edges) expect(status.get(e.process.edgeId)).toMatch(/^healthy \(in sync, lag \d+ ms\)$/);
   });
