@@ -205,17 +205,14 @@ describe('two edges', () => {
   it('with one edge down: the other serves everything, new domains go active, and the returning edge catches up before it says 200', async () => {
     const [gone, staying] = [edges[0]!, edges[1]!];
     await killEdge(gone);
-    const killedAt = Date.now();
     // The operator's view agrees: down once its heartbeat window (3 × 1 s) passed.
     await waitFor('edge status to say down', async () => /^down \(no heartbeat for \d+ s; holds no activation back\)$/.test(edgeStatus(t.database.url).get(gone.process.edgeId) ?? ''), 15_000, 500);
     expect((await edgeGet(staying.process.port, 'both.cluster-edge.test', { ca: pebbleRoot })).status).toBe(200);
     const id = await create('while-down.cluster-edge.test');
-    const activated = await activeAt(id);
+    await activeAt(id);
     const deployment = await edgeRepository(t.database.db).deploymentOf(await certificateOf(id));
     expect(deployment.counted).toEqual([staying.process.edgeId]);
     expect((await edgeGet(staying.process.port, 'while-down.cluster-edge.test', { ca: pebbleRoot })).status).toBe(200);
-    // The dead edge counted until its heartbeat window (3 × 1 s) passed: activation waited at most that long for it.
-    expect(activated - killedAt).toBeLessThan(60_000);
 
     // Returning: poll its health from the first moment; the first 200 comes only once it serves the new domain.
     const observed: { status: number; served: number | null }[] = [];
