@@ -9,7 +9,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
+import { loadConfig } from '../config/index.ts';
 import { edgeRepository } from '../db/repositories/edge.ts';
+import { planTopology } from '../local-stack/topology.ts';
 import { randomToken } from '../security/tokens.ts';
 import { testEncryptionKeys } from './support/app.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
@@ -47,6 +49,21 @@ describe('npm start with several of each', () => {
     expect(run.stderr).toMatch(message);
     expect(run.stderr).toContain('usage: npm start -- [--api N] [--worker N] [--edge N]');
     expect(run.stdout).toBe('');
+  });
+
+  it('plans one of each exactly as before: the same names, ports, edge id and state directory', () => {
+    const config = loadConfig({ HOSTGATE_DATA_DIR: '/srv/hg' });
+    const plan = planTopology({ api: 1, worker: 1, edge: 1 }, config, { withEdgeAgent: true });
+    expect(plan.map((p) => p.name)).toEqual(['api', 'worker', 'edge', 'edge-agent']);
+    expect(plan[0]!.env).toEqual({ HOSTGATE_API_PORT: '3000', HOSTGATE_API_METRICS_PORT: '9464' });
+    expect(plan[3]!.env).toMatchObject({ HOSTGATE_EDGE_ID: 'edge-local', HOSTGATE_EDGE_HTTPS_PORT: '8443', HOSTGATE_HTTP_PORT: '8080', HOSTGATE_EDGE_STATE_DIR: '/srv/hg/edge', HOSTGATE_EDGE_HEALTH_PORT: '8490' });
+    // Without HAProxy, no agent is planned (the launcher says how to install it).
+    expect(planTopology({ api: 1, worker: 1, edge: 2 }, config, { withEdgeAgent: false }).map((p) => p.name)).toEqual(['api', 'worker', 'edge-1-http', 'edge-2-http']);
+    // Several: consecutive ports, metrics ports 10 apart, a metrics port set to 0 stays off.
+    const off = loadConfig({ HOSTGATE_DATA_DIR: '/srv/hg', HOSTGATE_WORKER_METRICS_PORT: '0' });
+    const three = planTopology({ api: 3, worker: 2, edge: 1 }, off, { withEdgeAgent: true });
+    expect(three.filter((p) => p.kind === 'api').map((p) => [p.env.HOSTGATE_API_PORT, p.env.HOSTGATE_API_METRICS_PORT])).toEqual([['3000', '9464'], ['3001', '9474'], ['3002', '9484']]);
+    expect(three.filter((p) => p.kind === 'worker').map((p) => p.env.HOSTGATE_WORKER_METRICS_PORT)).toEqual(['0', '0']);
   });
 
   describe('--api 2 --worker 2 --edge 2', () => {

@@ -110,7 +110,7 @@ async function main(): Promise<Headline> {
   // purpose); worker — kill → every domain pending at the kill is active (the other worker's
   // work); edge — kill → the returning edge's first 200 (15 s down on purpose), and restart → 200.
   const recovery: Record<string, number | null> = { recovery_api_ms: null, recovery_worker_ms: null, recovery_edge_ms: null, edge_restart_to_healthy_ms: null };
-  const edgeFault = { activated_while_down: 0, returning_missing_at_first_200: 0, checked_at_first_200: 0, first_health_503s: 0 };
+  const edgeFault = { activated_while_down: 0, swept_on_survivor: 0, survivor_missing: 0, returning_missing_at_first_200: 0, checked_at_first_200: 0, first_health_503s: 0 };
   let workerFault = { pending_at_kill: 0 };
 
   async function faults() {
@@ -153,6 +153,15 @@ async function main(): Promise<Headline> {
     await edge.killHard();
     t0 = Date.now();
     const activeAtKill = new Set(await activeNow());
+    // Every active hostname through the surviving edge, once (the browsers pick at random).
+    for (const h of activeAtKill) {
+      const st = edgeStats[1]!;
+      st.requests++;
+      edgeFault.swept_on_survivor++;
+      const r = await rawRequest(s.edges[1]!.process.port, h, '/sweep').catch(() => null);
+      if (r) { st.sent += r.sent; st.received += r.received; }
+      if (r?.status !== 200) { st.failed++; edgeFault.survivor_missing++; }
+    }
     await sleep(Math.max(15_000, 6 * EDGE_HEARTBEAT_MS));
     edgeFault.activated_while_down = (await activeNow()).filter((h) => !activeAtKill.has(h)).length;
     // Returning: its health is polled from the first moment; at the first 200, every hostname
@@ -205,7 +214,7 @@ async function main(): Promise<Headline> {
 
   const checked = await checks(s, notActive);
   const result = { ...checked, ...recovery, ...edgeFault, ...workerFault };
-  const ok = checked.ok === true && edgeFault.returning_missing_at_first_200 === 0 && edgeFault.activated_while_down > 0
+  const ok = checked.ok === true && edgeFault.returning_missing_at_first_200 === 0 && edgeFault.survivor_missing === 0 && edgeFault.activated_while_down > 0
     && workerFault.pending_at_kill > 0 && Object.values(recovery).every((v) => v !== null);
   // A failed check is a failed run (exit 1), not only a field in the JSON line.
   if (!ok) process.exitCode = 1;
