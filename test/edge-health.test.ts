@@ -62,6 +62,11 @@ describe('health tracker (agent)', () => {
     expect((await tracker.check()).state).toBe('in_sync');
     at(1801);
     expect(await tracker.check()).toMatchObject({ state: 'catching_up', lagMs: 1001 });
+    // A restart in the same process catches up again before it says in sync.
+    tracker.markStarting();
+    expect(await tracker.check()).toMatchObject({ state: 'catching_up', lagMs: null });
+    tracker.noteSynced(1801, true);
+    expect((await tracker.check()).state).toBe('in_sync');
   });
 
   it('a refused change keeps it out of sync until the next clean full reconcile', async () => {
@@ -81,5 +86,8 @@ describe('health tracker (agent)', () => {
     expect((await tracker.check()).state).toBe('haproxy_unreachable');
     tracker.markStopping();
     expect(await tracker.check()).toMatchObject({ state: 'stopping', httpStatus: 503 });
+    // Started again in the same process: no longer stopping, still 503 (here: HAProxy unreachable).
+    tracker.markStarting();
+    expect(tracker.current()).toMatchObject({ state: 'haproxy_unreachable', httpStatus: 503 });
   });
 });

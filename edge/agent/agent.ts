@@ -278,6 +278,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
     /** Boot: snapshot → files → HAProxy (or adopt the running one) → reconcile → background loops. */
     async start(): Promise<{ mode: 'started' | 'adopted'; serving: number }> {
       stopped = false;
+      health.markStarting();
       const t0 = performance.now();
       const phases: Record<string, number> = {};
       const phase = (name: string) => { phases[name] = Math.round(performance.now() - t0); };

@@ -21,6 +21,8 @@ export interface HealthTracker {
   noteFailure(): void;
   /** SIGTERM: 503 from now on. */
   markStopping(): void;
+  /** A (re)start of the agent: catching up again until its first full reconcile. */
+  markStarting(): void;
   /** Probes HAProxy (bounded by the runtime API's own timeout, cached briefly) and decides. */
   check(): Promise<EdgeHealth>;
   /** The last decision without a probe (for the heartbeat between two checks). */
@@ -52,6 +54,7 @@ export function createHealthTracker(o: { maxLagMs: number; probeHaproxy: () => P
     },
     noteFailure() { dirty = true; },
     markStopping() { stopping = true; },
+    markStarting() { stopping = false; fullyReconciled = false; dirty = false; lastSyncAt = null; },
     async check() {
       if (!stopping && now() - probedAt > PROBE_CACHE_MS) await probe();
       return decide();
