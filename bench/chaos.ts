@@ -34,6 +34,9 @@ const { values: args } = parseArgs({
     clients: { type: 'string', default: '6' },
     freeze: { type: 'string', default: '10' },
     'bound-ms': { type: 'string', default: '10000' },
+    // Several of everything (issue 27): bench/chaos/cluster.ts, its own stack and faults.
+    cluster: { type: 'boolean', default: false },
+    creators: { type: 'string' },
   },
 });
 const DURATION_S = intArg('duration', args.duration!, 10, 600);
@@ -350,4 +353,5 @@ async function main(): Promise<Headline> {
   };
 }
 
-await runBenchmark(main, 'chaos stack');
+if (args.cluster) await import('./chaos/cluster.ts');
+else await runBenchmark(main, 'chaos stack');

@@ -11,6 +11,7 @@ import { apiKeysRepository, isScope, scopes, type Scope } from '../db/repositori
 import { billingRepository } from '../db/repositories/billing.ts';
 import { domainsRepository } from '../db/repositories/domains.ts';
 import { edgeRepository } from '../db/repositories/edge.ts';
+import { describeNode } from '../model/edge-health.ts';
 import { domainWorkflowId, type DomainSignalPayload } from '../contracts/domain-workflow.ts';
 import { organizationsRepository } from '../db/repositories/organizations.ts';
 import { runningEmbeddedPostgres } from '../local-stack/embedded-postgres.ts';
@@ -154,7 +155,9 @@ export async function run(argv: string[], out: (line: string) => void, env: Node
         const nodes = await edges.nodes(positionals[0]);
         if (nodes.length === 0) out(positionals[0] ? `edge ${positionals[0]} has never reported` : 'no edge has reported yet');
         for (const n of nodes) {
-          out(`${n.id}\tlast seen ${n.last_seen_at}\tlast sync ${n.last_sync_at ?? 'never'}\tserving ${n.serving_hostnames} hostnames\t${n.deployments} certificates deployed\t${n.problems.length} problems`);
+          // The same decision as the edge's health endpoint and the activation check (model/edge-health.ts).
+          const health = describeNode({ lastSeenAt: Date.parse(n.last_seen_at), heartbeatIntervalMs: n.heartbeat_interval_ms, state: n.state, syncLagMs: n.sync_lag_ms }, Date.parse(n.now));
+          out(`${n.id}\tlast seen ${n.last_seen_at}\tlast sync ${n.last_sync_at ?? 'never'}\tserving ${n.serving_hostnames} hostnames\t${n.deployments} certificates deployed\t${n.problems.length} problems\t${health}`);
           for (const p of n.problems as { hostname: string; code: string; message: string }[]) out(`  problem\t${p.hostname}\t${p.code}\t${p.message}`);
           for (const d of await edges.deployments(n.id, 50)) out(`  serves\t${d.hostname}\t${d.status}\tcertificate ${d.certificate_id} (serial ${d.serial}, expires ${d.not_after})\tdeployed ${d.deployed_at}`);
           if (n.deployments > 50) out(`  … and ${n.deployments - 50} more`);

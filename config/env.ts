@@ -111,6 +111,8 @@ const variables = {
   HOSTGATE_EDGE_POLL_INTERVAL_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '5000', describe: 'milliseconds between two polls for changed domains (the fallback of LISTEN/NOTIFY)' },
   HOSTGATE_EDGE_RECONCILE_INTERVAL_MS: { schema: Type.Integer({ minimum: 1000, maximum: 3600000 }), default: '60000', describe: 'milliseconds between two full comparisons of HAProxy with Postgres' },
   HOSTGATE_EDGE_HEARTBEAT_INTERVAL_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '10000', describe: "milliseconds between two heartbeats of this edge in edge_nodes" },
+  HOSTGATE_EDGE_HEALTH_PORT: { schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: undefined, describe: "a TCP port for the edge's health endpoint on HOSTGATE_EDGE_BIND_ADDRESS (200 in sync, 503 otherwise; 0 or unset: off; `npm start` sets 8490)" },
+  HOSTGATE_EDGE_HEALTH_MAX_LAG_MS: { schema: Type.Integer({ minimum: 1000, maximum: 3600000 }), default: '30000', describe: "milliseconds the edge's last complete read of Postgres may be old for it to count as in sync (keep it above the poll interval)" },
   HOSTGATE_EDGE_SOCKET_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '5000', describe: "milliseconds one HAProxy runtime-API command may take" },
   HOSTGATE_EDGE_START_TIMEOUT_MS: { schema: Type.Integer({ minimum: 1000, maximum: 3600000 }), default: '300000', describe: 'milliseconds HAProxy may take to start or reload (grows with the number of certificates)' },
   // Prometheus endpoints (config.metrics; docs/operations.md, "Metrics")

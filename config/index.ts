@@ -105,6 +105,9 @@ export interface Config {
     pollIntervalMs: number;
     reconcileIntervalMs: number;
     heartbeatIntervalMs: number;
+    /** Health endpoint (edge/agent/health.ts): its port (0: off) and the lag under which the agent is in sync. */
+    healthPort: number;
+    healthMaxLagMs: number;
     socketTimeoutMs: number;
     startTimeoutMs: number;
   };
@@ -121,8 +124,13 @@ export interface Config {
     temporalUiPort: number;
     /** The metrics ports it gives its children: each variable when set (0: off), else LOCAL_METRICS_PORTS. */
     metricsPorts: { api: number; worker: number; workerSdk: number; edge: number };
+    /** The first edge's health endpoint: HOSTGATE_EDGE_HEALTH_PORT when set (0: off), else LOCAL_EDGE_HEALTH_PORT; edge i gets it + i − 1. */
+    edgeHealthPort: number;
   };
 }
+
+/** Where `npm start` serves the edge's health endpoint unless told otherwise (docs/edge.md, "Several edges"). */
+export const LOCAL_EDGE_HEALTH_PORT = 8490;
 
 /** Where `npm start` serves each process's metrics unless told otherwise (docs/operations.md, "Metrics"). */
 export const LOCAL_METRICS_PORTS = { api: 9464, worker: 9465, workerSdk: 9466, edge: 9467 } as const;
@@ -262,6 +270,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
       pollIntervalMs: raw.HOSTGATE_EDGE_POLL_INTERVAL_MS,
       reconcileIntervalMs: raw.HOSTGATE_EDGE_RECONCILE_INTERVAL_MS,
       heartbeatIntervalMs: raw.HOSTGATE_EDGE_HEARTBEAT_INTERVAL_MS,
+      healthPort: raw.HOSTGATE_EDGE_HEALTH_PORT ?? 0,
+      healthMaxLagMs: raw.HOSTGATE_EDGE_HEALTH_MAX_LAG_MS,
       socketTimeoutMs: raw.HOSTGATE_EDGE_SOCKET_TIMEOUT_MS,
       startTimeoutMs: raw.HOSTGATE_EDGE_START_TIMEOUT_MS,
     },
@@ -278,6 +288,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
         workerSdk: raw.HOSTGATE_WORKER_SDK_METRICS_PORT ?? LOCAL_METRICS_PORTS.workerSdk,
         edge: raw.HOSTGATE_EDGE_METRICS_PORT ?? LOCAL_METRICS_PORTS.edge,
       },
+      edgeHealthPort: raw.HOSTGATE_EDGE_HEALTH_PORT ?? LOCAL_EDGE_HEALTH_PORT,
     },
   };
 }

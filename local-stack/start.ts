@@ -21,6 +21,7 @@ import { ensureWidgetBuilt } from '../widget/build.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded-postgres.ts';
 import { localEncryptionKeys } from './encryption-keys.ts';
 import { Supervisor } from './supervisor.ts';
+import { parseTopologyArgs, planTopology, TopologyUsageError } from './topology.ts';
 import { findTemporalCli, startTemporalDevServer, type DevServerHandle, type DevServerOptions } from './temporal-dev-server.ts';
 import path from 'node:path';
 
@@ -29,9 +30,13 @@ const say = (msg: string) => console.log(`hostgate: ${msg}`);
 const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
 
 let config;
+let counts;
 try {
+  // `npm start -- --api N --worker N --edge N` (local-stack/topology.ts); a bad count exits 64.
+  counts = parseTopologyArgs(process.argv.slice(2));
   config = loadConfig();
 } catch (error) {
+  if (error instanceof TopologyUsageError) { console.error(`hostgate: ${error.message}`); process.exit(error.exitCode); }
   if (error instanceof ConfigError) { console.error(error.message); process.exit(78); }
   throw error;
 }
@@ -48,12 +53,7 @@ let shuttingDown = false;
  * says how to install it; domains then wait in pending_certificate with edge_not_deployed.
  */
 const haproxyMissing = !existsSync(config.edge.haproxyBin);
-const nodeServices: { name: string; entry: string; skip?: boolean }[] = [
-  { name: 'api', entry: '../api/server.ts' },
-  { name: 'worker', entry: '../worker/main.ts' },
-  { name: 'edge', entry: '../edge/main.ts' },
-  { name: 'edge-agent', entry: '../edge/agent-main.ts', skip: haproxyMissing },
-];
+const nodeServices = planTopology(counts, config, { withEdgeAgent: !haproxyMissing });
 
 async function shutdown(code: number): Promise<never> {
   if (shuttingDown) return new Promise<never>(() => undefined);
@@ -168,24 +168,26 @@ try {
     HOSTGATE_WORKER_SDK_METRICS_PORT: String(local.metricsPorts.workerSdk),
     HOSTGATE_EDGE_METRICS_PORT: String(local.metricsPorts.edge),
   };
-  say('[6/6] starting api, worker, edge HTTP listener and HTTPS edge agent');
-  for (const { name, entry, skip } of nodeServices) {
+  say(`[6/6] starting ${nodeServices.map((s) => s.name).join(', ')}`);
+  for (const { name, entry, env: own } of nodeServices) {
     const file = fileURLToPath(new URL(entry, import.meta.url));
-    if (skip) continue;
     await supervisor.add({
       name,
       // A spawn that fails (no such file, EMFILE…) shows as an exit, which the supervisor handles.
-      start: async () => spawn(process.execPath, [file], { env, stdio: ['ignore', 'inherit', 'inherit'], detached: true }),
+      start: async () => spawn(process.execPath, [file], { env: { ...env, ...own }, stdio: ['ignore', 'inherit', 'inherit'], detached: true }),
     });
   }
 
   const apiUrl = `http://localhost:${config.api.port}`;
   const deadline = Date.now() + 60_000;
-  for (;;) {
-    const ok = await fetch(`${apiUrl}/readyz`).then((r) => r.ok).catch(() => false);
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error(`the API did not become ready on ${apiUrl}/readyz within 60 s; see the log lines above`);
-    await new Promise((r) => setTimeout(r, 200));
+  for (let i = 0; i < counts.api; i++) {
+    const url = `http://localhost:${config.api.port + i}`;
+    for (;;) {
+      const ok = await fetch(`${url}/readyz`).then((r) => r.ok).catch(() => false);
+      if (ok) break;
+      if (Date.now() > deadline) throw new Error(`the API did not become ready on ${url}/readyz within 60 s; see the log lines above`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
   }
 
   console.log('');
@@ -200,6 +202,7 @@ try {
   if (metricsUrls.length) say(`  Metrics:      http://${config.metrics.host}:<port>/metrics — ${metricsUrls.join(', ')}`);
   say(`  Widget demo:  ${apiUrl}/widget/demo`);
   say(`  ACME HTTP-01: http://localhost:${config.edge.httpPort}/.well-known/acme-challenge/…  (port 80 in production)`);
+  if (nodeServices.length > 4) for (const p of nodeServices) say(`  ${p.name.padEnd(14)}${p.where}`);
   if (haproxyMissing) {
     say(`  HTTPS edge:   NOT RUNNING — HAProxy is not installed at ${config.edge.haproxyBin}: \`sudo apt-get install haproxy\` (Debian 12: 2.6), then restart`);
   } else {

@@ -160,7 +160,7 @@ describe('configuration', () => {
       httpHost: '127.0.0.1', httpPort: 8080,
       id: 'edge-local', httpsPort: 8443, bindAddress: '127.0.0.1', stateDir: path.join('/srv/hg', 'edge'),
       haproxyBin: '/usr/sbin/haproxy', originCaFile: '@system-ca', resolvers: [], originDnsRefreshMs: 30000, hstsMaxAge: 0, threads: 0,
-      bandwidthIntervalMs: 60000, pollIntervalMs: 5000, reconcileIntervalMs: 60000, heartbeatIntervalMs: 10000, socketTimeoutMs: 5000, startTimeoutMs: 300000,
+      bandwidthIntervalMs: 60000, pollIntervalMs: 5000, reconcileIntervalMs: 60000, heartbeatIntervalMs: 10000, healthPort: 0, healthMaxLagMs: 30000, socketTimeoutMs: 5000, startTimeoutMs: 300000,
     } satisfies Config['edge']);
     expect(loadConfig({
       HOSTGATE_HOST: '0.0.0.0', HOSTGATE_HTTP_PORT: '80',
@@ -168,19 +168,19 @@ describe('configuration', () => {
       HOSTGATE_EDGE_HAPROXY_BIN: '/opt/haproxy', HOSTGATE_EDGE_ORIGIN_CA_FILE: '/etc/ca.pem', HOSTGATE_EDGE_RESOLVERS: '10.0.0.2:53,10.0.0.3:53',
       HOSTGATE_EDGE_ORIGIN_DNS_REFRESH_MS: '2000', HOSTGATE_EDGE_HSTS_MAX_AGE: '31536000', HOSTGATE_EDGE_THREADS: '4',
       HOSTGATE_EDGE_BANDWIDTH_INTERVAL_MS: '1000', HOSTGATE_EDGE_POLL_INTERVAL_MS: '2000', HOSTGATE_EDGE_RECONCILE_INTERVAL_MS: '3000',
-      HOSTGATE_EDGE_HEARTBEAT_INTERVAL_MS: '4000', HOSTGATE_EDGE_SOCKET_TIMEOUT_MS: '6000', HOSTGATE_EDGE_START_TIMEOUT_MS: '7000',
+      HOSTGATE_EDGE_HEARTBEAT_INTERVAL_MS: '4000', HOSTGATE_EDGE_HEALTH_PORT: '8081', HOSTGATE_EDGE_HEALTH_MAX_LAG_MS: '9000', HOSTGATE_EDGE_SOCKET_TIMEOUT_MS: '6000', HOSTGATE_EDGE_START_TIMEOUT_MS: '7000',
     }).edge).toEqual({
       httpHost: '0.0.0.0', httpPort: 80,
       id: 'edge-2', httpsPort: 443, bindAddress: '::', stateDir: '/run/edge',
       haproxyBin: '/opt/haproxy', originCaFile: '/etc/ca.pem', resolvers: ['10.0.0.2:53', '10.0.0.3:53'], originDnsRefreshMs: 2000, hstsMaxAge: 31536000, threads: 4,
-      bandwidthIntervalMs: 1000, pollIntervalMs: 2000, reconcileIntervalMs: 3000, heartbeatIntervalMs: 4000, socketTimeoutMs: 6000, startTimeoutMs: 7000,
+      bandwidthIntervalMs: 1000, pollIntervalMs: 2000, reconcileIntervalMs: 3000, heartbeatIntervalMs: 4000, healthPort: 8081, healthMaxLagMs: 9000, socketTimeoutMs: 6000, startTimeoutMs: 7000,
     } satisfies Config['edge']);
   });
 
   it('the local stack settings: its ports, and the metrics ports it gives its children (a variable set wins, 0: off)', () => {
-    expect(loadConfig({}).localStack).toEqual({ postgresPort: 5433, temporalPort: 7233, temporalUiPort: 8233, metricsPorts: { api: 9464, worker: 9465, workerSdk: 9466, edge: 9467 } });
+    expect(loadConfig({}).localStack).toEqual({ postgresPort: 5433, temporalPort: 7233, temporalUiPort: 8233, metricsPorts: { api: 9464, worker: 9465, workerSdk: 9466, edge: 9467 }, edgeHealthPort: 8490 });
     const set = loadConfig({ HOSTGATE_POSTGRES_PORT: '15433', HOSTGATE_TEMPORAL_PORT: '17233', HOSTGATE_TEMPORAL_UI_PORT: '18233', HOSTGATE_API_METRICS_PORT: '0', HOSTGATE_EDGE_METRICS_PORT: '19467' });
-    expect(set.localStack).toEqual({ postgresPort: 15433, temporalPort: 17233, temporalUiPort: 18233, metricsPorts: { api: 0, worker: 9465, workerSdk: 9466, edge: 19467 } });
+    expect(set.localStack).toEqual({ postgresPort: 15433, temporalPort: 17233, temporalUiPort: 18233, metricsPorts: { api: 0, worker: 9465, workerSdk: 9466, edge: 19467 }, edgeHealthPort: 8490 });
     // Outside `npm start` an unset metrics port stays off.
     expect(set.metrics).toEqual({ host: '127.0.0.1', apiPort: 0, workerPort: 0, workerSdkPort: 0, edgePort: 19467 });
   });
@@ -197,6 +197,8 @@ describe('configuration', () => {
     ['HOSTGATE_EDGE_POLL_INTERVAL_MS', 'often', /expected milliseconds between two polls/],
     ['HOSTGATE_EDGE_RECONCILE_INTERVAL_MS', '999', /expected milliseconds between two full comparisons/],
     ['HOSTGATE_EDGE_HEARTBEAT_INTERVAL_MS', '600001', /expected milliseconds between two heartbeats/],
+    ['HOSTGATE_EDGE_HEALTH_PORT', '65536', /expected a TCP port for the edge's health endpoint/],
+    ['HOSTGATE_EDGE_HEALTH_MAX_LAG_MS', '999', /expected milliseconds the edge's last complete read/],
     ['HOSTGATE_EDGE_SOCKET_TIMEOUT_MS', '1.5', /expected milliseconds one HAProxy runtime-API command may take/],
     ['HOSTGATE_EDGE_START_TIMEOUT_MS', '999', /expected milliseconds HAProxy may take to start/],
     ['HOSTGATE_HTTP_PORT', '0', /expected a TCP port/],

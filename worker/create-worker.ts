@@ -17,6 +17,8 @@ export interface HostgateWorkerOptions {
   config: Config;
   /** Prebuilt bundle path; omitted in tests, which bundle from source. */
   bundlePath?: string | undefined;
+  /** Workflow sources to bundle instead of workflows/index.ts (test/worker-rollout.test.ts runs a v2). */
+  workflowsPath?: string | undefined;
 }
 
 /**
@@ -88,7 +90,7 @@ export async function createHostgateWorker(options: HostgateWorkerOptions): Prom
 async function createMainWorker(options: HostgateWorkerOptions): Promise<Worker> {
   const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = options.bundlePath
     ? { workflowBundle: readBundle(options.bundlePath) }
-    : { workflowsPath };
+    : { workflowsPath: options.workflowsPath ?? workflowsPath };
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace,

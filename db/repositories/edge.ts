@@ -5,6 +5,7 @@ import type { CommonQueryMethods } from 'slonik';
 import { Type, type Static } from 'typebox';
 import { row, sql, type Db } from '../pool.ts';
 import type { Problem } from '../../model/problem.ts';
+import { deployedEverywhere, type EdgeState } from '../../model/edge-health.ts';
 
 /** Domain statuses the edge has something to do for (see docs/edge.md, "What is served"). */
 export const edgeStatuses = ['active', 'pending_certificate', 'suspended'] as const;
@@ -51,6 +52,11 @@ export interface EdgeNodeStatus {
   serving_hostnames: number;
   problems: unknown[];
   deployments: number;
+  heartbeat_interval_ms: number;
+  state: EdgeState;
+  sync_lag_ms: number | null;
+  /** The database's clock when read (liveness is judged against it, not the reader's). */
+  now: string;
 }
 const EdgeNodeRow = row(Type.Object({
   id: Type.String(),
@@ -60,7 +66,18 @@ const EdgeNodeRow = row(Type.Object({
   serving_hostnames: Type.Number(),
   problems: Type.Array(Type.Unknown()),
   deployments: Type.Number(),
+  heartbeat_interval_ms: Type.Number(),
+  state: Type.Unsafe<EdgeState>(Type.String()),
+  sync_lag_ms: Type.Union([Type.Number(), Type.Null()]),
+  now: Type.String(),
 }));
+const NodeDeploymentRow = row(Type.Object({
+  id: Type.String(), last_seen_at: Type.String(), heartbeat_interval_ms: Type.Number(), state: Type.Unsafe<EdgeState>(Type.String()),
+  serves: Type.Boolean(), now: Type.String(),
+}));
+
+/** What an edge says about itself with its heartbeat (edge/agent/health.ts). */
+export interface HeartbeatHealth { state: EdgeState; syncLagMs: number | null; heartbeatIntervalMs: number }
 
 export interface EdgeProblem extends Problem { domain_id: string; hostname: string }
 export interface Deployment { domainId: string; certificateId: string }
@@ -88,6 +105,18 @@ const BandwidthRow = row(Type.Object({ bytes_in: Type.Number(), bytes_out: Type.
 const DomainIdRow = row(Type.Object({ id: Type.String() }));
 
 export function edgeRepository(db: Db) {
+  /** Whether a certificate counts as deployed, with the edges counted and those that do not serve it yet. */
+  async function deploymentOf(certificateId: string): Promise<{ deployed: boolean; counted: string[]; missing: string[] }> {
+    const rows = await db.any(sql.type(NodeDeploymentRow)`
+      select n.id, n.last_seen_at, n.heartbeat_interval_ms, n.state, hg_now() as now,
+             exists (select 1 from edge_deployments x where x.edge_id = n.id and x.certificate_id = ${certificateId}) as serves
+      from edge_nodes n
+      -- Nodes gone for more than a day cannot be live at any interval (600 s at most): not read.
+      where n.last_seen_at > hg_now() - interval '1 day'`);
+    if (rows.length === 0) return { deployed: false, counted: [], missing: [] };
+    const now = Date.parse(rows[0]!.now);
+    return deployedEverywhere(rows.map((r) => ({ id: r.id, lastSeenAt: Date.parse(r.last_seen_at), heartbeatIntervalMs: r.heartbeat_interval_ms, state: r.state, servesCertificate: r.serves })), now);
+  }
   return {
     /** Every domain the edge may serve (the boot snapshot and the periodic reconcile). */
     async servingAll(): Promise<readonly ServingRow[]> {
@@ -109,16 +138,28 @@ export function edgeRepository(db: Db) {
         union select domain_id from certificates where created_at >= ${since}`);
       return rows.map((r) => r.domain_id);
     },
-    /** Heartbeat; `synced` also moves last_sync_at (a full reconcile finished). */
-    async heartbeat(edgeId: string, report: { servingHostnames: number; problems: EdgeProblem[]; synced: boolean; starting?: boolean }): Promise<void> {
+    /**
+     * Heartbeat; `synced` also moves last_sync_at (a full reconcile finished). `health` is the
+     * edge's own view (state, lag, its heartbeat interval), which the activation check reads.
+     */
+    async heartbeat(edgeId: string, report: { servingHostnames: number; problems: EdgeProblem[]; synced: boolean; starting?: boolean; health?: HeartbeatHealth }): Promise<void> {
       const problems = sql.jsonb(report.problems as never);
+      const h = report.health ?? null;
       await db.query(sql.unsafe`
-        insert into edge_nodes (id, last_seen_at, last_sync_at, serving_hostnames, problems)
-        values (${edgeId}, hg_now(), ${report.synced ? sql.fragment`hg_now()` : null}, ${report.servingHostnames}, ${problems})
+        insert into edge_nodes (id, last_seen_at, last_sync_at, serving_hostnames, problems, heartbeat_interval_ms, state, sync_lag_ms)
+        values (${edgeId}, hg_now(), ${report.synced ? sql.fragment`hg_now()` : null}, ${report.servingHostnames}, ${problems},
+                ${h?.heartbeatIntervalMs ?? 10_000}, ${h?.state ?? 'in_sync'}, ${h?.syncLagMs ?? null})
         on conflict (id) do update set last_seen_at = hg_now(),
           last_sync_at = case when ${report.synced} then hg_now() else edge_nodes.last_sync_at end,
           started_at = case when ${report.starting ?? false} then hg_now() else edge_nodes.started_at end,
-          serving_hostnames = excluded.serving_hostnames, problems = excluded.problems`);
+          serving_hostnames = excluded.serving_hostnames, problems = excluded.problems,
+          heartbeat_interval_ms = case when ${h !== null} then excluded.heartbeat_interval_ms else edge_nodes.heartbeat_interval_ms end,
+          state = case when ${h !== null} then excluded.state else edge_nodes.state end,
+          sync_lag_ms = case when ${h !== null} then excluded.sync_lag_ms else edge_nodes.sync_lag_ms end`);
+    },
+    /** Only the edge's state (a stopping agent says so at once, before its next heartbeat). */
+    async reportState(edgeId: string, state: EdgeState): Promise<void> {
+      await db.query(sql.unsafe`update edge_nodes set state = ${state}, last_seen_at = hg_now() where id = ${edgeId}`);
     },
     /**
      * Records, in the caller's transaction, what this edge now serves: `deployed` certificates
@@ -155,16 +196,19 @@ export function edgeRepository(db: Db) {
     async pruneDeployments(edgeId: string, servedDomainIds: readonly string[]): Promise<void> {
       await db.query(sql.unsafe`delete from edge_deployments where edge_id = ${edgeId} and not (domain_id = any(${sql.array([...servedDomainIds], 'text')}))`);
     },
-    /** Whether a live edge (heartbeat within `liveWithinSeconds`) serves this certificate. */
-    async isCertificateDeployed(certificateId: string, liveWithinSeconds = 60): Promise<boolean> {
-      return db.exists(sql.unsafe`
-        select 1 from edge_deployments x join edge_nodes n on n.id = x.edge_id
-        where x.certificate_id = ${certificateId} and n.last_seen_at > hg_now() - make_interval(secs => ${liveWithinSeconds})`);
+    /**
+     * Whether this certificate counts as deployed: every live, in-sync edge serves it, and at
+     * least one does (model/edge-health.ts, deployedEverywhere; docs/edge.md, "Several edges").
+     */
+    async isCertificateDeployed(certificateId: string): Promise<boolean> {
+      return (await deploymentOf(certificateId)).deployed;
     },
+    deploymentOf,
     /** Edge nodes with their last heartbeat and sync (all, or one). */
     async nodes(edgeId?: string): Promise<readonly EdgeNodeStatus[]> {
       return db.any(sql.type(EdgeNodeRow)`
         select n.id, n.started_at, n.last_seen_at, n.last_sync_at, n.serving_hostnames, n.problems,
+               n.heartbeat_interval_ms, n.state, n.sync_lag_ms, hg_now() as now,
                (select count(*) from edge_deployments x where x.edge_id = n.id)::int as deployments
         from edge_nodes n ${edgeId ? sql.fragment`where n.id = ${edgeId}` : sql.fragment``} order by n.id`);
     },

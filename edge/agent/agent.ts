@@ -24,6 +24,7 @@ import { createSupervisor } from './haproxy-supervisor.ts';
 import { createOriginAddresses } from './origin-addresses.ts';
 import { buildDesired, CertificateCache, type Desired, type DomainProblem } from './snapshot.ts';
 import { createDeploymentReport } from './deployment-report.ts';
+import { createHealthTracker } from './health.ts';
 import { rejectAfter } from '../../process/deadline.ts';
 import { GLOBAL_UNICAST_IPV6, NON_PUBLIC_GLOBAL_IPV6_CIDRS, NON_PUBLIC_IPV4_CIDRS } from '../../security/outbound-url.ts';
 
@@ -36,6 +37,7 @@ export interface AgentSettings extends TemplateValues {
   pollIntervalMs: number;
   reconcileIntervalMs: number;
   heartbeatIntervalMs: number;
+  healthMaxLagMs: number;
   originDnsRefreshMs: number;
   socketTimeoutMs: number;
   startTimeoutMs: number;
@@ -63,6 +65,7 @@ export function agentSettings(config: Config): AgentSettings {
     pollIntervalMs: e.pollIntervalMs,
     reconcileIntervalMs: e.reconcileIntervalMs,
     heartbeatIntervalMs: e.heartbeatIntervalMs,
+    healthMaxLagMs: e.healthMaxLagMs,
     originDnsRefreshMs: e.originDnsRefreshMs,
     socketTimeoutMs: e.socketTimeoutMs,
     startTimeoutMs: e.startTimeoutMs,
@@ -111,6 +114,13 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
     binary: s.haproxyBin, paths, admin, logger, startTimeoutMs: s.startTimeoutMs,
     onRestarted: () => { void reconcile().catch((error) => logger.warn({ err: error }, 'reconcile after the haproxy restart failed; the next one retries')); },
   });
+  // Several edges (docs/edge.md): what this one says about itself, with every heartbeat and on
+  // its health endpoint (edge/agent/health.ts).
+  const health = createHealthTracker({ maxLagMs: s.healthMaxLagMs, probeHaproxy: () => runtime.processKey() });
+  const beat = async (report: { synced: boolean; starting?: boolean }) => {
+    const h = report.starting ? health.current() : await health.check();
+    await repo.heartbeat(s.edgeId, { servingHostnames: servingCount(), problems: allProblems(), ...report, health: { state: h.state, syncLagMs: h.lagMs, heartbeatIntervalMs: s.heartbeatIntervalMs } });
+  };
   const meter = createBandwidthMeter({
     edgeId: s.edgeId, runtime, repository: repo, logger,
     domainOf: (h) => domainByHost.get(h) ?? (served.get(h)?.route ? parseRoute(served.get(h)!.route!)?.domainId ?? null : null),
@@ -186,6 +196,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
   /** Full pass: Postgres against HAProxy's own view. */
   function reconcile(): Promise<{ changes: number; serving: number }> {
     return exclusive(async () => {
+      const readAt = Date.now();
       const desired = buildDesired(await repo.servingAll(), deps.secretBox, cache);
       cache.retain(new Set([...desired.hosts.values()].flatMap((h) => (h.certificate ? [h.certificate.id] : []))));
       noteProblems(desired, true);
@@ -200,7 +211,8 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       await reportDeployments(all, removed);
       await repo.pruneDeployments(s.edgeId, all.map((d) => d.domainId));
       lastSyncAt = new Date();
-      await repo.heartbeat(s.edgeId, { servingHostnames: servingCount(), problems: allProblems(), synced: failed === 0 });
+      if (failed === 0) health.noteSynced(readAt, true); else health.noteFailure();
+      await beat({ synced: failed === 0 });
       return { changes: changes.length, serving: servingCount() };
     });
   }
@@ -212,7 +224,8 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       const desired = buildDesired(await repo.servingFor(domainIds), deps.secretBox, cache, domainIds);
       noteProblems(desired, false);
       const changes = diff(desired.hosts, served, (h, route) => ids.has((route && parseRoute(route)?.domainId) || domainByHost.get(h) || ''));
-      const { deployed, removed } = await applyChanges(changes);
+      const { deployed, removed, failed } = await applyChanges(changes);
+      if (failed > 0) health.noteFailure();
       if (changes.length > 0) logger.info({ domains: domainIds.length, changes: changes.length }, 'edge: applied domain changes');
       await report(deployed, removed);
       return changes.length;
@@ -234,9 +247,11 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
     const mark = await repo.now();
     if (pollMark === null) { pollMark = mark; return; }
     const since = new Date(new Date(pollMark).getTime() - POLL_OVERLAP_MS).toISOString();
+    const readAt = Date.now();
     const ids = await repo.changedSince(since);
     pollMark = mark;
     if (ids.length > 0) await applyDomains(ids);
+    health.noteSynced(readAt, false);
   }
 
   function every(ms: number, what: string, fn: () => Promise<unknown>) {
@@ -263,6 +278,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
     /** Boot: snapshot → files → HAProxy (or adopt the running one) → reconcile → background loops. */
     async start(): Promise<{ mode: 'started' | 'adopted'; serving: number }> {
       stopped = false;
+      health.markStarting();
       const t0 = performance.now();
       const phases: Record<string, number> = {};
       const phase = (name: string) => { phases[name] = Math.round(performance.now() - t0); };
@@ -271,7 +287,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       let desired: Desired | null = null;
       try {
         // The node row first: deployments reference it.
-        await repo.heartbeat(s.edgeId, { servingHostnames: 0, problems: [], synced: false, starting: true });
+        await beat({ synced: false, starting: true });
         const rows = await repo.servingAll();
         phase('snapshot_read_ms');
         desired = buildDesired(rows, deps.secretBox, cache);
@@ -336,10 +352,10 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       void poll().catch(() => undefined);
       every(s.pollIntervalMs, 'poll for changes', poll);
       every(s.reconcileIntervalMs, 'reconcile', reconcile);
-      every(s.heartbeatIntervalMs, 'heartbeat', () => repo.heartbeat(s.edgeId, { servingHostnames: servingCount(), problems: allProblems(), synced: false }));
+      every(s.heartbeatIntervalMs, 'heartbeat', () => beat({ synced: false }));
       every(s.bandwidthIntervalMs, 'bandwidth reading', () => meter.readOnce());
       every(ORIGIN_REFRESH_TICK_MS, 'origin address refresh', () => origins.refresh());
-      await repo.heartbeat(s.edgeId, { servingHostnames: servingCount(), problems: allProblems(), synced: false }).catch(() => undefined);
+      await beat({ synced: false }).catch(() => undefined);
       return { mode, serving: servingCount() };
     },
     reconcile,
@@ -355,9 +371,11 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       });
     },
     status: () => ({ serving: servingCount(), problems: allProblems(), lastSyncAt }),
+    health,
     /** Stops the loops; `keepHaproxy` leaves it serving (as an agent crash would). */
     async stop(options: { keepHaproxy?: boolean } = {}): Promise<void> {
       stopped = true;
+      health.markStopping();
       for (const t of timers) clearInterval(t);
       timers.length = 0;
       if (flushTimer) clearTimeout(flushTimer);
@@ -368,6 +386,8 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       // not answer in time, the bytes since the last reading (at most one bandwidth interval) go
       // unrecorded rather than HAProxy being left running (docs/edge.md, "Stopping").
       await rejectAfter((async () => {
+        // Out of the activation count and the load balancers' pools before HAProxy goes.
+        await repo.reportState(s.edgeId, 'stopping').catch((error) => logger.warn({ err: String(error) }, 'edge: could not report stopping'));
         await chain.catch(() => undefined);
         await meter.readOnce();
       })(), STOP_DATABASE_WORK_MS, () => new Error(`the database work before stopping did not finish within ${STOP_DATABASE_WORK_MS} ms`))
