@@ -1,0 +1,172 @@
+// Traffic analytics (migration 014, docs/analytics.md): the edge agent's flush (one statement:
+// minute rows, hour rows, the edge's completeness tally and its stick-table baseline), the reads
+// behind GET /v1/domains/{id}/analytics and GET /v1/analytics, and the retention purges.
+import { Type, type Static } from 'typebox';
+import { COUNTER_FIELDS, mergeCounters, emptyCounters, type TrafficBatch, type TrafficCounters } from '../../model/analytics-counters.ts';
+import { row, sql, type Db } from '../pool.ts';
+
+export const TRAFFIC_MINUTES_KEPT_HOURS = 48;
+export const TRAFFIC_HOURS_KEPT_DAYS = 400;
+
+const counterColumns = Object.fromEntries(COUNTER_FIELDS.map((f) => [f, Type.Number()])) as Record<(typeof COUNTER_FIELDS)[number], ReturnType<typeof Type.Number>>;
+const BucketRow = Type.Object({ at: Type.Number(), ...counterColumns, origin_ms: Type.Record(Type.String(), Type.Number()) });
+const Bucket = row(BucketRow);
+type BucketRow = Static<typeof BucketRow>;
+const FlushResult = row(Type.Object({ counted_requests: Type.Union([Type.Number(), Type.Null()]) }));
+const TopRow = Type.Object({
+  domain_id: Type.String(), hostname: Type.String(), requests: Type.Number(), errors: Type.Number(), bytes: Type.Number(),
+  status_4xx: Type.Number(), status_5xx: Type.Number(), bytes_in: Type.Number(), bytes_out: Type.Number(),
+});
+const Top = row(TopRow);
+export type TopHostnameRow = Static<typeof TopRow>;
+const Totals = row(Type.Object({ ...counterColumns }));
+const EdgeTotalsRow = Type.Object({ edge_id: Type.String(), lines: Type.Number(), counted_lines: Type.Number(), counted_requests: Type.Number(), unattributed: Type.Number(), malformed: Type.Number() });
+const EdgeTotals = row(EdgeTotalsRow);
+
+export type Interval = 'minute' | 'hour' | 'day';
+export type TopSort = 'requests' | 'errors' | 'bytes';
+
+/** The stick table's request total at the flush, for completeness; null when HAProxy could not be read. */
+export interface StickReading { processKey: string; requests: number }
+
+const col = (f: string) => sql.identifier([f]);
+
+export function trafficRepository(db: Db) {
+  return {
+    /**
+     * Adds one flush of an edge, in one statement. Rows of domains no longer in the table are
+     * dropped (a line can outlive its domain's row only in tests that delete them). Returns the
+     * requests the stick table counted since the previous flush (null without a reading).
+     */
+    async flush(edgeId: string, batch: TrafficBatch, reading: StickReading | null, at: Date = new Date()): Promise<{ countedRequests: number | null }> {
+      const minute = new Date(Math.floor(at.getTime() / 60_000) * 60_000).toISOString();
+      const r = batch.rows;
+      const arrays = COUNTER_FIELDS.map((f) => sql.fragment`${sql.array(r.map((x) => x.counters[f]), 'int8')}`);
+      const names = sql.join(COUNTER_FIELDS.map(col), sql.fragment`, `);
+      const sums = sql.join(COUNTER_FIELDS.map((f) => sql.fragment`sum(${col(f)})`), sql.fragment`, `);
+      const addMinute = sql.join(COUNTER_FIELDS.map((f) => sql.fragment`${col(f)} = t.${col(f)} + excluded.${col(f)}`), sql.fragment`, `);
+      const result = await db.one(sql.type(FlushResult)`
+        with input as (
+          select * from unnest(${sql.array(r.map((x) => x.domainId), 'text')}, ${sql.array(r.map((x) => new Date(x.minute).toISOString()), 'timestamptz')},
+            ${sql.join(arrays, sql.fragment`, `)}, ${sql.array(r.map((x) => JSON.stringify(x.counters.origin_ms)), 'jsonb')})
+            as i (domain_id, minute, ${names}, origin_ms)
+        ), known as (
+          select i.*, d.organization_id from input i join domains d on d.id = i.domain_id
+        ), minutes as (
+          insert into domain_traffic_minutes as t (domain_id, minute, edge_id, organization_id, ${names}, origin_ms)
+          select domain_id, minute, ${edgeId}, organization_id, ${names}, origin_ms from known
+          on conflict (domain_id, minute, edge_id) do update set ${addMinute}, origin_ms = hg_hist_add(t.origin_ms, excluded.origin_ms)
+        ), hours as (
+          insert into domain_traffic_hours as t (domain_id, hour, edge_id, organization_id, ${names}, origin_ms)
+          select domain_id, date_trunc('hour', minute), ${edgeId}, organization_id, ${sums}, hg_hist_sum(origin_ms) from known
+          group by domain_id, date_trunc('hour', minute), organization_id
+          on conflict (domain_id, hour, edge_id) do update set ${addMinute}, origin_ms = hg_hist_add(t.origin_ms, excluded.origin_ms)
+        ), prev as (
+          select process_key, requests from edge_traffic_baseline where edge_id = ${edgeId}
+        ), counted as (
+          select case when ${reading?.processKey ?? null}::text is null then null
+                      when (select process_key from prev) = ${reading?.processKey ?? null}::text then greatest(0, ${reading?.requests ?? 0}::int8 - (select requests from prev))
+                      when (select process_key from prev) is null then ${batch.countedLines}::int8
+                      else ${reading?.requests ?? 0}::int8 end as n
+        ), baseline as (
+          insert into edge_traffic_baseline (edge_id, process_key, requests)
+          select ${edgeId}, ${reading?.processKey ?? ''}, ${reading?.requests ?? 0} where ${reading !== null}
+          on conflict (edge_id) do update set process_key = excluded.process_key, requests = excluded.requests, updated_at = hg_now()
+        ), tally as (
+          insert into edge_traffic_minutes as t (edge_id, minute, lines, counted_lines, counted_requests, unattributed, malformed)
+          select ${edgeId}, ${minute}, ${batch.lines}, ${batch.countedLines}, coalesce((select n from counted), ${batch.countedLines}), ${batch.unattributed}, ${batch.malformed}
+          on conflict (edge_id, minute) do update set lines = t.lines + excluded.lines, counted_lines = t.counted_lines + excluded.counted_lines,
+            counted_requests = t.counted_requests + excluded.counted_requests, unattributed = t.unattributed + excluded.unattributed, malformed = t.malformed + excluded.malformed
+        )
+        select (select n from counted) as counted_requests`);
+      return { countedRequests: result.counted_requests };
+    },
+
+    /**
+     * A domain's buckets in [from, to), summed over edges: minutes or hours by one range scan of
+     * the primary key; days are hours summed by UTC day. Buckets without traffic are absent.
+     */
+    async series(domainId: string, interval: Interval, from: Date, to: Date): Promise<{ at: number; counters: TrafficCounters }[]> {
+      const rows = interval === 'minute'
+        ? await db.any(sql.type(Bucket)`
+            select (extract(epoch from minute) * 1000)::int8 as at, ${sql.join(COUNTER_FIELDS.map(col), sql.fragment`, `)}, origin_ms
+            from domain_traffic_minutes where domain_id = ${domainId} and minute >= ${from.toISOString()} and minute < ${to.toISOString()} order by minute`)
+        : await db.any(sql.type(Bucket)`
+            select (extract(epoch from hour) * 1000)::int8 as at, ${sql.join(COUNTER_FIELDS.map(col), sql.fragment`, `)}, origin_ms
+            from domain_traffic_hours where domain_id = ${domainId} and hour >= ${from.toISOString()} and hour < ${to.toISOString()} order by hour`);
+      return sumByBucket(rows, interval === 'day' ? 86_400_000 : 1);
+    },
+
+    /** The organization's totals over [from, to) (minute rows for ranges up to 48 h, else hours). */
+    async organizationTotals(organizationId: string, interval: Interval, from: Date, to: Date): Promise<TrafficCounters> {
+      const t = interval === 'minute' ? sql.identifier(['domain_traffic_minutes']) : sql.identifier(['domain_traffic_hours']);
+      const at = interval === 'minute' ? sql.identifier(['minute']) : sql.identifier(['hour']);
+      const rows = await db.any(sql.type(Bucket)`
+        select 0::int8 as at, ${sql.join(COUNTER_FIELDS.map((f) => sql.fragment`coalesce(sum(${col(f)}), 0)::int8 as ${col(f)}`), sql.fragment`, `)}, hg_hist_sum(origin_ms) as origin_ms
+        from ${t} where organization_id = ${organizationId} and ${at} >= ${from.toISOString()} and ${at} < ${to.toISOString()}`);
+      return rows[0] ? mergeCounters(emptyCounters(), toCounters(rows[0])) : emptyCounters();
+    },
+
+    /** The organization's hostnames by `sort`, descending (ties by domain id), a page from `offset`. */
+    async topHostnames(organizationId: string, interval: Interval, from: Date, to: Date, sort: TopSort, limit: number, offset: number): Promise<TopHostnameRow[]> {
+      const t = interval === 'minute' ? sql.identifier(['domain_traffic_minutes']) : sql.identifier(['domain_traffic_hours']);
+      const at = interval === 'minute' ? sql.identifier(['minute']) : sql.identifier(['hour']);
+      const order = sql.identifier([sort]);
+      return [...await db.any(sql.type(Top)`
+        select s.*, d.hostname from (
+          select domain_id, sum(requests)::int8 as requests, sum(status_4xx + status_5xx)::int8 as errors, sum(bytes_in + bytes_out)::int8 as bytes,
+            sum(status_4xx)::int8 as status_4xx, sum(status_5xx)::int8 as status_5xx, sum(bytes_in)::int8 as bytes_in, sum(bytes_out)::int8 as bytes_out
+          from ${t} where organization_id = ${organizationId} and ${at} >= ${from.toISOString()} and ${at} < ${to.toISOString()}
+          group by domain_id
+        ) s join domains d on d.id = s.domain_id
+        order by s.${order} desc, s.domain_id limit ${limit} offset ${offset}`)];
+    },
+
+    /** Per-edge tallies over [from, to): lines, counted lines and stick-table requests. */
+    async edgeTotals(from: Date, to: Date): Promise<Static<typeof EdgeTotalsRow>[]> {
+      return [...await db.any(sql.type(EdgeTotals)`
+        select edge_id, sum(lines)::int8 as lines, sum(counted_lines)::int8 as counted_lines, sum(counted_requests)::int8 as counted_requests,
+          sum(unattributed)::int8 as unattributed, sum(malformed)::int8 as malformed
+        from edge_traffic_minutes where minute >= ${from.toISOString()} and minute < ${to.toISOString()} group by edge_id order by edge_id`)];
+    },
+
+    /** Minute rows (domains' and edges') older than 48 h, at most `limit` per table. */
+    async purgeMinutes(limit: number): Promise<number> {
+      const a = await db.query(sql.unsafe`
+        delete from domain_traffic_minutes where ctid = any(array(
+          select ctid from domain_traffic_minutes where minute < hg_now() - make_interval(hours => ${TRAFFIC_MINUTES_KEPT_HOURS}) order by minute limit ${limit}))`);
+      const b = await db.query(sql.unsafe`
+        delete from edge_traffic_minutes where ctid = any(array(
+          select ctid from edge_traffic_minutes where minute < hg_now() - make_interval(hours => ${TRAFFIC_MINUTES_KEPT_HOURS}) order by minute limit ${limit}))`);
+      return Math.max(a.rowCount, b.rowCount);
+    },
+
+    /** Hour rows older than 400 days, at most `limit`. */
+    async purgeHours(limit: number): Promise<number> {
+      const r = await db.query(sql.unsafe`
+        delete from domain_traffic_hours where ctid = any(array(
+          select ctid from domain_traffic_hours where hour < hg_now() - make_interval(days => ${TRAFFIC_HOURS_KEPT_DAYS}) order by hour limit ${limit}))`);
+      return r.rowCount;
+    },
+  };
+}
+export type TrafficRepository = ReturnType<typeof trafficRepository>;
+
+function toCounters(r: BucketRow): TrafficCounters {
+  const c = emptyCounters();
+  for (const f of COUNTER_FIELDS) c[f] = r[f];
+  c.origin_ms = r.origin_ms;
+  return c;
+}
+
+/** Rows ordered by time → one bucket per `width`-aligned start, edges and sub-buckets summed. */
+function sumByBucket(rows: readonly BucketRow[], width: number): { at: number; counters: TrafficCounters }[] {
+  const out: { at: number; counters: TrafficCounters }[] = [];
+  for (const r of rows) {
+    const at = Math.floor(r.at / width) * width;
+    const last = out[out.length - 1];
+    if (last && last.at === at) mergeCounters(last.counters, toCounters(r));
+    else out.push({ at, counters: toCounters(r) });
+  }
+  return out;
+}
