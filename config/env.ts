@@ -109,7 +109,7 @@ const variables = {
   HOSTGATE_EDGE_THREADS: { schema: Type.Integer({ minimum: 0, maximum: 64 }), default: '0', describe: "HAProxy worker threads (0: HAProxy's default, one per CPU)" },
   HOSTGATE_EDGE_BANDWIDTH_INTERVAL_MS: { schema: Type.Integer({ minimum: 100, maximum: 3600000 }), default: '60000', describe: 'milliseconds between two readings of the per-host byte counters' },
   HOSTGATE_EDGE_TRAFFIC_LOG: { schema: Type.Union([Type.Literal('on'), Type.Literal('off')]), default: 'on', describe: 'on or off: whether HAProxy sends one log line per request to the agent for traffic analytics (docs/analytics.md)' },
-  HOSTGATE_EDGE_TRAFFIC_LOG_PORT: { schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: undefined, describe: "the loopback UDP port the agent receives HAProxy's request log on (unset or 0: a free one, remembered in the state directory)" },
+  HOSTGATE_EDGE_TRAFFIC_LOG_PORT: { schema: Type.Integer({ minimum: 1, maximum: 65535 }), default: undefined, describe: "the loopback UDP port (1-65535) the agent receives HAProxy's request log on (unset: a free one, remembered in the state directory)" },
   HOSTGATE_EDGE_ANALYTICS_FLUSH_MS: { schema: Type.Integer({ minimum: 100, maximum: 60000 }), default: '10000', describe: "milliseconds between two flushes of the agent's traffic counters to Postgres" },
   HOSTGATE_EDGE_POLL_INTERVAL_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '5000', describe: 'milliseconds between two polls for changed domains (the fallback of LISTEN/NOTIFY)' },
   HOSTGATE_EDGE_RECONCILE_INTERVAL_MS: { schema: Type.Integer({ minimum: 1000, maximum: 3600000 }), default: '60000', describe: 'milliseconds between two full comparisons of HAProxy with Postgres' },

@@ -262,7 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
       hstsMaxAge: raw.HOSTGATE_EDGE_HSTS_MAX_AGE,
       threads: raw.HOSTGATE_EDGE_THREADS,
       bandwidthIntervalMs: raw.HOSTGATE_EDGE_BANDWIDTH_INTERVAL_MS,
-      trafficLogPort: raw.HOSTGATE_EDGE_TRAFFIC_LOG === 'off' ? 0 : (raw.HOSTGATE_EDGE_TRAFFIC_LOG_PORT || -1),
+      trafficLogPort: raw.HOSTGATE_EDGE_TRAFFIC_LOG === 'off' ? 0 : (raw.HOSTGATE_EDGE_TRAFFIC_LOG_PORT ?? -1),
       analyticsFlushMs: raw.HOSTGATE_EDGE_ANALYTICS_FLUSH_MS,
       pollIntervalMs: raw.HOSTGATE_EDGE_POLL_INTERVAL_MS,
       reconcileIntervalMs: raw.HOSTGATE_EDGE_RECONCILE_INTERVAL_MS,
