@@ -13,6 +13,7 @@ import {
 } from '../model/analytics-counters.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
 import { client } from './support/http.ts';
+import { run as cli, UsageError } from '../cli/hostgate.ts';
 
 const line = (over: Partial<TrafficLine> = {}): TrafficLine => ({
   status: 200, bytesIn: 100, bytesOut: 1000, originMs: 20, totalMs: 25, httpVersion: 'HTTP/1.1', tlsVersion: 'TLSv1.3',
@@ -202,5 +203,24 @@ describe('traffic analytics: storage and API', () => {
     const minutes = (await api.get(`/v1/analytics?interval=minute&from=${new Date(thisHour).toISOString()}&to=${new Date(thisHour + 60_000).toISOString()}`)).json().data;
     expect(minutes.totals.requests).toBe(first.totals.requests);
     expect((await client(t.app, b.auth).get('/v1/analytics')).json().data.totals.requests).toBe(1000);
+  });
+
+  it('CLI: domains traffic <id> --since prints the series with a sparkline; bad input refused', async () => {
+    const { org } = await createOrgWithKey(t);
+    const d = await domainOf(org.id, 'cli.analytics.test');
+    const e = await edge('edge-cli');
+    const now = Math.floor(Date.now() / 60_000) * 60_000;
+    await traffic(e, d, now - 2 * 60_000, 4, { originMs: 30 });
+    await traffic(e, d, now, 8, { status: 404 });
+    const lines: string[] = [];
+    const env = { DATABASE_URL: t.database.url };
+    await cli(['domains', 'traffic', d, '--since', '5m'], (l) => lines.push(l), env);
+    expect(lines[0]).toMatch(/^cli\.analytics\.test \(dom_\w+\) since .* per minute$/);
+    expect(lines[1]).toMatch(/^requests [▁▂▃▄▅▆▇█]{5,6} 12 total$/);
+    expect(lines[1]).toContain('█');
+    expect(lines[2]).toMatch(/2xx 4 .* 4xx 8 /);
+    expect(lines.filter((l) => /\treq\t/.test(l) || / req\t/.test(l))).toHaveLength(2);
+    await expect(cli(['domains', 'traffic', d, '--since', 'forever'], () => undefined, env)).rejects.toThrow(UsageError);
+    await expect(cli(['domains', 'traffic', 'dom_nope'], () => undefined, env)).rejects.toThrow(/does not exist/);
   });
 });
