@@ -21,7 +21,7 @@ export async function inOwnProcessGroup(entry: string | URL, onParentGone: () =>
     process.once('disconnect', onParentGone);
     return;
   }
-  const file = typeof entry === 'string' ? entry : fileURLToPath(entry);
+  const file = String(entry).startsWith('file:') ? fileURLToPath(entry) : String(entry);
   const child = spawn(process.execPath, [...process.execArgv, file, ...process.argv.slice(2)], {
     env: { ...process.env, [MARK]: '1' }, stdio: ['inherit', 'inherit', 'inherit', 'ipc'], detached: true,
   });
