@@ -138,7 +138,7 @@ describe('traffic analytics: storage and API', () => {
     const res = await client(t.app, a.auth).get(`/v1/domains/${d}/analytics?from=${from}&to=${to}&interval=minute`);
     expect(res.statusCode).toBe(200);
     const data = res.json().data;
-    expect(data).toMatchObject({ domain_id: d, hostname: 'api.analytics.test', from, to, interval: 'minute' });
+    expect(data).toMatchObject({ domain_id: d, hostname: 'api.analytics.test', start: from, end: to, interval: 'minute' });
     expect(data.totals).toMatchObject({ requests: 15, status_2xx: 10, status_5xx: 5, edge_answers: 5, bytes_out: 15000 });
     expect(data.buckets).toHaveLength(2);
     expect(data.buckets[0]).toMatchObject({ start: from, requests: 10 });

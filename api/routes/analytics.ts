@@ -74,7 +74,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       mergeCounters(totals, b.counters);
       return shown;
     });
-    return { data: { domain_id: domain.id, hostname: domain.hostname, from: range.from.toISOString(), to: range.to.toISOString(), interval: range.interval, totals: presentCounters(totals), buckets } };
+    return { data: { domain_id: domain.id, hostname: domain.hostname, start: range.from.toISOString(), end: range.to.toISOString(), interval: range.interval, totals: presentCounters(totals), buckets } };
   });
 
   app.get('/analytics', {
@@ -99,7 +99,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const hasMore = rows.length > limit;
     return {
       data: {
-        from: range.from.toISOString(), to: range.to.toISOString(), interval: range.interval, sort, totals: presentCounters(totals),
+        start: range.from.toISOString(), end: range.to.toISOString(), interval: range.interval, sort, totals: presentCounters(totals),
         top: rows.slice(0, limit), has_more: hasMore, next_cursor: hasMore ? encodeTopCursor(offset + limit) : null,
       },
     };

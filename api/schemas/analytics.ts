@@ -40,8 +40,8 @@ export const AnalyticsBucket = named('AnalyticsBucket', Type.Object({
 export const DomainAnalytics = named('DomainAnalytics', Type.Object({
   domain_id: Type.String({ description: 'The domain' }),
   hostname: Type.String({ description: 'Its hostname' }),
-  from: { ...Timestamp, description: 'Start of the range (inclusive, aligned down to the interval)' },
-  to: { ...Timestamp, description: 'End of the range (exclusive, aligned up to the interval)' },
+  start: { ...Timestamp, description: 'Start of the range (the `from` asked, inclusive, aligned down to the interval)' },
+  end: { ...Timestamp, description: 'End of the range (the `to` asked, exclusive, aligned up to the interval)' },
   interval: AnalyticsInterval,
   totals: AnalyticsTotals,
   buckets: Type.Array(AnalyticsBucket, { description: 'Buckets with traffic, oldest first (a bucket without traffic is absent)' }),
@@ -60,8 +60,8 @@ export const TopHostname = named('TopHostname', Type.Object({
 }, { description: 'One hostname of the top list' }));
 
 export const OrganizationAnalytics = named('OrganizationAnalytics', Type.Object({
-  from: { ...Timestamp, description: 'Start of the range (inclusive, aligned down to the interval)' },
-  to: { ...Timestamp, description: 'End of the range (exclusive, aligned up to the interval)' },
+  start: { ...Timestamp, description: 'Start of the range (the `from` asked, inclusive, aligned down to the interval)' },
+  end: { ...Timestamp, description: 'End of the range (the `to` asked, exclusive, aligned up to the interval)' },
   interval: AnalyticsInterval,
   sort: AnalyticsSort,
   totals: AnalyticsTotals,

@@ -907,14 +907,14 @@ export interface components {
             hostname: string;
             /**
              * Format: date-time
-             * @description Start of the range (inclusive, aligned down to the interval)
+             * @description Start of the range (the `from` asked, inclusive, aligned down to the interval)
              */
-            from: string;
+            start: string;
             /**
              * Format: date-time
-             * @description End of the range (exclusive, aligned up to the interval)
+             * @description End of the range (the `to` asked, exclusive, aligned up to the interval)
              */
-            to: string;
+            end: string;
             interval: components["schemas"]["AnalyticsInterval"];
             totals: components["schemas"]["AnalyticsTotals"];
             /** @description Buckets with traffic, oldest first (a bucket without traffic is absent) */
@@ -1212,14 +1212,14 @@ export interface components {
         OrganizationAnalytics: {
             /**
              * Format: date-time
-             * @description Start of the range (inclusive, aligned down to the interval)
+             * @description Start of the range (the `from` asked, inclusive, aligned down to the interval)
              */
-            from: string;
+            start: string;
             /**
              * Format: date-time
-             * @description End of the range (exclusive, aligned up to the interval)
+             * @description End of the range (the `to` asked, exclusive, aligned up to the interval)
              */
-            to: string;
+            end: string;
             interval: components["schemas"]["AnalyticsInterval"];
             sort: components["schemas"]["AnalyticsSort"];
             totals: components["schemas"]["AnalyticsTotals"];
