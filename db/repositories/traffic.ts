@@ -22,6 +22,8 @@ export type TopHostnameRow = Static<typeof TopRow>;
 const Totals = row(Type.Object({ ...counterColumns }));
 const EdgeTotalsRow = Type.Object({ edge_id: Type.String(), lines: Type.Number(), counted_lines: Type.Number(), counted_requests: Type.Number(), unattributed: Type.Number(), malformed: Type.Number() });
 const EdgeTotals = row(EdgeTotalsRow);
+const EdgeRequestsRow = Type.Object({ edge_id: Type.String(), requests: Type.Number(), status_5xx: Type.Number(), bytes_in: Type.Number(), bytes_out: Type.Number() });
+const EdgeRequests = row(EdgeRequestsRow);
 
 export type Interval = 'minute' | 'hour' | 'day';
 export type TopSort = 'requests' | 'errors' | 'bytes';
@@ -128,6 +130,13 @@ export function trafficRepository(db: Db) {
         select edge_id, sum(lines)::int8 as lines, sum(counted_lines)::int8 as counted_lines, sum(counted_requests)::int8 as counted_requests,
           sum(unattributed)::int8 as unattributed, sum(malformed)::int8 as malformed
         from edge_traffic_minutes where minute >= ${from.toISOString()} and minute < ${to.toISOString()} group by edge_id order by edge_id`)];
+    },
+
+    /** Per edge over [from, to): requests, 5xx and bytes of its domains' rows (Prometheus gauges). */
+    async edgeRequests(from: Date, to: Date): Promise<Static<typeof EdgeRequestsRow>[]> {
+      return [...await db.any(sql.type(EdgeRequests)`
+        select edge_id, sum(requests)::int8 as requests, sum(status_5xx)::int8 as status_5xx, sum(bytes_in)::int8 as bytes_in, sum(bytes_out)::int8 as bytes_out
+        from domain_traffic_minutes where minute >= ${from.toISOString()} and minute < ${to.toISOString()} group by edge_id order by edge_id`)];
     },
 
     /** Minute rows (domains' and edges') older than 48 h, at most `limit` per table. */
