@@ -17,6 +17,32 @@ $$;
 
 create aggregate hg_hist_sum(jsonb) (sfunc = hg_hist_add, stype = jsonb, initcond = '{}');
 
+-- The value a bucket stands for, as model/analytics-counters.ts `bucketValue` reads it (γ = 1.05):
+-- its only whole millisecond when it holds one, else its geometric middle.
+create function hg_bucket_value(i int) returns float8 language sql immutable parallel safe as $$
+  select case when i <= 0 then 0::float8
+    when ceil(1.05::float8 ^ (i - 1) - 1e-9) < 1.05::float8 ^ i and ceil(1.05::float8 ^ (i - 1) - 1e-9) + 1 >= 1.05::float8 ^ i then ceil(1.05::float8 ^ (i - 1) - 1e-9)
+    else sqrt(1.05::float8 ^ (i - 1) * 1.05::float8 ^ i) end
+$$;
+
+-- The q-quantile (nearest rank) of a histogram in ms, one decimal, as `histogramQuantiles` reads it.
+create function hg_hist_quantile(h jsonb, q float8) returns float8 language sql immutable parallel safe as $$
+  select (round((hg_bucket_value(i) * 10)::numeric) / 10)::float8
+  from (select k::int as i, sum(v::bigint) over (order by k::int) as cum, sum(v::bigint) over () as total
+        from jsonb_each_text(coalesce(h, '{}'::jsonb)) e (k, v) where v::bigint > 0) t
+  where cum >= greatest(1, ceil(q * total)) order by i limit 1
+$$;
+
+-- Each row keeps the percentiles of its own histogram, so a series of one edge's rows is read
+-- without the histograms (docs/analytics.md, "Reading fast"); only sums over edges merge them.
+create function hg_traffic_percentiles() returns trigger language plpgsql as $$
+begin
+  new.origin_p50 := hg_hist_quantile(new.origin_ms, 0.5);
+  new.origin_p95 := hg_hist_quantile(new.origin_ms, 0.95);
+  new.origin_p99 := hg_hist_quantile(new.origin_ms, 0.99);
+  return new;
+end $$;
+
 create table domain_traffic_minutes (
   domain_id text not null references domains (id),
   minute timestamptz not null check (date_trunc('minute', minute) = minute),
@@ -38,6 +64,9 @@ create table domain_traffic_minutes (
   tls13 bigint not null default 0,
   total_ms_sum bigint not null default 0,
   origin_ms jsonb not null default '{}',
+  origin_p50 float8,
+  origin_p95 float8,
+  origin_p99 float8,
   primary key (domain_id, minute, edge_id)
 );
 create index domain_traffic_minutes_org on domain_traffic_minutes (organization_id, minute);
@@ -51,6 +80,8 @@ alter table domain_traffic_hours add foreign key (edge_id) references edge_nodes
 alter table domain_traffic_hours add check (date_trunc('hour', hour) = hour);
 create index domain_traffic_hours_org on domain_traffic_hours (organization_id, hour);
 create index domain_traffic_hours_hour on domain_traffic_hours (hour);
+create trigger domain_traffic_minutes_percentiles before insert or update on domain_traffic_minutes for each row execute function hg_traffic_percentiles();
+create trigger domain_traffic_hours_percentiles before insert or update on domain_traffic_hours for each row execute function hg_traffic_percentiles();
 
 -- Per edge and minute: the lines the agent received, those of requests the bandwidth stick table
 -- counted, and what that table counted over the same flushes (completeness = counted_lines ÷

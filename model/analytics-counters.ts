@@ -41,18 +41,31 @@ export function mergeHistograms(into: Histogram, from: Histogram): Histogram {
   return into;
 }
 
+/**
+ * Quantiles (each 0 < q ≤ 1, ascending) of a histogram in ms, nearest rank; null when it is empty.
+ * One pass over the buckets sorted once: a series of 1,440 minutes is read in a few ms.
+ */
+export function histogramQuantiles(h: Histogram, qs: readonly number[]): (number | null)[] {
+  const keys = Object.keys(h);
+  const idx: number[] = [];
+  let total = 0;
+  for (const k of keys) { const v = h[k]!; if (v > 0) { idx.push(Number(k)); total += v; } }
+  if (total === 0) return qs.map(() => null);
+  idx.sort((a, b) => a - b);
+  const out: (number | null)[] = [];
+  let seen = 0;
+  let i = 0;
+  for (const q of qs) {
+    const rank = Math.max(1, Math.ceil(q * total));
+    while (i < idx.length - 1 && seen + h[String(idx[i])]! < rank) { seen += h[String(idx[i])]!; i++; }
+    out.push(Math.round(bucketValue(idx[i]!) * 10) / 10);
+  }
+  return out;
+}
+
 /** The q-quantile (0 < q ≤ 1) of a histogram in ms, null when it is empty (nearest rank). */
 export function histogramQuantile(h: Histogram, q: number): number | null {
-  const entries = Object.entries(h).map(([k, v]) => [Number(k), v] as const).filter(([, v]) => v > 0).sort((a, b) => a[0] - b[0]);
-  const total = entries.reduce((s, [, v]) => s + v, 0);
-  if (total === 0) return null;
-  const rank = Math.max(1, Math.ceil(q * total));
-  let seen = 0;
-  for (const [k, v] of entries) {
-    seen += v;
-    if (seen >= rank) return Math.round(bucketValue(k) * 10) / 10;
-  }
-  return Math.round(bucketValue(entries[entries.length - 1]![0]) * 10) / 10;
+  return histogramQuantiles(h, [q])[0]!;
 }
 
 /**
@@ -222,10 +235,11 @@ export interface TrafficBatch {
 
 /** Percentiles and rates of a bucket as the API shows them. */
 export function summarize(c: TrafficCounters) {
+  const [p50, p95, p99] = histogramQuantiles(c.origin_ms, [0.5, 0.95, 0.99]);
   return {
-    origin_ms_p50: histogramQuantile(c.origin_ms, 0.5),
-    origin_ms_p95: histogramQuantile(c.origin_ms, 0.95),
-    origin_ms_p99: histogramQuantile(c.origin_ms, 0.99),
+    origin_ms_p50: p50 ?? null,
+    origin_ms_p95: p95 ?? null,
+    origin_ms_p99: p99 ?? null,
     total_ms_mean: c.requests > 0 ? Math.round((c.total_ms_sum / c.requests) * 10) / 10 : null,
   };
 }

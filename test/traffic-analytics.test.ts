@@ -9,7 +9,7 @@ import { sql } from '../db/pool.ts';
 import { destinationsRepository } from '../db/repositories/destinations.ts';
 import { trafficRepository } from '../db/repositories/traffic.ts';
 import {
-  addLine, bucketOf, bucketValue, emptyCounters, histogramQuantile, parseTrafficLine, sparkline, TrafficAggregator, type TrafficLine,
+  addLine, bucketOf, bucketValue, emptyCounters, histogramQuantile, histogramQuantiles, parseTrafficLine, sparkline, TrafficAggregator, type TrafficLine,
 } from '../model/analytics-counters.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
 import { client } from './support/http.ts';
@@ -107,6 +107,20 @@ describe('traffic analytics: storage and API', () => {
     const summed = minutes.reduce((s, b) => { for (const k of Object.keys(b.counters.origin_ms)) s.h[k] = (s.h[k] ?? 0) + b.counters.origin_ms[k]!; s.n += b.counters.requests; return s; }, { n: 0, h: {} as Record<string, number> });
     expect(hour!.counters.requests).toBe(summed.n);
     expect(hour!.counters.origin_ms).toEqual(summed.h);
+    // The API's fast read: the minute two edges wrote merges their histograms; the other keeps its row's percentiles.
+    const report = await repo.report(d, 'minute', new Date(thisHour), new Date(thisHour + HOUR));
+    expect(report.buckets.map((b) => b.counters.requests)).toEqual([6, 4]);
+    expect(report.buckets[0]!.percentiles).toEqual(histogramQuantiles(minutes[0]!.counters.origin_ms, [0.5, 0.95, 0.99]));
+    expect(report.buckets[1]!.percentiles).toEqual(histogramQuantiles(minutes[1]!.counters.origin_ms, [0.5, 0.95, 0.99]));
+    expect(report.totals.origin_ms).toEqual(summed.h);
+  });
+
+  it('percentiles Postgres keeps per row equal those the model reads (random histograms)', async () => {
+    const histograms = fc.sample(fc.dictionary(fc.integer({ min: 0, max: 300 }).map(String), fc.integer({ min: 1, max: 1000 }), { minKeys: 1, maxKeys: 40 }), 60);
+    for (const h of histograms) {
+      const r = await t.database.db.one(sql.unsafe`select hg_hist_quantile(${JSON.stringify(h)}::jsonb, 0.5) as a, hg_hist_quantile(${JSON.stringify(h)}::jsonb, 0.95) as b, hg_hist_quantile(${JSON.stringify(h)}::jsonb, 0.99) as c`) as { a: number; b: number; c: number };
+      expect([r.a, r.b, r.c]).toEqual(histogramQuantiles(h, [0.5, 0.95, 0.99]));
+    }
   });
 
   it('retention: minutes older than 48 h and hours older than 400 days go, newer stay', async () => {

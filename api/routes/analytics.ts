@@ -3,8 +3,8 @@
 // bounded per interval so that one answer is one bounded index range scan.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { domainsRepository } from '../../db/repositories/domains.ts';
-import { trafficRepository, type Interval } from '../../db/repositories/traffic.ts';
-import { emptyCounters, mergeCounters, summarize, type TrafficCounters } from '../../model/analytics-counters.ts';
+import { trafficRepository, type Interval, type ReportBucket } from '../../db/repositories/traffic.ts';
+import { summarize, type TrafficCounters } from '../../model/analytics-counters.ts';
 import { ApiError } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
 import { DomainAnalytics, DomainAnalyticsQuery, OrganizationAnalytics, OrganizationAnalyticsQuery } from '../schemas/analytics.ts';
@@ -39,6 +39,18 @@ export function presentCounters(c: TrafficCounters) {
   return { ...counts, ...summarize(c) };
 }
 
+const mean = (c: TrafficCounters) => (c.requests > 0 ? Math.round((c.total_ms_sum / c.requests) * 10) / 10 : null);
+
+/** The answer of GET /v1/domains/{id}/analytics (also what bench:edge times). */
+export function presentDomainAnalytics(domain: { id: string; hostname: string }, range: { from: Date; to: Date; interval: Interval }, report: { buckets: ReportBucket[]; totals: TrafficCounters }) {
+  const buckets = report.buckets.map((b) => {
+    const { origin_ms: _h, total_ms_sum: _s, ...counts } = b.counters;
+    const [p50, p95, p99] = b.percentiles;
+    return { start: new Date(b.at).toISOString(), ...counts, origin_ms_p50: p50 ?? null, origin_ms_p95: p95 ?? null, origin_ms_p99: p99 ?? null, total_ms_mean: mean(b.counters) };
+  });
+  return { domain_id: domain.id, hostname: domain.hostname, start: range.from.toISOString(), end: range.to.toISOString(), interval: range.interval, totals: presentCounters(report.totals), buckets };
+}
+
 function encodeTopCursor(offset: number): string { return Buffer.from(JSON.stringify(['top', offset])).toString('base64url'); }
 function decodeTopCursor(cursor: string | undefined): number {
   if (cursor === undefined) return 0;
@@ -67,14 +79,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const range = resolveRange(request.query, Date.now());
     const domain = await domains.get(organizationId, request.params.id);
     if (!domain) throw new ApiError('domain_not_found', `domain ${request.params.id} does not exist`, { param: 'id' });
-    const series = await traffic.series(domain.id, range.interval, range.from, range.to);
-    const totals = emptyCounters();
-    const buckets = series.map((b) => {
-      const shown = { start: new Date(b.at).toISOString(), ...presentCounters(b.counters) };
-      mergeCounters(totals, b.counters);
-      return shown;
-    });
-    return { data: { domain_id: domain.id, hostname: domain.hostname, start: range.from.toISOString(), end: range.to.toISOString(), interval: range.interval, totals: presentCounters(totals), buckets } };
+    return { data: presentDomainAnalytics(domain, range, await traffic.report(domain.id, range.interval, range.from, range.to)) };
   });
 
   app.get('/analytics', {

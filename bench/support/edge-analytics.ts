@@ -7,8 +7,8 @@ import { newId } from '../../db/ids.ts';
 import { sql, type Db } from '../../db/pool.ts';
 import { domainsRepository } from '../../db/repositories/domains.ts';
 import { trafficRepository } from '../../db/repositories/traffic.ts';
-import { presentCounters, resolveRange } from '../../api/routes/analytics.ts';
-import { addToHistogram, emptyCounters, mergeCounters, TrafficAggregator, type TrafficLine } from '../../model/analytics-counters.ts';
+import { presentDomainAnalytics, resolveRange } from '../../api/routes/analytics.ts';
+import { addToHistogram, TrafficAggregator, type TrafficLine } from '../../model/analytics-counters.ts';
 import { CLK_TCK } from './proc-sampler.ts';
 import { onCleanup, sleep } from './run.ts';
 
@@ -38,9 +38,8 @@ const pct = (values: number[], p: number) => {
 
 /**
  * 24 h of minute rows for one domain (one edge, a realistic spread of origin times: ~30 histogram
- * buckets a minute), then `samples` reads of the whole range the way the route reads it: the
- * domain by organization, the series, every bucket presented with its percentiles, JSON. In
- * process: the API's authentication and HTTP framing are not part of the figure.
+ * buckets a minute), then `samples` reads of the whole range as the route reads it (the domain by
+ * organization, `report`, `presentDomainAnalytics`, JSON). In process: the API's authentication and HTTP framing are not part of the figure.
  */
 export async function analyticsReadLatency(db: Db, organizationId: string, destinationId: string, samples: number): Promise<{ p50_ms: number; p99_ms: number; buckets: number; bytes: number }> {
   const domainId = newId('domain');
@@ -60,10 +59,7 @@ export async function analyticsReadLatency(db: Db, organizationId: string, desti
   const read = async () => {
     const range = resolveRange({ interval: 'minute', from: new Date(now - 24 * 3_600_000).toISOString(), to: new Date(now).toISOString() }, Date.now());
     const domain = await domainsRepository(db).get(organizationId, domainId);
-    const series = await trafficRepository(db).series(domain!.id, range.interval, range.from, range.to);
-    const totals = emptyCounters();
-    const buckets = series.map((b) => { const shown = { start: new Date(b.at).toISOString(), ...presentCounters(b.counters) }; mergeCounters(totals, b.counters); return shown; });
-    return JSON.stringify({ data: { domain_id: domain!.id, totals: presentCounters(totals), buckets } });
+    return JSON.stringify({ data: presentDomainAnalytics(domain!, range, await trafficRepository(db).report(domain!.id, range.interval, range.from, range.to)) });
   };
   let body = await read(); // warm: prepared statement, JIT
   const times: number[] = [];

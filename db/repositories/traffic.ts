@@ -2,7 +2,7 @@
 // minute rows, hour rows, the edge's completeness tally and its stick-table baseline), the reads
 // behind GET /v1/domains/{id}/analytics and GET /v1/analytics, and the retention purges.
 import { Type, type Static } from 'typebox';
-import { COUNTER_FIELDS, mergeCounters, emptyCounters, type TrafficBatch, type TrafficCounters } from '../../model/analytics-counters.ts';
+import { COUNTER_FIELDS, emptyCounters, histogramQuantiles, mergeCounters, mergeHistograms, type Histogram, type TrafficBatch, type TrafficCounters } from '../../model/analytics-counters.ts';
 import { row, sql, type Db } from '../pool.ts';
 
 export const TRAFFIC_MINUTES_KEPT_HOURS = 48;
@@ -12,6 +12,12 @@ const counterColumns = Object.fromEntries(COUNTER_FIELDS.map((f) => [f, Type.Num
 const BucketRow = Type.Object({ at: Type.Number(), ...counterColumns, origin_ms: Type.Record(Type.String(), Type.Number()) });
 const Bucket = row(BucketRow);
 type BucketRow = Static<typeof BucketRow>;
+const Summed = row(Type.Object({ at: Type.Number(), ...counterColumns, edges: Type.Number(), p50: Type.Union([Type.Number(), Type.Null()]), p95: Type.Union([Type.Number(), Type.Null()]), p99: Type.Union([Type.Number(), Type.Null()]) }));
+const HistRow = row(Type.Object({ at: Type.Number(), origin_ms: Type.Record(Type.String(), Type.Number()) }));
+const OnlyHist = row(Type.Object({ origin_ms: Type.Record(Type.String(), Type.Number()) }));
+const QS = [0.5, 0.95, 0.99] as const;
+/** A bucket as the API shows it: counters, and p50/p95/p99 of the origin time (null: none). */
+export interface ReportBucket { at: number; counters: TrafficCounters; percentiles: (number | null)[] }
 const FlushResult = row(Type.Object({ counted_requests: Type.Union([Type.Number(), Type.Null()]) }));
 const TopRow = Type.Object({
   domain_id: Type.String(), hostname: Type.String(), requests: Type.Number(), errors: Type.Number(), bytes: Type.Number(),
@@ -97,6 +103,67 @@ export function trafficRepository(db: Db) {
             select (extract(epoch from hour) * 1000)::int8 as at, ${sql.join(COUNTER_FIELDS.map(col), sql.fragment`, `)}, origin_ms
             from domain_traffic_hours where domain_id = ${domainId} and hour >= ${from.toISOString()} and hour < ${to.toISOString()} order by hour`);
       return sumByBucket(rows, interval === 'day' ? 86_400_000 : 1);
+    },
+
+    /**
+     * What GET /v1/domains/{id}/analytics shows, read fast: minute or hour buckets summed over
+     * edges in SQL with the percentiles each row keeps (the histograms are fetched only for
+     * buckets that several edges wrote), and the range's totals with a histogram merged from the
+     * whole hours inside it plus the minutes at its ends. Days: hours summed by day (histograms).
+     */
+    async report(domainId: string, interval: Interval, from: Date, to: Date): Promise<{ buckets: ReportBucket[]; totals: TrafficCounters }> {
+      if (interval === 'day') {
+        const days = await this.series(domainId, 'day', from, to);
+        const totals = days.reduce((sum, b) => mergeCounters(sum, b.counters), emptyCounters());
+        return { buckets: days.map((b) => ({ at: b.at, counters: b.counters, percentiles: histogramQuantiles(b.counters.origin_ms, QS) })), totals };
+      }
+      const t = interval === 'minute' ? sql.identifier(['domain_traffic_minutes']) : sql.identifier(['domain_traffic_hours']);
+      const at = interval === 'minute' ? sql.identifier(['minute']) : sql.identifier(['hour']);
+      const rows = await db.any(sql.type(Summed)`
+        select (extract(epoch from ${at}) * 1000)::int8 as at, ${sql.join(COUNTER_FIELDS.map((f) => sql.fragment`sum(${col(f)})::int8 as ${col(f)}`), sql.fragment`, `)},
+          count(*)::int as edges, min(origin_p50) as p50, min(origin_p95) as p95, min(origin_p99) as p99
+        from ${t} where domain_id = ${domainId} and ${at} >= ${from.toISOString()} and ${at} < ${to.toISOString()}
+        group by ${at} order by ${at}`);
+      const buckets: ReportBucket[] = rows.map((r) => {
+        const counters = emptyCounters();
+        for (const f of COUNTER_FIELDS) counters[f] = r[f];
+        return { at: r.at, counters, percentiles: [r.p50, r.p95, r.p99] };
+      });
+      const shared = buckets.filter((_, i) => rows[i]!.edges > 1);
+      if (shared.length > 0) {
+        const merged = await this.histograms(domainId, interval, shared.map((b) => b.at));
+        for (const b of shared) b.percentiles = histogramQuantiles(merged.get(b.at) ?? {}, QS);
+      }
+      const totals = buckets.reduce((sum, b) => mergeCounters(sum, b.counters), emptyCounters());
+      totals.origin_ms = await this.rangeHistogram(domainId, interval, from, to);
+      return { buckets, totals };
+    },
+
+    /** The histograms of given bucket starts, summed over edges. */
+    async histograms(domainId: string, interval: 'minute' | 'hour', starts: number[]): Promise<Map<number, Histogram>> {
+      const t = interval === 'minute' ? sql.identifier(['domain_traffic_minutes']) : sql.identifier(['domain_traffic_hours']);
+      const at = interval === 'minute' ? sql.identifier(['minute']) : sql.identifier(['hour']);
+      const rows = await db.any(sql.type(HistRow)`
+        select (extract(epoch from ${at}) * 1000)::int8 as at, origin_ms from ${t}
+        where domain_id = ${domainId} and ${at} = any(${sql.array(starts.map((x) => new Date(x).toISOString()), 'timestamptz')})`);
+      const out = new Map<number, Histogram>();
+      for (const r of rows) out.set(r.at, mergeHistograms(out.get(r.at) ?? {}, r.origin_ms));
+      return out;
+    },
+
+    /** One histogram of [from, to): the hour rows of whole hours inside it, minute rows for the rest. */
+    async rangeHistogram(domainId: string, interval: 'minute' | 'hour', from: Date, to: Date): Promise<Histogram> {
+      const HOUR = 3_600_000;
+      const h0 = interval === 'hour' ? from.getTime() : Math.ceil(from.getTime() / HOUR) * HOUR;
+      const h1 = interval === 'hour' ? to.getTime() : Math.floor(to.getTime() / HOUR) * HOUR;
+      const parts = h1 > h0
+        ? [sql.fragment`select origin_ms from domain_traffic_hours where domain_id = ${domainId} and hour >= ${new Date(h0).toISOString()} and hour < ${new Date(h1).toISOString()}`,
+          sql.fragment`select origin_ms from domain_traffic_minutes where domain_id = ${domainId} and ((minute >= ${from.toISOString()} and minute < ${new Date(h0).toISOString()}) or (minute >= ${new Date(h1).toISOString()} and minute < ${to.toISOString()}))`]
+        : [sql.fragment`select origin_ms from domain_traffic_minutes where domain_id = ${domainId} and minute >= ${from.toISOString()} and minute < ${to.toISOString()}`];
+      const rows = await db.any(sql.type(OnlyHist)`${sql.join(parts, sql.fragment` union all `)}`);
+      const h: Histogram = {};
+      for (const r of rows) mergeHistograms(h, r.origin_ms);
+      return h;
     },
 
     /** The organization's totals over [from, to) (minute rows for ranges up to 48 h, else hours). */
