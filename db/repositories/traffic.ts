@@ -72,9 +72,10 @@ export function trafficRepository(db: Db) {
         ), prev as (
           select process_key, requests from edge_traffic_baseline where edge_id = ${edgeId}
         ), counted as (
+          -- Requests since the last flush of the same HAProxy worker; a new worker (or a first flush)
+          -- counts all it counted since it started, which is when the receiver was already listening.
           select case when ${reading?.processKey ?? null}::text is null then null
                       when (select process_key from prev) = ${reading?.processKey ?? null}::text then greatest(0, ${reading?.requests ?? 0}::int8 - (select requests from prev))
-                      when (select process_key from prev) is null then ${batch.countedLines}::int8
                       else ${reading?.requests ?? 0}::int8 end as n
         ), baseline as (
           insert into edge_traffic_baseline (edge_id, process_key, requests)
