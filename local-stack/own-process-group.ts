@@ -19,6 +19,9 @@ const MARK = 'HOSTGATE_LAUNCHER_OWN_GROUP';
 export async function inOwnProcessGroup(entry: string | URL, onParentGone: () => void): Promise<void> {
   if (process.env[MARK] === '1') {
     process.once('disconnect', onParentGone);
+    // The channel is this process's alone: children spawned with process.env must not try to open it.
+    delete process.env.NODE_CHANNEL_FD;
+    delete process.env.NODE_CHANNEL_SERIALIZATION_MODE;
     return;
   }
   const file = String(entry).startsWith('file:') ? fileURLToPath(entry) : String(entry);
