@@ -326,6 +326,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
           // files match what it serves and its counters are recorded (a reload resets them).
           await writeLists(paths, served);
           await meter.readOnce().catch((error) => logger.warn({ err: String(error) }, 'edge: bandwidth reading before reload failed'));
+          await traffic.flush().catch((error) => logger.warn({ err: String(error) }, 'edge: analytics flush before reload failed'));
           await supervisor.reload();
         }
       }
@@ -361,6 +362,8 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
     async reload(): Promise<void> {
       await exclusive(async () => {
         await meter.readOnce().catch((error) => logger.warn({ err: String(error) }, 'edge: bandwidth reading before reload failed'));
+        // The request count of the old worker, so completeness does not lose the requests since the last flush.
+        await traffic.flush().catch((error) => logger.warn({ err: String(error) }, 'edge: analytics flush before reload failed'));
         await writeConfig();
         await writeLists(paths, served);
         await supervisor.reload();
