@@ -36,6 +36,9 @@ export const errorCatalogue = {
   apex_domains_unavailable: { status: 422, example: 'customer.com is an apex domain, which needs A/AAAA records to this service\'s edge, and no edge address is configured (HOSTGATE_EDGE_IPV4/HOSTGATE_EDGE_IPV6); connect a subdomain such as www.customer.com instead', param: 'hostname' },
   // A widget session that names no destination while the organization has none or several (issue 18).
   destination_required: { status: 422, example: 'destination_id is required: the organization does not have exactly one destination, so the widget could not tell where domains point. Pass the destination_id of one of your destinations (GET /v1/destinations).', param: 'destination_id' },
+  // Traffic analytics (issue 24, docs/analytics.md).
+  analytics_range_invalid: { status: 400, example: 'from (2026-11-27T00:00:00.000Z) must be before to (2026-11-26T00:00:00.000Z)', param: 'from' },
+  analytics_range_too_long: { status: 400, example: 'a range of minute buckets spans at most 48 h; this one spans 72 h: use interval=hour, or a shorter range', param: 'interval', details: { interval: 'minute', max_hours: 48 } },
   rate_limited: { status: 429, example: 'too many requests for this API key; retry after 1 s' },
   headers_too_large: { status: 431, example: 'the request headers are larger than 16 KiB' },
   internal_error: { status: 500, example: 'an internal error occurred; retry later, and quote the request id if it persists' },

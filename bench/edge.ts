@@ -24,6 +24,8 @@
 //   scale        N hostnames with certificates (self-signed EC P-256, one key): a fresh agent's
 //                boot to serving all, HAProxy RSS, then adding one hostname at runtime (commit →
 //                served) p50/p99 beside the N.
+//   analytics    request log on vs off (two edges, alternating rounds), agent CPU per 10k requests,
+//                completeness over the bench, the 24 h-of-minutes analytics read (bench/support/edge-analytics.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, webcrypto } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -47,6 +49,7 @@ import { h2loadAvailable, h2loadInstallHint, runLoad, type LoadClient, type Load
 import { allCpus, pinTree, tasksetAvailable } from './support/cpu-pinning.ts';
 import { machineBusySeconds, treeUsage } from './support/proc-sampler.ts';
 import { cleanup, connectBenchPostgres, errorText, intArg, onCleanup, progress } from './support/run.ts';
+import { analyticsPhase } from './support/edge-analytics.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -56,14 +59,14 @@ const { values: args } = parseArgs({
     samples: { type: 'string', default: '50' },
     rounds: { type: 'string', default: '5' },
     client: { type: 'string', default: 'auto' },
-    phases: { type: 'string', default: 'throughput,handshakes,deployment,scale' },
+    phases: { type: 'string', default: 'throughput,analytics,handshakes,deployment,scale' },
     layouts: { type: 'string', default: 'edge-own-core,shared-cores' },
     help: { type: 'boolean', default: false },
   },
 });
 if (args.help) {
   console.log('usage: npm run bench:edge -- [--duration s (10)] [--connections n (32)] [--rounds n (5)] [--client auto|h2load|autocannon]\n'
-    + '  [--hostnames n (10000)] [--samples n (50)] [--phases throughput,handshakes,deployment,scale] [--layouts edge-own-core,shared-cores]');
+    + '  [--hostnames n (10000)] [--samples n (50)] [--phases throughput,analytics,handshakes,deployment,scale] [--layouts edge-own-core,shared-cores]');
   process.exit(0);
 }
 const duration = intArg('duration', args.duration, 1, 600);
@@ -71,7 +74,7 @@ const connections = intArg('connections', args.connections, 1, 1000);
 const scaleHostnames = intArg('hostnames', args.hostnames, 10, 200_000);
 const samples = intArg('samples', args.samples, 5, 10_000);
 const rounds = intArg('rounds', args.rounds, 1, 50);
-const allPhases = ['throughput', 'handshakes', 'deployment', 'scale'] as const;
+const allPhases = ['throughput', 'analytics', 'handshakes', 'deployment', 'scale'] as const;
 const phases = new Set(args.phases.split(',').map((p) => p.trim()));
 if ([...phases].some((p) => !(allPhases as readonly string[]).includes(p))) {
   console.error(`--phases takes a comma-separated subset of ${allPhases.join(',')} (got ${JSON.stringify(args.phases)})`);
@@ -222,7 +225,8 @@ async function main(): Promise<Record<string, unknown>> {
   await insertServed(db, org, destination, [{ hostname: 'shop.bench.test', certPem: await selfSigned('shop.bench.test') }]);
 
   // HAProxy's threads as in production (0: one per CPU) unless HOSTGATE_EDGE_THREADS says otherwise.
-  const edgeEnv = { HOSTGATE_EDGE_THREADS: process.env.HOSTGATE_EDGE_THREADS ?? '0', HOSTGATE_EDGE_START_TIMEOUT_MS: '600000' };
+  const edgeEnv = { HOSTGATE_EDGE_THREADS: process.env.HOSTGATE_EDGE_THREADS ?? '0', HOSTGATE_EDGE_START_TIMEOUT_MS: '600000', HOSTGATE_EDGE_ANALYTICS_FLUSH_MS: '1000' };
+  const benchStart = new Date(Date.now() - 60_000);
   let edge: EdgeProcess = await startEdgeProcess({ databaseUrl: benchUrl, resolvers: dns.server, originCaFile: originCa.certPath, env: edgeEnv });
   onCleanup('edge', async () => { await edge.stop(); await edge.cleanup(); });
   const threads = Number(edgeEnv.HOSTGATE_EDGE_THREADS) || os.cpus().length;
@@ -339,6 +343,13 @@ async function main(): Promise<Record<string, unknown>> {
     progress(`  CPU µs per request (${byLayout.has('shared-cores') ? 'shared-cores' : 'edge-own-core'} runs, medians): edge ${JSON.stringify(edgeCpu)}, direct ${JSON.stringify(directCpu)} → cpu_bound_ratio ${cpuBoundRatio} (the ratio CPU alone would allow with all three on the same cores)`);
   }
 
+  // --- analytics: logging on ÷ off, agent CPU, completeness, the 24 h read (issue 24) ---------
+  const analytics = phases.has('analytics') ? await analyticsPhase({
+    on: edge, rounds, samples, db, organizationId: org, destinationId: destination, since: benchStart, log: progress,
+    startOff: () => startEdgeProcess({ databaseUrl: benchUrl, resolvers: dns.server, originCaFile: originCa.certPath, env: { ...edgeEnv, HOSTGATE_EDGE_TRAFFIC_LOG: 'off' } }),
+    run: (port) => runLoad(client, { address: '127.0.0.1', port, hostname: 'shop.bench.test' }, connections, duration),
+  }) : {};
+
   // --- handshakes ---------------------------------------------------------------------------
   let hs: number | null = null;
   let haproxyUsPerHandshake: number | null = null;
@@ -393,7 +404,7 @@ async function main(): Promise<Record<string, unknown>> {
     machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${round(os.totalmem() / 2 ** 30, 1)} GiB`,
     haproxy: 'Debian 2.6 (/usr/sbin/haproxy)', haproxy_threads: threads,
   };
-  if (!phases.has('scale')) return { ...machine, ...throughputFigures };
+  if (!phases.has('scale')) return { ...machine, ...throughputFigures, ...analytics };
 
   // --- scale ----------------------------------------------------------------------------------
   progress(`scale: generating ${scaleHostnames} certificates…`);
@@ -427,7 +438,7 @@ async function main(): Promise<Record<string, unknown>> {
   progress(`  adding one hostname beside ${listed}: p50 ${round(pct(runtimeAdd, 50))} ms, p99 ${round(pct(runtimeAdd, 99))} ms`);
 
   return {
-    ...machine, ...throughputFigures,
+    ...machine, ...throughputFigures, ...analytics,
     scale_hostnames: listed,
     scale_boot_to_serving_s: round(bootToServing / 1000), scale_agent_ready_s: round(agentReady / 1000),
     scale_haproxy_rss_mib: round(rss / 2 ** 20, 0), scale_boot_phases_ms: bootPhases,

@@ -16,6 +16,7 @@ import { domainWorkflowId, type DomainSignalPayload } from '../contracts/domain-
 import { organizationsRepository } from '../db/repositories/organizations.ts';
 import { runningEmbeddedPostgres } from '../local-stack/embedded-postgres.ts';
 import { workflowOutboxRepository } from '../db/repositories/workflow-outbox.ts';
+import { domainTraffic, parseSince } from './traffic.ts';
 
 const usage = `Usage: hostgate <command> [options]
 
@@ -28,6 +29,8 @@ Commands:
   keys revoke <key_id>                                       revoke an API key at once
   domains suspend <domain_id> [--reason <text>]              stop serving a domain (reversible)
   domains resume <domain_id>                                 resume a suspended domain
+  domains traffic <domain_id> [--since 1h]                   the domain's traffic (requests, statuses, bytes, origin
+                                                             time) per minute/hour/day with a sparkline; since: 90m, 6h, 7d
   edge status [<edge_id>]                                    what each edge serves, its last heartbeat and sync, its problems
   invoices list --org <org_id>                               the organization's invoices of closed periods, oldest first
   migrate                                                    apply pending database migrations
@@ -86,14 +89,14 @@ export async function run(argv: string[], out: (line: string) => void, env: Node
     return;
   }
   const command = `${group} ${action ?? ''}`.trim();
-  const known = ['orgs create', 'orgs list', 'keys create', 'keys list', 'keys revoke', 'domains suspend', 'domains resume', 'edge status', 'invoices list'];
+  const known = ['orgs create', 'orgs list', 'keys create', 'keys list', 'keys revoke', 'domains suspend', 'domains resume', 'domains traffic', 'edge status', 'invoices list'];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
 
   const { values, positionals } = (() => {
     try {
       return parseArgs({ args: rest, allowPositionals: true, strict: true, options: {
         name: { type: 'string' }, org: { type: 'string' }, scopes: { type: 'string' },
-        'return-origin': { type: 'string', multiple: true }, reason: { type: 'string' },
+        'return-origin': { type: 'string', multiple: true }, reason: { type: 'string' }, since: { type: 'string' },
       } });
     } catch (error) {
       throw new UsageError(error instanceof Error ? error.message : String(error));
@@ -148,6 +151,14 @@ export async function run(argv: string[], out: (line: string) => void, env: Node
         // workflow makes (and records) the move.
         await db.transaction((tx) => workflowOutboxRepository(db).enqueue(tx, 'signal_domain', domainWorkflowId(id), signal));
         out(`${action} requested for ${domain.hostname} (${id}, now ${domain.status}); the worker applies it within seconds`);
+        return;
+      }
+      case 'domains traffic': {
+        const id = positionals[0];
+        if (!id) throw new UsageError('domains traffic needs a domain id');
+        const since = parseSince(values.since ?? '1h');
+        if (since === null) throw new UsageError(`--since ${values.since} is not a duration like 90m, 6h or 7d (at most 400d)`);
+        if (!(await domainTraffic(db, id, since, out))) throw new UsageError(`domain ${id} does not exist`);
         return;
       }
       case 'edge status': {

@@ -102,6 +102,9 @@ export interface Config {
     hstsMaxAge: number;
     threads: number;
     bandwidthIntervalMs: number;
+    /** Request log → traffic analytics (docs/analytics.md): the agent's UDP port (-1: a free one, remembered; 0: off) and flush period. */
+    trafficLogPort: number;
+    analyticsFlushMs: number;
     pollIntervalMs: number;
     reconcileIntervalMs: number;
     heartbeatIntervalMs: number;
@@ -267,6 +270,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
       hstsMaxAge: raw.HOSTGATE_EDGE_HSTS_MAX_AGE,
       threads: raw.HOSTGATE_EDGE_THREADS,
       bandwidthIntervalMs: raw.HOSTGATE_EDGE_BANDWIDTH_INTERVAL_MS,
+      trafficLogPort: raw.HOSTGATE_EDGE_TRAFFIC_LOG === 'off' ? 0 : (raw.HOSTGATE_EDGE_TRAFFIC_LOG_PORT ?? -1),
+      analyticsFlushMs: raw.HOSTGATE_EDGE_ANALYTICS_FLUSH_MS,
       pollIntervalMs: raw.HOSTGATE_EDGE_POLL_INTERVAL_MS,
       reconcileIntervalMs: raw.HOSTGATE_EDGE_RECONCILE_INTERVAL_MS,
       heartbeatIntervalMs: raw.HOSTGATE_EDGE_HEARTBEAT_INTERVAL_MS,

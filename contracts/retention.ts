@@ -5,7 +5,7 @@
 import type { Duration } from '@temporalio/common';
 
 /** Every retention target, each on a schedule of its own. */
-export const RETENTION_TARGETS = ['workflow-outbox', 'webhook-history', 'widget-sessions', 'idempotency-keys', 'certificate-attempts'] as const;
+export const RETENTION_TARGETS = ['workflow-outbox', 'webhook-history', 'widget-sessions', 'idempotency-keys', 'certificate-attempts', 'traffic-minutes', 'traffic-hours'] as const;
 
 /** What one retention run purges (also the name of its Temporal Schedule). */
 export type RetentionTarget = (typeof RETENTION_TARGETS)[number];
@@ -39,6 +39,9 @@ export const RETENTION_EVERY: Record<RetentionTarget, Duration> = {
   'widget-sessions': '1h',
   'idempotency-keys': '10m',
   'certificate-attempts': '1h',
+  // Traffic analytics (docs/analytics.md): minute rows kept 48 h, hour rows 400 days.
+  'traffic-minutes': '15m',
+  'traffic-hours': '1h',
 };
 
 export interface RetentionInput {

@@ -20,6 +20,7 @@ import { bundleIsFresh, buildWorkflowBundle, defaultBundlePath } from '../worker
 import { ensureWidgetBuilt } from '../widget/build.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded-postgres.ts';
 import { localEncryptionKeys } from './encryption-keys.ts';
+import { inOwnProcessGroup } from './own-process-group.ts';
 import { Supervisor } from './supervisor.ts';
 import { parseTopologyArgs, planTopology, TopologyUsageError } from './topology.ts';
 import { findTemporalCli, startTemporalDevServer, type DevServerHandle, type DevServerOptions } from './temporal-dev-server.ts';
@@ -28,6 +29,8 @@ import path from 'node:path';
 const t0 = Date.now();
 const say = (msg: string) => console.log(`hostgate: ${msg}`);
 const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+// Ctrl-C must reach this launcher only, never Postgres directly: it stops last (own-process-group.ts).
+await inOwnProcessGroup(import.meta.url, () => void shutdown(1));
 
 let config;
 let counts;

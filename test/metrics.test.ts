@@ -9,6 +9,7 @@ import { domainsRepository } from '../db/repositories/domains.ts';
 import { organizationsRepository } from '../db/repositories/organizations.ts';
 import '../metrics/http.ts';
 import { registerBacklogGauges } from '../metrics/worker.ts';
+import { registerEdgeTrafficGauges } from '../metrics/edge-traffic.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
 
 describe('metrics', () => {
@@ -16,6 +17,17 @@ describe('metrics', () => {
   beforeAll(async () => {
     t = await createTestApp();
     registerBacklogGauges(backlogGaugesRepository(t.database.db).read);
+    registerEdgeTrafficGauges(async () => ({
+      edges: [{ edge_id: 'edge-m', lines: 90, counted_lines: 90, counted_requests: 100 }],
+      requests: [{ edge_id: 'edge-m', requests: 90, status_5xx: 3, bytes_in: 1000, bytes_out: 5000 }],
+    }));
+  });
+
+  it('per-edge traffic totals and completeness (issue 24)', async () => {
+    const text = await client.register.metrics();
+    expect(text).toMatch(/^hostgate_edge_traffic_requests\{edge="edge-m"\} 90$/m);
+    expect(text).toMatch(/^hostgate_edge_traffic_lost_lines\{edge="edge-m"\} 10$/m);
+    expect(text).toMatch(/^hostgate_edge_traffic_completeness\{edge="edge-m"\} 0.9$/m);
   });
   afterAll(async () => { await t?.close(); });
 

@@ -184,6 +184,25 @@ describe('Hostgate client against the real API', () => {
     expect(sent).toHaveLength(4);
   });
 
+  it('analytics: a domain\'s series and the organization\'s totals, with the query the contract names', async () => {
+    const sent: string[] = [];
+    const recording: typeof fetch = (input, init) => { const u = new URL(String(input)); sent.push(`${init?.method ?? 'GET'} ${u.pathname}${u.search}`); return fetch(input, init); };
+    const c = client({ fetch: recording });
+    const destination = await c.destinations.create({ url: `https://an-${uniq()}.example.com` }, key());
+    const domain = await c.domains.create({ hostname: `an-${uniq()}.customer-sdk.com`, destination_id: destination.id }, key('dom'));
+    const series = await c.domains.analytics(domain.id, { interval: 'minute', from: '2026-11-26T10:00:00Z', to: '2026-11-26T11:00:00Z' });
+    expect(series).toMatchObject({ domain_id: domain.id, interval: 'minute', start: '2026-11-26T10:00:00.000Z', end: '2026-11-26T11:00:00.000Z', buckets: [] });
+    expect(series.totals.requests).toBe(0);
+    const org = await c.analytics.retrieve({ sort: 'errors', limit: 5 });
+    expect(org).toMatchObject({ sort: 'errors', interval: 'hour', has_more: false, next_cursor: null });
+    expect(await failure(c.domains.analytics(domain.id, { interval: 'minute', from: '2026-11-20T00:00:00Z', to: '2026-11-26T00:00:00Z' }))).toMatchObject({ status: 400, code: 'analytics_range_too_long' });
+    expect(sent.slice(-3)).toEqual([
+      `GET /v1/domains/${domain.id}/analytics?interval=minute&from=2026-11-26T10%3A00%3A00Z&to=2026-11-26T11%3A00%3A00Z`,
+      'GET /v1/analytics?sort=errors&limit=5',
+      `GET /v1/domains/${domain.id}/analytics?interval=minute&from=2026-11-20T00%3A00%3A00Z&to=2026-11-26T00%3A00%3A00Z`,
+    ]);
+  });
+
   it('lists walk every page with keyset cursors, newest first; one page on demand', async () => {
     const own = await createOrgWithKey(t, undefined, 'Pagination org');
     const { calls, fetch } = countingFetch();

@@ -85,7 +85,7 @@ describe('the @hostgate/sdk package', () => {
       const { stdout } = await run(process.execPath, [script], { cwd: consumer(), timeout: 30_000 });
       expect(JSON.parse(stdout)).toEqual({
         version: VERSION,
-        resources: ['billing', 'destinations', 'domains', 'usage', 'webhookDeliveries', 'webhookEndpoints', 'webhooks', 'widgetSessions'],
+        resources: ['analytics', 'billing', 'destinations', 'domains', 'usage', 'webhookDeliveries', 'webhookEndpoints', 'webhooks', 'widgetSessions'],
         event: 'hostname.active', same: 'evt_1', errorClass: 'function',
       });
     });

@@ -8,6 +8,8 @@ import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporali
 import { createDb } from '../db/pool.ts';
 import { backlogGaugesRepository } from '../db/repositories/backlog-gauges.ts';
 import { registerBacklogGauges } from '../metrics/worker.ts';
+import { registerEdgeTrafficGauges } from '../metrics/edge-traffic.ts';
+import { trafficRepository } from '../db/repositories/traffic.ts';
 import { collectProcessMetrics, startMetricsServer } from '../metrics/serve.ts';
 import { ensureRetentionSchedules } from '../temporal/clients/retention-schedules.ts';
 import { boot } from '../process/boot.ts';
@@ -53,6 +55,11 @@ await ensureRetentionSchedules(new Client({ connection, namespace: config.tempor
   .catch((error: unknown) => logger.error({ err: String(error) }, 'retention schedules could not be created or updated'));
 collectProcessMetrics('worker');
 registerBacklogGauges(backlogGaugesRepository(db).read);
+registerEdgeTrafficGauges(async () => {
+  const traffic = trafficRepository(db);
+  const [from, to] = [new Date(Date.now() - 3_600_000), new Date(Date.now() + 60_000)];
+  return { edges: await traffic.edgeTotals(from, to), requests: await traffic.edgeRequests(from, to) };
+});
 const metrics = await startMetricsServer({ host: config.metrics.host, port: config.metrics.workerPort, logger });
 
 logger.info({ taskQueue: queue, namespace: config.temporal.namespace }, 'worker running');

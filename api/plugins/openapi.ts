@@ -19,6 +19,7 @@ export const TAGS = [
   { name: 'webhook-deliveries', description: 'The log of every event sent to every endpoint: status, attempts, manual retry.' },
   { name: 'widget', description: 'The embeddable <service-widget>: sessions minted by your server (API key), and the browser endpoints the element calls (widget token).' },
   { name: 'billing', description: 'Usage of the current period, plans and subscriptions, and the invoices of closed periods.' },
+  { name: 'analytics', description: 'Traffic per hostname from the edge: requests, status classes, bytes, origin-time percentiles, per minute, hour or day.' },
   { name: 'webhooks', description: 'What Hostgate sends to your webhook endpoints (the `webhooks` section): one entry per event kind.' },
 ];
 

@@ -9,6 +9,7 @@ import { webhookDeliveryRoutes } from './webhook-deliveries.ts';
 import { widgetSessionRoutes } from './widget-sessions.ts';
 import { widgetRoutes } from './widget.ts';
 import { usageRoutes } from './usage.ts';
+import { analyticsRoutes } from './analytics.ts';
 import { billingRoutes } from './billing.ts';
 import { billingInvoiceRoutes } from './billing-invoices.ts';
 import { billingLocalPages } from './billing-local-pages.ts';
@@ -24,6 +25,7 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(widgetSessionRoutes);
   await app.register(widgetRoutes);
   await app.register(usageRoutes);
+  await app.register(analyticsRoutes);
   await app.register(billingRoutes);
   await app.register(billingInvoiceRoutes);
   await app.register(billingLocalPages);

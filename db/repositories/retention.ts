@@ -8,6 +8,7 @@ import { Type } from 'typebox';
 import { row, sql, type Db } from '../pool.ts';
 import { CERTIFICATE_ATTEMPTS_KEPT_DAYS } from './domain-moves.ts';
 import { purgeExpiredIdempotencyKeys } from './idempotency-keys.ts';
+import { trafficRepository } from './traffic.ts';
 import { DEAD_LETTER_PREFIX } from './workflow-outbox.ts';
 
 export type { RetentionPeriods, RetentionTarget };
@@ -93,6 +94,8 @@ export function retentionRepository(db: Db) {
         case 'widget-sessions': return this.purgeWidgetSessions(p, limit);
         case 'idempotency-keys': return this.purgeIdempotencyKeys(limit);
         case 'certificate-attempts': return this.purgeCertificateAttempts(limit);
+        case 'traffic-minutes': return trafficRepository(db).purgeMinutes(limit);
+        case 'traffic-hours': return trafficRepository(db).purgeHours(limit);
       }
     },
 

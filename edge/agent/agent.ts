@@ -25,6 +25,7 @@ import { createOriginAddresses } from './origin-addresses.ts';
 import { buildDesired, CertificateCache, type Desired, type DomainProblem } from './snapshot.ts';
 import { createDeploymentReport } from './deployment-report.ts';
 import { createHealthTracker } from './health.ts';
+import { createTrafficAnalytics } from './analytics-flush.ts';
 import { rejectAfter } from '../../process/deadline.ts';
 import { GLOBAL_UNICAST_IPV6, NON_PUBLIC_GLOBAL_IPV6_CIDRS, NON_PUBLIC_IPV4_CIDRS } from '../../security/outbound-url.ts';
 
@@ -34,6 +35,7 @@ export interface AgentSettings extends TemplateValues {
   haproxyBin: string;
   databaseUrl: string | undefined;
   bandwidthIntervalMs: number;
+  analyticsFlushMs: number;
   pollIntervalMs: number;
   reconcileIntervalMs: number;
   heartbeatIntervalMs: number;
@@ -62,6 +64,8 @@ export function agentSettings(config: Config): AgentSettings {
     hstsMaxAge: e.hstsMaxAge,
     threads: e.threads,
     bandwidthIntervalMs: e.bandwidthIntervalMs,
+    trafficLogPort: e.trafficLogPort,
+    analyticsFlushMs: e.analyticsFlushMs,
     pollIntervalMs: e.pollIntervalMs,
     reconcileIntervalMs: e.reconcileIntervalMs,
     heartbeatIntervalMs: e.heartbeatIntervalMs,
@@ -86,6 +90,8 @@ const ORIGIN_REFRESH_TICK_MS = 1_000;
 // agent-main.ts.
 const STOP_DATABASE_WORK_MS = 2_000;
 const HAPROXY_SOFT_STOP_MS = 10_000;
+// The analytics lines that arrive while HAProxy drains are flushed after it: 2 + 10 + 1 + 1 s < 15 s.
+const STOP_LAST_FLUSH_MS = 1_000;
 
 export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: AgentSettings; logger: Logger }) {
   const { settings: s, logger } = deps;
@@ -125,6 +131,8 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
     edgeId: s.edgeId, runtime, repository: repo, logger,
     domainOf: (h) => domainByHost.get(h) ?? (served.get(h)?.route ? parseRoute(served.get(h)!.route!)?.domainId ?? null : null),
   });
+
+  const traffic = createTrafficAnalytics({ db: deps.db, admin, edgeId: s.edgeId, port: s.trafficLogPort ?? 0, portFile: `${paths.dir}/traffic-log.port`, logger });
 
   /** Runs `fn` after every earlier change: HAProxy and its files see one change at a time. */
   function exclusive<T>(fn: () => Promise<T>): Promise<T> {
@@ -265,7 +273,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
   }
 
   async function writeConfig(): Promise<boolean> {
-    const config = await renderConfig(paths, s);
+    const config = await renderConfig(paths, { ...s, trafficLogPort: traffic.port });
     const old = existsSync(paths.config) ? await readFile(paths.config, 'utf8') : null;
     if (old === config) return false;
     await writeAtomic(paths.config, config);
@@ -284,6 +292,8 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       const phase = (name: string) => { phases[name] = Math.round(performance.now() - t0); };
       await prepareStateDir(paths);
       await ensureDefaultCertificate(paths);
+      // Before HAProxy: the configuration names the port, and lines sent before it listens are lost.
+      await traffic.start();
       let desired: Desired | null = null;
       try {
         // The node row first: deployments reference it.
@@ -332,6 +342,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
           // files match what it serves and its counters are recorded (a reload resets them).
           await writeLists(paths, served);
           await meter.readOnce().catch((error) => logger.warn({ err: String(error) }, 'edge: bandwidth reading before reload failed'));
+          await traffic.flush().catch((error) => logger.warn({ err: String(error) }, 'edge: analytics flush before reload failed'));
           await supervisor.reload();
         }
       }
@@ -354,6 +365,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       every(s.reconcileIntervalMs, 'reconcile', reconcile);
       every(s.heartbeatIntervalMs, 'heartbeat', () => beat({ synced: false }));
       every(s.bandwidthIntervalMs, 'bandwidth reading', () => meter.readOnce());
+      if (traffic.port !== 0) every(s.analyticsFlushMs, 'traffic analytics flush', () => traffic.flush());
       every(ORIGIN_REFRESH_TICK_MS, 'origin address refresh', () => origins.refresh());
       await beat({ synced: false }).catch(() => undefined);
       return { mode, serving: servingCount() };
@@ -361,10 +373,13 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
     reconcile,
     applyDomains,
     readBandwidth: () => meter.readOnce(),
+    traffic,
     /** Reloads HAProxy from its files (counters recorded first). */
     async reload(): Promise<void> {
       await exclusive(async () => {
         await meter.readOnce().catch((error) => logger.warn({ err: String(error) }, 'edge: bandwidth reading before reload failed'));
+        // The request count of the old worker, so completeness does not lose the requests since the last flush.
+        await traffic.flush().catch((error) => logger.warn({ err: String(error) }, 'edge: analytics flush before reload failed'));
         await writeConfig();
         await writeLists(paths, served);
         await supervisor.reload();
@@ -390,11 +405,16 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
         await repo.reportState(s.edgeId, 'stopping').catch((error) => logger.warn({ err: String(error) }, 'edge: could not report stopping'));
         await chain.catch(() => undefined);
         await meter.readOnce();
+        if (traffic.port !== 0) await traffic.flush();
       })(), STOP_DATABASE_WORK_MS, () => new Error(`the database work before stopping did not finish within ${STOP_DATABASE_WORK_MS} ms`))
         .catch((error) => logger.warn({ err: String(error) }, 'edge: last bandwidth reading failed'));
       await closing;
       if (options.keepHaproxy) supervisor.detach();
       else await supervisor.stop(HAPROXY_SOFT_STOP_MS);
+      // The lines of requests HAProxy finished while stopping, then the receiver closes.
+      await rejectAfter(traffic.flush({ readHaproxy: false }), STOP_LAST_FLUSH_MS, () => new Error(`the last analytics flush did not finish within ${STOP_LAST_FLUSH_MS} ms`))
+        .catch((error) => logger.warn({ err: String(error) }, 'edge: last analytics flush failed'));
+      await traffic.close();
     },
   };
 }

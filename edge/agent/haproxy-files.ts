@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { ServedHost } from './desired-diff.ts';
+import { trafficLogConfig } from './traffic-log.ts';
 
 const EDGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const TEMPLATE_PATH = path.join(EDGE_DIR, 'haproxy.cfg.template');
@@ -71,6 +72,8 @@ export interface TemplateValues {
   resolvers: string[];
   hstsMaxAge: number;
   threads: number;
+  /** The agent's request-log port (traffic-log.ts); 0 or absent: no request log. */
+  trafficLogPort?: number;
 }
 
 /**
@@ -105,6 +108,7 @@ export async function renderConfig(paths: StatePaths, v: TemplateValues): Promis
     ORIGIN_CA_FILE: v.originCaFile,
     EDGE_ID: v.edgeId,
     FORBIDDEN_ORIGINS: forbiddenOriginRules(v.forbiddenOrigins),
+    TRAFFIC_LOG: trafficLogConfig(v.trafficLogPort ?? 0),
     HSTS: v.hstsMaxAge > 0 ? `http-after-response set-header Strict-Transport-Security "max-age=${v.hstsMaxAge}"` : '# HSTS: off (HOSTGATE_EDGE_HSTS_MAX_AGE=0)',
   };
   return template.replace(/\$\{([A-Z_]+)\}/g, (_, name: string) => {

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import keyword
 import types
 import typing
 from collections.abc import Callable, Iterator
@@ -47,6 +48,8 @@ RESPONSES: dict[tuple[str, str, str], type] = {
     ("post", "/v1/webhook-deliveries/{id}/retry", "200"): models.WebhookDelivery,
     ("post", "/v1/widget-sessions", "201"): models.WidgetSession,
     ("get", "/v1/usage", "200"): models.Usage,
+    ("get", "/v1/domains/{id}/analytics", "200"): models.DomainAnalytics,
+    ("get", "/v1/analytics", "200"): models.OrganizationAnalytics,
     ("post", "/v1/billing/checkout-session", "201"): models.BillingSession,
     ("post", "/v1/billing/portal-session", "201"): models.BillingSession,
     ("post", "/v1/billing/plan", "200"): models.Usage,
@@ -70,6 +73,8 @@ METHODS: dict[tuple[str, str], Callable[..., Any]] = {
     ("post", "/v1/billing/portal-session"): resources.Billing.create_portal_session,
     ("post", "/v1/billing/plan"): resources.Billing.change_plan,
     ("get", "/v1/billing/invoices"): resources.Invoices.list,
+    ("get", "/v1/domains/{id}/analytics"): resources.Domains.analytics,
+    ("get", "/v1/analytics"): resources.Analytics.get,
 }
 
 
@@ -244,7 +249,9 @@ def test_every_request_field_and_filter_is_a_parameter(document: Schema) -> None
             p = shape.resolve(p)
             if p["in"] == "query":
                 wanted[p["name"]] = bool(p.get("required"))
-        for name, needed in wanted.items():
+        for api_name, needed in wanted.items():
+            # A parameter named by a Python keyword (`from`) is that name with a trailing underscore.
+            name = f"{api_name}_" if keyword.iskeyword(api_name) else api_name
             if name not in parameters:
                 problems.append(f"{method.upper()} {path}: {call.__qualname__} takes no {name}")
             elif needed != (name in required_params):

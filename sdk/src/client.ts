@@ -1,4 +1,5 @@
 // The client: `new Hostgate({ apiKey, baseUrl })`, one property per API resource.
+import { Analytics } from './resources/analytics.ts';
 import { Billing } from './resources/billing.ts';
 import { Destinations } from './resources/destinations.ts';
 import { Domains } from './resources/domains.ts';
@@ -32,6 +33,7 @@ export class Hostgate {
   readonly widgetSessions: WidgetSessions;
   readonly usage: Usage;
   readonly billing: Billing;
+  readonly analytics: Analytics;
   readonly webhooks = webhooks;
 
   constructor(options: ClientOptions) {
@@ -43,5 +45,6 @@ export class Hostgate {
     this.widgetSessions = new WidgetSessions(transport);
     this.usage = new Usage(transport);
     this.billing = new Billing(transport);
+    this.analytics = new Analytics(transport);
   }
 }

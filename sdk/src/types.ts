@@ -82,3 +82,14 @@ export type PlanChangeResult = Schemas['Usage'];
 export type Invoice = Schemas['Invoice'];
 export type InvoiceItem = Schemas['InvoiceItem'];
 export type InvoiceListParams = QueryParams<'/v1/billing/invoices', 'get'>;
+
+/** `domains.analytics`: a domain's traffic over a range (totals and buckets, summed over edges). */
+export type DomainAnalytics = Schemas['DomainAnalytics'];
+export type DomainAnalyticsParams = QueryParams<'/v1/domains/{id}/analytics', 'get'>;
+export type AnalyticsBucket = Schemas['AnalyticsBucket'];
+export type AnalyticsTotals = Schemas['AnalyticsTotals'];
+export type AnalyticsInterval = Schemas['AnalyticsInterval'];
+/** `analytics.retrieve`: the organization's traffic totals and a page of its top hostnames. */
+export type OrganizationAnalytics = Schemas['OrganizationAnalytics'];
+export type OrganizationAnalyticsParams = QueryParams<'/v1/analytics', 'get'>;
+export type TopHostname = Schemas['TopHostname'];

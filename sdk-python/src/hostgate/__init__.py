@@ -25,6 +25,8 @@ from .errors import (
 )
 from .models import (
     BillingSession,
+    DomainAnalytics,
+    OrganizationAnalytics,
     Destination,
     DnsRecord,
     Domain,
@@ -63,6 +65,8 @@ __all__ = [
     "APITimeoutError",
     "WebhookSignatureError",
     "BillingSession",
+    "DomainAnalytics",
+    "OrganizationAnalytics",
     "Destination",
     "DnsRecord",
     "Domain",

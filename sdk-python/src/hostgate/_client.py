@@ -17,7 +17,7 @@ from ._transport import (
     DEFAULT_TIMEOUT,
     Transport,
 )
-from .resources import Billing, Destinations, Domains, Usage, WebhookDeliveries, WebhookEndpoints, WidgetSessions
+from .resources import Analytics, Billing, Destinations, Domains, Usage, WebhookDeliveries, WebhookEndpoints, WidgetSessions
 
 _KEY_PREFIX = re.compile(r"^[A-Za-z0-9_.:-]{0,64}$")
 
@@ -69,6 +69,7 @@ class Hostgate:
         self.widget_sessions = WidgetSessions(self._transport)
         self.usage = Usage(self._transport)
         self.billing = Billing(self._transport)
+        self.analytics = Analytics(self._transport)
 
     @staticmethod
     def generate_key(prefix: str = "hg") -> str:

@@ -1,3 +1,4 @@
+import { Analytics } from './resources/analytics.ts';
 import { Billing } from './resources/billing.ts';
 import { Destinations } from './resources/destinations.ts';
 import { Domains } from './resources/domains.ts';
@@ -29,6 +30,7 @@ export declare class Hostgate {
     readonly widgetSessions: WidgetSessions;
     readonly usage: Usage;
     readonly billing: Billing;
+    readonly analytics: Analytics;
     readonly webhooks: {
         verify(rawBody: import("./webhooks.ts").RawBody, header: string | readonly string[] | null | undefined, secret: string | readonly string[], options?: import("./webhooks.ts").VerifyOptions): import("./webhooks.ts").WebhookEvent;
         constructEvent(rawBody: import("./webhooks.ts").RawBody, header: string | readonly string[] | null | undefined, secret: string | readonly string[], options?: import("./webhooks.ts").VerifyOptions): import("./webhooks.ts").HostgateEvent;

@@ -1,4 +1,5 @@
 // The client: `new Hostgate({ apiKey, baseUrl })`, one property per API resource.
+import { Analytics } from "./resources/analytics.js";
 import { Billing } from "./resources/billing.js";
 import { Destinations } from "./resources/destinations.js";
 import { Domains } from "./resources/domains.js";
@@ -32,5 +33,6 @@ export class Hostgate {
         this.widgetSessions = new WidgetSessions(transport);
         this.usage = new Usage(transport);
         this.billing = new Billing(transport);
+        this.analytics = new Analytics(transport);
     }
 }

@@ -391,6 +391,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/domains/{id}/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A domain's traffic: requests, status classes, bytes and origin-time percentiles per minute, hour or day
+         * @description Traffic the edge served for this domain over [from, to), summed over every edge, as totals and a series of buckets (buckets without traffic are absent). Ranges: minute ≤ 48 h, hour ≤ 31 days, day ≤ 400 days. Counted from the request log, which may lose lines under overload; billing bytes come from exact counters (docs/analytics.md).
+         */
+        get: operations["domains.analytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's traffic totals and its top hostnames
+         * @description Traffic over [from, to) of every domain of the organization, summed over every edge, and its hostnames ordered by requests, errors or bytes (a page of `limit`; `next_cursor` continues). Ranges as for a domain's analytics.
+         */
+        get: operations["analytics.retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/billing/checkout-session": {
         parameters: {
             query?: never;
@@ -656,6 +696,95 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description Traffic of one domain in one bucket, summed over every edge */
+        AnalyticsBucket: {
+            /**
+             * Format: date-time
+             * @description Start of the bucket (UTC, aligned to its interval)
+             */
+            start: string;
+            /** @description Requests answered or ended in the bucket (one HAProxy log line each) */
+            requests: number;
+            /** @description Answers with a 2xx status */
+            status_2xx: number;
+            /** @description Answers with a 3xx status */
+            status_3xx: number;
+            /** @description Answers with a 4xx status */
+            status_4xx: number;
+            /** @description Answers with a 5xx status */
+            status_5xx: number;
+            /** @description Answers the edge made itself, without an answer from the origin (502 origin unreachable, 503 suspended, 504 timeout, 508 loop); also counted in their status class */
+            edge_answers: number;
+            /** @description Requests that ended without an answer (the client went away first) */
+            no_answer: number;
+            /** @description HTTP bytes received from clients, headers included */
+            bytes_in: number;
+            /** @description HTTP bytes sent to clients, headers included */
+            bytes_out: number;
+            /** @description Requests over HTTP/1.x */
+            http1: number;
+            /** @description Requests over HTTP/2 */
+            http2: number;
+            /** @description Requests over TLS 1.2 */
+            tls12: number;
+            /** @description Requests over TLS 1.3 */
+            tls13: number;
+            /** @description Median time until the origin's response headers, in ms (null: no origin answer in the bucket) */
+            origin_ms_p50: number | null;
+            /** @description 95th percentile of the origin time, in ms */
+            origin_ms_p95: number | null;
+            /** @description 99th percentile of the origin time, in ms */
+            origin_ms_p99: number | null;
+            /** @description Mean time from the request's first byte to the answer's last, in ms */
+            total_ms_mean: number | null;
+        };
+        /**
+         * @description Bucket width: minute (range ≤ 48 h, kept 48 h), hour (range ≤ 31 days), day (range ≤ 400 days; hours and days kept 400 days)
+         * @enum {string}
+         */
+        AnalyticsInterval: "minute" | "hour" | "day";
+        /**
+         * @description requests, errors (4xx + 5xx) or bytes (in + out), descending
+         * @enum {string}
+         */
+        AnalyticsSort: "requests" | "errors" | "bytes";
+        /** @description Traffic counters summed over a range (and over every edge) */
+        AnalyticsTotals: {
+            /** @description Requests answered or ended in the bucket (one HAProxy log line each) */
+            requests: number;
+            /** @description Answers with a 2xx status */
+            status_2xx: number;
+            /** @description Answers with a 3xx status */
+            status_3xx: number;
+            /** @description Answers with a 4xx status */
+            status_4xx: number;
+            /** @description Answers with a 5xx status */
+            status_5xx: number;
+            /** @description Answers the edge made itself, without an answer from the origin (502 origin unreachable, 503 suspended, 504 timeout, 508 loop); also counted in their status class */
+            edge_answers: number;
+            /** @description Requests that ended without an answer (the client went away first) */
+            no_answer: number;
+            /** @description HTTP bytes received from clients, headers included */
+            bytes_in: number;
+            /** @description HTTP bytes sent to clients, headers included */
+            bytes_out: number;
+            /** @description Requests over HTTP/1.x */
+            http1: number;
+            /** @description Requests over HTTP/2 */
+            http2: number;
+            /** @description Requests over TLS 1.2 */
+            tls12: number;
+            /** @description Requests over TLS 1.3 */
+            tls13: number;
+            /** @description Median time until the origin's response headers, in ms (null: no origin answer in the bucket) */
+            origin_ms_p50: number | null;
+            /** @description 95th percentile of the origin time, in ms */
+            origin_ms_p95: number | null;
+            /** @description 99th percentile of the origin time, in ms */
+            origin_ms_p99: number | null;
+            /** @description Mean time from the request's first byte to the answer's last, in ms */
+            total_ms_mean: number | null;
+        };
         /** @description A payment provider page (checkout or customer portal) to send the payer to */
         BillingSession: {
             /** @description The payment provider's session id (cs_… / ps_…; cs_local_… with the built-in provider) */
@@ -765,6 +894,30 @@ export interface components {
              * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
              */
             updated_at: string;
+        };
+        /** @description A domain's traffic over a range: totals and a series of buckets */
+        DomainAnalytics: {
+            /** @description The domain */
+            domain_id: string;
+            /** @description Its hostname */
+            hostname: string;
+            /**
+             * Format: date-time
+             * @description Start of the range (the `from` asked, inclusive, aligned down to the interval)
+             */
+            start: string;
+            /**
+             * Format: date-time
+             * @description End of the range (the `to` asked, exclusive, aligned up to the interval)
+             */
+            end: string;
+            interval: components["schemas"]["AnalyticsInterval"];
+            totals: components["schemas"]["AnalyticsTotals"];
+            /** @description Buckets with traffic, oldest first (a bucket without traffic is absent) */
+            buckets: components["schemas"]["AnalyticsBucket"][];
+        };
+        DomainAnalyticsResponse: {
+            data: components["schemas"]["DomainAnalytics"];
         };
         /** @description The organization's current usage period (GET /v1/usage); measured every minute by the edge, reported, never billed */
         DomainBandwidth: {
@@ -1051,6 +1204,31 @@ export interface components {
         InvoiceResponse: {
             data: components["schemas"]["Invoice"];
         };
+        /** @description The organization's traffic over a range: totals and its top hostnames */
+        OrganizationAnalytics: {
+            /**
+             * Format: date-time
+             * @description Start of the range (the `from` asked, inclusive, aligned down to the interval)
+             */
+            start: string;
+            /**
+             * Format: date-time
+             * @description End of the range (the `to` asked, exclusive, aligned up to the interval)
+             */
+            end: string;
+            interval: components["schemas"]["AnalyticsInterval"];
+            sort: components["schemas"]["AnalyticsSort"];
+            totals: components["schemas"]["AnalyticsTotals"];
+            /** @description This page of the hostnames with traffic, by `sort` descending (ties by domain id) */
+            top: components["schemas"]["TopHostname"][];
+            /** @description True when another page of the top list follows */
+            has_more: boolean;
+            /** @description Pass as `cursor` (with the same from, to, interval and sort) for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        OrganizationAnalyticsResponse: {
+            data: components["schemas"]["OrganizationAnalytics"];
+        };
         /**
          * @description dns_txt: the TXT record; dns_target: the hostname points at us
          * @enum {string}
@@ -1117,6 +1295,27 @@ export interface components {
          * @enum {string}
          */
         SubscribedEvent: "hostname.created" | "hostname.verified" | "hostname.active" | "hostname.failed" | "hostname.suspended" | "hostname.deleting" | "hostname.deleted" | "hostname.dns_broken" | "*";
+        /** @description One hostname of the top list */
+        TopHostname: {
+            /** @description The domain */
+            domain_id: string;
+            /** @description Its hostname */
+            hostname: string;
+            /** @description Requests in the range */
+            requests: number;
+            /** @description 4xx and 5xx answers in the range */
+            errors: number;
+            /** @description Bytes in and out in the range */
+            bytes: number;
+            /** @description 4xx answers */
+            status_4xx: number;
+            /** @description 5xx answers */
+            status_5xx: number;
+            /** @description Bytes received from clients */
+            bytes_in: number;
+            /** @description Bytes sent to clients */
+            bytes_out: number;
+        };
         /** @description What blocks a track of a zero-downtime move */
         TrackProblem: {
             /** @description Stable code (docs/zero-downtime-moves.md): ownership_txt_missing, ownership_txt_mismatch, delegation_cname_missing, caa_forbids_ca, challenge_failed, pending_validations_limit, certificate_orders_limit, … */
@@ -4406,6 +4605,185 @@ export interface operations {
                 };
             };
             /** @description Error codes: `api_key_in_query` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "domains.analytics": {
+        parameters: {
+            query?: {
+                /** @description Start of the range, RFC 3339 (default: `to` minus 24 h) */
+                from?: string;
+                /** @description End of the range, RFC 3339 (default: now) */
+                to?: string;
+                /** @description Bucket width: minute (range ≤ 48 h), hour (≤ 31 days), day (≤ 400 days) */
+                interval?: "minute" | "hour" | "day";
+            };
+            header?: never;
+            path: {
+                /** @description The domain's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain's traffic */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainAnalyticsResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query`, `analytics_range_invalid`, `analytics_range_too_long` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `domain_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "analytics.retrieve": {
+        parameters: {
+            query?: {
+                /** @description Start of the range, RFC 3339 (default: `to` minus 24 h) */
+                from?: string;
+                /** @description End of the range, RFC 3339 (default: now) */
+                to?: string;
+                /** @description Bucket width: minute (range ≤ 48 h), hour (≤ 31 days), day (≤ 400 days) */
+                interval?: "minute" | "hour" | "day";
+                /** @description Order of the top list: requests, errors (4xx + 5xx) or bytes (in + out), descending */
+                sort?: "requests" | "errors" | "bytes";
+                /** @description Hostnames per page, 1–100 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization's traffic */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationAnalyticsResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query`, `analytics_range_invalid`, `analytics_range_too_long` */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

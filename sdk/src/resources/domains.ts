@@ -1,6 +1,6 @@
 import type { PageList } from '../pagination.ts';
 import type { ReadOptions, WithResponse, WriteOptions } from '../transport.ts';
-import type { Domain, DomainCreateParams, DomainDetail, DomainListParams } from '../types.ts';
+import type { Domain, DomainAnalytics, DomainAnalyticsParams, DomainCreateParams, DomainDetail, DomainListParams } from '../types.ts';
 import { pathOf, Resource } from './resource.ts';
 
 /** Your customers' hostnames: DNS instructions, verification, certificate, status. */
@@ -28,5 +28,13 @@ export class Domains extends Resource {
   /** POST /v1/domains/{id}/verify: check DNS now instead of at the next backoff step (202). */
   async verify(id: string, options: WriteOptions): Promise<WithResponse<Domain>> {
     return this.one({ method: 'POST', path: pathOf('domains', id, '/verify'), idempotencyKey: options?.idempotencyKey, options });
+  }
+
+  /**
+   * GET /v1/domains/{id}/analytics: requests, status classes, bytes and origin-time percentiles per
+   * `interval` (minute ≤ 48 h, hour ≤ 31 days, day ≤ 400 days) over [`from`, `to`).
+   */
+  async analytics(id: string, params?: DomainAnalyticsParams, options?: ReadOptions): Promise<WithResponse<DomainAnalytics>> {
+    return this.one({ method: 'GET', path: pathOf('domains', id, '/analytics'), query: { ...(params ?? {}) }, options });
   }
 }

@@ -41,10 +41,11 @@ class Resource:
         timeout: float | None = None,
         request_id: str | None = None,
         max_retries: int | None = None,
+        query: Mapping[str, QueryValue] | None = None,
     ) -> M:
         """A single resource: the answer's ``data`` as ``model``, with ``last_response``."""
         answer = self._transport.request(
-            method, path, body=body, idempotency_key=idempotency_key, takes_key=takes_key,
+            method, path, query=query, body=body, idempotency_key=idempotency_key, takes_key=takes_key,
             timeout=timeout, request_id=request_id, max_retries=max_retries,
         )
         try:

@@ -1,7 +1,10 @@
 from __future__ import annotations
 
 from .._transport import path_of
-from ..models import Domain, DomainStatus
+from datetime import datetime
+
+from .._decode import encode
+from ..models import AnalyticsInterval, Domain, DomainAnalytics, DomainStatus
 from ..pagination import ListResult
 from ._base import Resource, body_of
 
@@ -50,3 +53,31 @@ class Domains(Resource):
     def verify(self, domain_id: str, /, *, idempotency_key: str, timeout: float | None = None, request_id: str | None = None) -> Domain:
         """POST /v1/domains/{id}/verify: check DNS now instead of at the next backoff step (202)."""
         return self._one(Domain, "POST", path_of("domains", domain_id, "/verify"), idempotency_key=idempotency_key, timeout=timeout, request_id=request_id)
+
+    def analytics(
+        self,
+        domain_id: str,
+        /,
+        *,
+        from_: datetime | str | None = None,
+        to: datetime | str | None = None,
+        interval: AnalyticsInterval | None = None,
+        timeout: float | None = None,
+        request_id: str | None = None,
+        max_retries: int | None = None,
+    ) -> DomainAnalytics:
+        """GET /v1/domains/{id}/analytics: the domain's traffic per ``interval`` (minute ≤ 48 h, hour ≤ 31 days,
+        day ≤ 400 days) over [``from_``, ``to``), summed over every edge."""
+        query = {"from": _timestamp(from_), "to": _timestamp(to), "interval": interval}
+        return self._one(
+            DomainAnalytics, "GET", path_of("domains", domain_id, "/analytics"), query=query,
+            timeout=timeout, request_id=request_id, max_retries=max_retries,
+        )
+
+
+def _timestamp(value: datetime | str | None) -> str | None:
+    """A datetime as the API's timestamp text (UTC, milliseconds); a string as given."""
+    if value is None or isinstance(value, str):
+        return value
+    out: str = encode(value)
+    return out

@@ -1,6 +1,6 @@
 import type { PageList } from '../pagination.ts';
 import type { ReadOptions, WithResponse, WriteOptions } from '../transport.ts';
-import type { Domain, DomainCreateParams, DomainDetail, DomainListParams } from '../types.ts';
+import type { Domain, DomainAnalytics, DomainAnalyticsParams, DomainCreateParams, DomainDetail, DomainListParams } from '../types.ts';
 import { Resource } from './resource.ts';
 /** Your customers' hostnames: DNS instructions, verification, certificate, status. */
 export declare class Domains extends Resource {
@@ -14,4 +14,9 @@ export declare class Domains extends Resource {
     delete(id: string, options: WriteOptions): Promise<WithResponse<Domain>>;
     /** POST /v1/domains/{id}/verify: check DNS now instead of at the next backoff step (202). */
     verify(id: string, options: WriteOptions): Promise<WithResponse<Domain>>;
+    /**
+     * GET /v1/domains/{id}/analytics: requests, status classes, bytes and origin-time percentiles per
+     * `interval` (minute ≤ 48 h, hour ≤ 31 days, day ≤ 400 days) over [`from`, `to`).
+     */
+    analytics(id: string, params?: DomainAnalyticsParams, options?: ReadOptions): Promise<WithResponse<DomainAnalytics>>;
 }

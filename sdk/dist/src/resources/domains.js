@@ -21,4 +21,11 @@ export class Domains extends Resource {
     async verify(id, options) {
         return this.one({ method: 'POST', path: pathOf('domains', id, '/verify'), idempotencyKey: options?.idempotencyKey, options });
     }
+    /**
+     * GET /v1/domains/{id}/analytics: requests, status classes, bytes and origin-time percentiles per
+     * `interval` (minute ≤ 48 h, hour ≤ 31 days, day ≤ 400 days) over [`from`, `to`).
+     */
+    async analytics(id, params, options) {
+        return this.one({ method: 'GET', path: pathOf('domains', id, '/analytics'), query: { ...(params ?? {}) }, options });
+    }
 }
