@@ -52,7 +52,10 @@ export const CertificateTrack = named('CertificateTrack', Type.Object({
   updated_at: Type.Union([Timestamp, Type.Null()], { description: 'When the track last changed; null before' }),
 }, { description: 'Certificate track, independent of `status`' }));
 
-export const Metadata = named('DomainMetadata', Type.Record(Type.String({ minLength: 1, maxLength: METADATA_MAX_KEY }), Type.String({ maxLength: METADATA_MAX_VALUE }), {
+// additionalProperties (not TypeBox's Record, whose patternProperties the document normalises to
+// this shape): one shape wherever it appears.
+export const Metadata = named('DomainMetadata', Type.Object({}, {
+  additionalProperties: Type.String({ maxLength: METADATA_MAX_VALUE }),
   description: `Your key/value annotations of the domain: string values, at most ${METADATA_MAX_KEYS} keys of ≤ ${METADATA_MAX_KEY} characters, values ≤ ${METADATA_MAX_VALUE} characters, ≤ 4 KB as JSON. Shown on server API reads and in webhook events, never to the widget (keep private values here only if your customer must not see them anywhere else either).`,
 }));
 
@@ -120,7 +123,7 @@ export const CreateDomainBody = Type.Object({
 
 export const UpdateDomainBody = Type.Object({
   destination_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Another destination (dst_…) of your organization: the edge routes to it within 2 s, keeping the certificate' })),
-  metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: 'Replaces the metadata (DomainMetadata limits); null clears it' })),
+  metadata: Type.Optional(Type.Union([Metadata, Type.Null()], { description: 'Replaces the metadata (DomainMetadata limits); null clears it' })),
   redirect: Type.Optional(Type.Union([Redirect, Type.Null()], { description: 'Sets the redirect; null removes it' })),
   external_customer_id: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 255 }), Type.Null()], { description: 'Your reference for the customer; null clears it' })),
   tls: Type.Optional(Type.Object({

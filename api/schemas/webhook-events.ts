@@ -4,7 +4,7 @@
 import { Type } from 'typebox';
 import { eventKinds, type EventKind as EventKindName } from '../../model/domain-status.ts';
 import { named, StringEnum, Timestamp } from './common.ts';
-import { DomainStatus } from './domains.ts';
+import { DomainStatus, Metadata } from './domains.ts';
 
 export const EventKind = named('EventKind', StringEnum(eventKinds, { description: 'The kind of a webhook event (docs/api-decisions.md, "Webhooks")' }));
 
@@ -46,7 +46,7 @@ export const WebhookEventData = named('WebhookEventData', Type.Object({
   status: { ...DomainStatus, description: "The domain's status when the event happened" },
   destination_id: Type.String({ description: 'Its destination (`dst_…`)' }),
   external_customer_id: Type.Union([Type.String(), Type.Null()], { description: "Your reference for the customer, as given at the domain's creation or last PATCH" }),
-  metadata: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()], { description: 'Your metadata of the domain when the event happened; null when none is set' }),
+  metadata: Type.Union([Metadata, Type.Null()], { description: 'Your metadata of the domain when the event happened; null when none is set' }),
   changes: Type.Optional(Type.Array(named('DomainChangedField', StringEnum(['destination_id', 'metadata', 'redirect', 'external_customer_id', 'tls'], { description: 'A field PATCH /v1/domains/{id} changed' })), { description: '`hostname.updated` only: the fields that changed' })),
 }, { additionalProperties: false, description: 'The domain an event is about, as it was when the event happened' }));
 

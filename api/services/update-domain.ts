@@ -49,7 +49,7 @@ export function domainUpdater(deps: { db: Db; serviceDomain: string }) {
       throw invalid(body.tls ? 'tls' : 'body', 'send at least one of destination_id, metadata, redirect, external_customer_id, tls (min_version, hsts)');
     }
     const patch: DomainPatch = {};
-    if (body.metadata !== undefined) patch.metadata = metadataOf(body.metadata);
+    if (body.metadata !== undefined) patch.metadata = metadataOf(body.metadata as Record<string, unknown> | null);
     if (body.external_customer_id !== undefined) patch.externalCustomerId = body.external_customer_id;
     if (body.destination_id !== undefined) patch.destinationId = body.destination_id;
     if (body.tls?.min_version !== undefined) patch.tlsMinVersion = body.tls.min_version;
