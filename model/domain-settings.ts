@@ -41,12 +41,13 @@ export function checkMetadata(m: Metadata): SettingProblem | null {
  * Where a redirect goes, as the edge uses it: an https URL as given (normalised by the URL
  * parser), or a sibling hostname as `https://<hostname>`. With `preserve_path` the request's path
  * and query are appended, so a trailing slash of the target is dropped. `|` separates the edge's
- * route fields and is percent-encoded; URLs hold no spaces once parsed.
+ * route fields and `;` ends a command on HAProxy's runtime API: both are percent-encoded; URLs
+ * hold no spaces once parsed.
  */
 export function redirectTarget(to: string, preservePath: boolean): string {
   const url = /^https:\/\//i.test(to) ? new URL(to).href : `https://${to}/`;
   const base = preservePath ? url.replace(/\/$/, '') : url;
-  return base.replace(/\|/g, '%7C');
+  return base.replace(/\|/g, '%7C').replace(/;/g, '%3B');
 }
 
 /** Whether `to` is written as an https URL (else it names a hostname). */
@@ -66,11 +67,12 @@ export function checkRedirectUrl(to: string, ownHostname: string): SettingProble
 }
 
 /**
- * The Strict-Transport-Security value the edge sends for a hostname (no spaces: the value travels
- * in a HAProxy map, and RFC 6797 allows directives without whitespace).
+ * The Strict-Transport-Security value the edge sends for a hostname, as its route carries it:
+ * directives joined by `_` (a map value holds no spaces, and `;` ends a runtime-API command);
+ * HAProxy turns each `_` into `;` (RFC 6797 allows directives without whitespace).
  */
 export function hstsHeader(h: HstsSetting): string {
-  return [`max-age=${h.max_age}`, ...(h.include_subdomains ? ['includeSubDomains'] : []), ...(h.preload ? ['preload'] : [])].join(';');
+  return [`max-age=${h.max_age}`, ...(h.include_subdomains ? ['includeSubDomains'] : []), ...(h.preload ? ['preload'] : [])].join('_');
 }
 
 /** HSTS preload lists require a year, includeSubDomains and preload together. */

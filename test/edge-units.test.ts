@@ -61,6 +61,7 @@ describe('desired-state diff', () => {
   const host = (hostname: string, certId: string | null, mode: DesiredHost['mode'] = 'serve'): DesiredHost => ({
     hostname, domainId: `dom_${hostname}`, mode, destinationHost: 'app.vendor.test', destinationPort: 443,
     certificate: certId ? { id: certId, pem: `pem-${certId}`, serial: '01' } : null,
+    redirect: null, minTls: '1.2', hsts: null,
   });
   const served = (entries: [string, ServedHost][]) => new Map(entries);
 
