@@ -59,7 +59,7 @@ async function main() {
   const redirecting = await insertDomain(db, { hostname: 'www.settings.bench', destinationHost: 'a.origin.bench', certificate: await customerCa.issue(['www.settings.bench']), organizationId: org });
   await db.transaction((tx) => domainsRepository(db).update(tx, org, redirecting.domainId, { redirect: { to: 'settings.bench', status: 301, preserve_path: true } }));
 
-  const edge = await startEdgeProcess({ databaseUrl: benchUrl, resolvers: dns.server, originCaFile: originCa.certPath, env: { LOG_LEVEL: 'warn' } });
+  const edge = await startEdgeProcess({ databaseUrl: benchUrl, resolvers: dns.server, originCaFile: originCa.certPath });
   onCleanup('edge', async () => { await edge.stop(); await edge.cleanup(); });
   progress(`edge on :${edge.port}; ${samples} re-points`);
 
