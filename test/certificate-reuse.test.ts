@@ -63,6 +63,17 @@ describe('a fresh certificate is reused', () => {
     expect(await issued(d.id)).toEqual(before);
   });
 
+  it('also_connect: both names go active, the www name redirecting to the apex', async () => {
+    acme.dns.set('pair-reuse.test', [{ type: 'A', value: '127.0.0.1' }]);
+    acme.dns.set('www.pair-reuse.test', [{ type: 'CNAME', value: EDGE }]);
+    const res = await api.post('/v1/domains', { hostname: 'pair-reuse.test', destination_id: dstA, also_connect: 'www' });
+    expect(res.statusCode).toBe(201);
+    const { data: apex, also_connected: www } = res.json();
+    await statusOf(apex.id, 'active');
+    const served = await statusOf(www.id, 'active');
+    expect(served.redirect).toEqual({ to: 'pair-reuse.test', status: 301, preserve_path: true });
+  });
+
   it('a re-point keeps the domain active with its certificate', async () => {
     acme.dns.set('shop.reuse-two.test', [{ type: 'CNAME', value: EDGE }]);
     const d = (await api.post('/v1/domains', { hostname: 'shop.reuse-two.test', destination_id: dstA })).json().data;
