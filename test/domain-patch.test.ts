@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sql } from 'slonik';
 import { apiKeysRepository } from '../db/repositories/api-keys.ts';
+import { destinationsRepository } from '../db/repositories/destinations.ts';
 import { domainsRepository } from '../db/repositories/domains.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
 import { client } from './support/http.ts';
@@ -112,6 +113,9 @@ describe('changing a connected domain (issue 23)', () => {
     expect(err(await patch({ tls: { min_version: '1.1' } }))[0]).toBe(400);
     expect(err(await patch({ tls: { hsts: { max_age: 60, include_subdomains: false, preload: true } } }))).toEqual([400, 'invalid_request', 'tls.hsts.preload']);
     expect(err(await patch({ destination_id: 'dst_00000000000000000000000000' }))).toEqual([404, 'destination_not_found', 'destination_id']);
+    // A destination on the domain's own hostname (made before the domain existed) would loop.
+    const loop = await destinationsRepository(t.database.db).create({ organizationId: orgId, url: 'https://refusals.patch.example', host: 'refusals.patch.example', port: 443 });
+    expect(err(await patch({ destination_id: loop.id }))).toEqual([400, 'invalid_request', 'destination_id']);
     const other = client(t.app, (await createOrgWithKey(t, undefined, 'Other org')).auth);
     const foreign = (await other.post('/v1/destinations', { url: 'https://foreign.patch.example.com' })).json().data.id;
     expect(err(await patch({ destination_id: foreign }))).toEqual([404, 'destination_not_found', 'destination_id']);

@@ -40,6 +40,7 @@ export type DomainRow = Static<typeof DomainRow>;
 const Domain = row(DomainRow);
 const columnNames = Object.keys(DomainRow.properties) as Array<keyof DomainRow>;
 const columns = sql.join(columnNames.map((c) => sql.identifier([c])), sql.fragment`, `);
+const HostRow = row(Type.Object({ host: Type.String() }));
 const TransitionRow = row(Type.Object({ ...DomainRow.properties, changed: Type.Boolean(), previous_status: DomainRow.properties.status }));
 
 export class DomainConflictError extends Error {
@@ -62,7 +63,7 @@ export interface DomainPatch {
 
 export type UpdateResult =
   | { result: 'updated'; domain: DomainRow; changed: string[] }
-  | { result: 'not_found' | 'deleted' | 'destination_not_found'; domain: DomainRow | null };
+  | { result: 'not_found' | 'deleted' | 'destination_not_found' | 'destination_loops'; domain: DomainRow | null };
 
 export interface DomainFilters { status?: DomainStatus | undefined; hostname?: string | undefined; externalCustomerId?: string | undefined; metadata?: { key: string; value: string } | undefined }
 
@@ -187,8 +188,10 @@ export function domainsRepository(db: Db) {
       if (!current) return { result: 'not_found', domain: null };
       if (current.status === 'deleting' || current.status === 'deleted') return { result: 'deleted', domain: current };
       if (patch.destinationId !== undefined && patch.destinationId !== current.destination_id) {
-        const live = await tx.exists(sql.unsafe`select 1 from destinations where id = ${patch.destinationId} and organization_id = ${organizationId} and deleted_at is null for share`);
-        if (!live) return { result: 'destination_not_found', domain: current };
+        const host = await tx.maybeOneFirst(sql.type(HostRow)`select host from destinations where id = ${patch.destinationId} and organization_id = ${organizationId} and deleted_at is null for share`);
+        if (host === null) return { result: 'destination_not_found', domain: current };
+        // The edge would proxy the hostname's requests to itself (as at creation: connect-hostname.ts).
+        if (host === current.hostname) return { result: 'destination_loops', domain: current };
       }
       const sets: ReturnType<typeof sql.fragment>[] = [];
       const changed: string[] = [];
