@@ -6,6 +6,7 @@ import { sql } from 'slonik';
 import { apiKeysRepository } from '../db/repositories/api-keys.ts';
 import { destinationsRepository } from '../db/repositories/destinations.ts';
 import { domainsRepository } from '../db/repositories/domains.ts';
+import { eventPayload } from '../activities/webhooks.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
 import { client } from './support/http.ts';
 
@@ -65,6 +66,14 @@ describe('changing a connected domain (issue 23)', () => {
     // null clears; a URL redirect keeps its query.
     const cleared = (await api.patch(`/v1/domains/${d.id}`, { metadata: null, external_customer_id: null, redirect: { to: 'https://example.org/landing?x=1', status: 302, preserve_path: false }, tls: { hsts: null } })).json().data;
     expect([cleared.metadata, cleared.external_customer_id, cleared.redirect, cleared.tls]).toEqual([null, null, { to: 'https://example.org/landing?x=1', status: 302, preserve_path: false }, { min_version: '1.3', hsts: null }]);
+  });
+
+  it('webhook bodies carry metadata, and changes on hostname.updated', async () => {
+    const { data: d } = await create('payload.patch.example');
+    await api.patch(`/v1/domains/${d.id}`, { metadata: { crm: 'acct_1' } });
+    const rows = await t.database.db.any(sql.unsafe`select id, kind, data, created_at from events where domain_id = ${d.id} order by created_at, id`) as any[];
+    const bodies = rows.map((r) => eventPayload({ ...r, organization_id: orgId, domain_id: d.id } as never));
+    expect(bodies.map((b) => [b.event, b.data.metadata, b.data.changes])).toEqual([['hostname.created', null, undefined], ['hostname.updated', { crm: 'acct_1' }, ['metadata']]]);
   });
 
   it('metadata is in the events of status moves (hostname.active) too', async () => {
