@@ -163,6 +163,10 @@ describe('changing a connected domain (issue 23)', () => {
     // The reverse: a www. name with its apex.
     const rev = (await api.post('/v1/domains', { hostname: 'www.pairrev.example', destination_id: dstA, also_connect: 'apex' })).json();
     expect([rev.data.hostname, rev.also_connected.hostname, rev.also_connected.redirect.to]).toEqual(['www.pairrev.example', 'pairrev.example', 'www.pairrev.example']);
+    // The partner's records follow what it is: A for an apex, a CNAME for the parent of a deeper www.
+    expect(rev.also_connected.dns_records.map((r: any) => r.type)).toEqual(['A']);
+    const deep = (await api.post('/v1/domains', { hostname: 'www.shop.pairdeep.example', destination_id: dstA, also_connect: 'apex' })).json();
+    expect([deep.also_connected.hostname, deep.also_connected.dns_records.map((r: any) => r.type)]).toEqual(['shop.pairdeep.example', ['CNAME']]);
   });
 
   it('also_connect: a conflict on the second name leaves nothing behind; wrong shapes are refused', async () => {

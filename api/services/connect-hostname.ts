@@ -76,7 +76,11 @@ export function hostnameConnector(deps: ConnectDeps) {
     const normalized = normalizeHostname(input.hostname, { serviceDomain: config.serviceDomain });
     if (!normalized.ok) throw new ApiError('invalid_request', normalized.message, { param: 'hostname', details: { reason: normalized.reason } });
     const { hostname, isApex } = normalized;
-    const partner = input.alsoConnect ? pairedHostname(hostname, isApex, input.alsoConnect) : null;
+    const pairedName = input.alsoConnect ? pairedHostname(hostname, isApex, input.alsoConnect) : null;
+    // The partner's own normal form: whether it is an apex decides its DNS records (the parent of
+    // www.shop.example.com is no apex, and gets a CNAME like any subdomain).
+    const pairedNormal = pairedName ? normalizeHostname(pairedName, { serviceDomain: config.serviceDomain }) : null;
+    const partner = pairedNormal?.ok ? { hostname: pairedNormal.hostname, isApex: pairedNormal.isApex } : null;
     if (input.alsoConnect && !partner) {
       throw new ApiError('invalid_request', input.alsoConnect === 'www'
         ? `also_connect "www" needs an apex hostname; ${hostname} is not one (send also_connect "apex" with a www. name)`
@@ -91,8 +95,8 @@ export function hostnameConnector(deps: ConnectDeps) {
         : `${hostname} is an apex domain, which needs A/AAAA records to this service's edge, and no edge address is configured (HOSTGATE_EDGE_IPV4/HOSTGATE_EDGE_IPV6); connect a subdomain such as www.${hostname} instead`, { param: 'hostname' });
     }
     // The pair's apex needs the same edge addresses (also_connect "apex").
-    if (partner && input.alsoConnect === 'apex' && apexUnservable) {
-      throw new ApiError('apex_domains_unavailable', `${partner} is an apex domain, which needs A/AAAA records to this service's edge, and no edge address is configured (HOSTGATE_EDGE_IPV4/HOSTGATE_EDGE_IPV6); connect ${hostname} alone`, { param: 'also_connect' });
+    if (partner?.isApex && apexUnservable) {
+      throw new ApiError('apex_domains_unavailable', `${partner.hostname} is an apex domain, which needs A/AAAA records to this service's edge, and no edge address is configured (HOSTGATE_EDGE_IPV4/HOSTGATE_EDGE_IPV6); connect ${hostname} alone`, { param: 'also_connect' });
     }
     const started = input.resume ? await input.resume(hostname) : null;
     if (started) return { resumed: started };
@@ -111,9 +115,9 @@ export function hostnameConnector(deps: ConnectDeps) {
         let paired: DomainRow | null = null;
         if (partner) {
           // Same transaction: a conflict on the partner rolls the first name back too.
-          conflicting = partner;
-          if (destination.host === partner) throw loopsToItself(partner);
-          const second = await domains.create({ organizationId, destinationId: destination.id, hostname: partner, isApex: input.alsoConnect === 'apex', externalCustomerId: input.externalCustomerId, widgetSessionId: input.widgetSessionId }, tx);
+          conflicting = partner.hostname;
+          if (destination.host === partner.hostname) throw loopsToItself(partner.hostname);
+          const second = await domains.create({ organizationId, destinationId: destination.id, hostname: partner.hostname, isApex: partner.isApex, externalCustomerId: input.externalCustomerId, widgetSessionId: input.widgetSessionId }, tx);
           paired = await domains.setRedirect(tx, second.domain.id, { to: hostname, status: 301, preserve_path: true });
           outboxIds.push(second.outboxId);
         }
