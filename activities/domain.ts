@@ -12,6 +12,7 @@ import type { DomainTransitionName } from '../model/domain-status.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { DomainState } from '../contracts/domain-workflow.ts';
 import type { Problem } from '../model/problem.ts';
+import { certificateStillFresh } from '../model/domain-settings.ts';
 
 export interface DomainActivityDeps { db: Db; logger: Logger; config: Pick<Config, 'edgeDeployment' | 'edgeDeployOverdueSeconds'> }
 
@@ -65,6 +66,18 @@ export function createDomainActivities({ db, logger, config }: DomainActivityDep
       const changed = await verifications.setDnsBroken(domainId, broken);
       if (changed === null) throw missing(domainId);
       return changed;
+    },
+
+    /**
+     * The domain's stored certificate while more than a third of its life is left (issue 23): a
+     * resumed domain, back in pending_certificate, is served with it instead of ordering another
+     * one (an order spends the CA's rate limit; renewal orders at two thirds anyway).
+     */
+    async freshCertificate(domainId: string): Promise<{ certificateId: string; serial: string; notBefore: string; notAfter: string } | null> {
+      const latest = await certificates.latestLive(domainId);
+      if (!latest || !certificateStillFresh(Date.parse(latest.not_before), Date.parse(latest.not_after), Date.now())) return null;
+      const full = await certificates.byId(latest.id);
+      return { certificateId: full.id, serial: full.serial, notBefore: full.not_before, notAfter: full.not_after };
     },
 
     /** The newest live certificate (an active domain whose workflow lost its carried state). */

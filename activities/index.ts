@@ -28,7 +28,11 @@ export function createActivities(deps: ActivityDeps) {
     ...certificates,
     advanceMove: moves.advanceMove,
     heldCertificate: moves.heldCertificate.bind(moves),
-    ...createVerifyAndIssueActivities({ dns, certificates, logger: deps.logger, preissued: moves.preissuedCertificate, activateIfDeployed: domain.activateIfDeployed }),
+    ...createVerifyAndIssueActivities({
+      dns, certificates, logger: deps.logger, activateIfDeployed: domain.activateIfDeployed,
+      // A move's certificate, else a stored one with a third of its life left (resume, issue 23).
+      preissued: async (domainId) => (await moves.preissuedCertificate(domainId)) ?? (await domain.freshCertificate(domainId)),
+    }),
     ...createWebhookActivities({ ...deps, secretBox, allowPrivateTargets: deps.config.allowPrivateTargets, timeoutMs: deps.config.webhooks.timeoutMs }),
     ...createBillingActivities({ ...deps, provider: createBillingProvider(deps.config, deps.db) }),
   };

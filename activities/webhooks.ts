@@ -79,6 +79,9 @@ export function eventPayload(event: EventRow): WebhookEvent {
       status: String(d.status),
       destination_id: String(d.destination_id),
       external_customer_id: typeof d.external_customer_id === 'string' ? d.external_customer_id : null,
+      // Events stored before migration 013 carry no metadata: null, like a domain without any.
+      metadata: d.metadata && typeof d.metadata === 'object' ? d.metadata as Record<string, string> : null,
+      ...(Array.isArray(d.changes) ? { changes: d.changes.map(String) } : {}),
     },
   };
 }

@@ -12,6 +12,8 @@ export const widgetTerminalStatuses: readonly DomainStatus[] = ['active', 'faile
 export const eventKinds = [
   'hostname.created', 'hostname.verified', 'hostname.active', 'hostname.failed',
   'hostname.suspended', 'hostname.deleting', 'hostname.deleted', 'hostname.dns_broken',
+  // A vendor changed the domain (PATCH /v1/domains/{id}, issue 23); not a status move.
+  'hostname.updated',
 ] as const;
 export type EventKind = (typeof eventKinds)[number];
 

@@ -21,7 +21,8 @@ export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 export type WebhookEventKind =
   | 'hostname.created' | 'hostname.verified' | 'hostname.active' | 'hostname.failed'
-  | 'hostname.suspended' | 'hostname.deleting' | 'hostname.deleted' | 'hostname.dns_broken';
+  | 'hostname.suspended' | 'hostname.deleting' | 'hostname.deleted' | 'hostname.dns_broken'
+  | 'hostname.updated';
 
 /** The JSON body of every delivery. `id` (`evt_…`) is the same on every retry of one event. */
 export interface WebhookEvent {
@@ -35,6 +36,10 @@ export interface WebhookEvent {
     status: string;
     destination_id: string;
     external_customer_id: string | null;
+    /** Your metadata of the domain (PATCH /v1/domains/{id}); null when none is set. */
+    metadata: Record<string, string> | null;
+    /** `hostname.updated` only: the fields that changed (destination_id, metadata, redirect, external_customer_id, tls). */
+    changes?: string[];
   };
 }
 

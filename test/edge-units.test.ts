@@ -12,7 +12,7 @@ import { destinationHosts, diff, parseRoute, routeValue, type ServedHost } from 
 import { ensureDefaultCertificate, prepareStateDir, renderConfig, statePaths } from '../edge/agent/haproxy-files.ts';
 import { isOurHaproxy, parseShowProc } from '../edge/agent/haproxy-supervisor.ts';
 import { createOriginAddresses, nextAddress, originMapContent, refreshDelayMs, type Lookup } from '../edge/agent/origin-addresses.ts';
-import { certificateKeyContext, type DesiredHost } from '../edge/agent/snapshot.ts';
+import { certificateKeyContext, redirectValue, type DesiredHost } from '../edge/agent/snapshot.ts';
 import { checkCertificate, checkDestination, checkHostname } from '../edge/agent/validate.ts';
 import { createLogger } from '../logging/logger.ts';
 import { createTestCa } from './support/origin.ts';
@@ -61,6 +61,7 @@ describe('desired-state diff', () => {
   const host = (hostname: string, certId: string | null, mode: DesiredHost['mode'] = 'serve'): DesiredHost => ({
     hostname, domainId: `dom_${hostname}`, mode, destinationHost: 'app.vendor.test', destinationPort: 443,
     certificate: certId ? { id: certId, pem: `pem-${certId}`, serial: '01' } : null,
+    redirect: null, minTls: '1.2', hsts: null,
   });
   const served = (entries: [string, ServedHost][]) => new Map(entries);
 
@@ -91,6 +92,17 @@ describe('desired-state diff', () => {
     const want = host('a.test', 'crt_new');
     const changes = diff(new Map([['a.test', want]]), served([['a.test', { route: routeValue(host('a.test', 'crt_old')), inCrtList: true }]]), () => true);
     expect(changes[0]).toMatchObject({ putCertificate: { id: 'crt_new' }, route: routeValue(want) });
+  });
+
+  it('carries redirect and HSTS in a nine-field route, and re-lists a certificate whose TLS minimum changed (issue 23)', () => {
+    const want: DesiredHost = { ...host('r.test', 'crt_r'), redirect: redirectValue({ to: 'apex.test', status: 308, preserve_path: true }), hsts: 'max-age=600_includeSubDomains' };
+    expect(routeValue(want)).toBe('app.vendor.test|443|dom_r.test|serve|crt_r|308|1|https://apex.test|max-age=600_includeSubDomains');
+    expect(parseRoute(routeValue(want))).toMatchObject({ domainId: 'dom_r.test', certificateId: 'crt_r' });
+    expect(redirectValue({ to: 'https://x.test/a|b;c', status: 301, preserve_path: false })).toBe('301|0|https://x.test/a%7Cb%3Bc');
+    const tls13: DesiredHost = { ...host('t.test', 'crt_t'), minTls: '1.3' };
+    const listed = served([['t.test', { route: routeValue(tls13), inCrtList: true, tls13: false }]]);
+    expect(diff(new Map([['t.test', tls13]]), listed, () => true)).toEqual([expect.objectContaining({ hostname: 't.test', relist: true, tls13: true })]);
+    expect(diff(new Map([['t.test', tls13]]), served([['t.test', { route: routeValue(tls13), inCrtList: true, tls13: true }]]), () => true)).toEqual([]);
   });
 
   it('removes only hosts in scope on a targeted pass', () => {

@@ -31,6 +31,8 @@ const KNOWN_DOC_GAPS: string[] = [];
 /** Bodies the handler accepts where the schema-minimal one is not enough (PATCH needs a field). */
 const SAMPLE_BODIES: Record<string, unknown> = {
   'PATCH /v1/webhook-endpoints/{id}': { enabled: false },
+  'PATCH /v1/domains/{id}': { metadata: { plan: 'pro' } },
+  'PATCH /v1/destinations/{id}': { url: 'https://moved.example.com' },
 };
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -483,6 +485,8 @@ describe('OpenAPI document', () => {
       'POST /v1/domains': async () => ({ hostname: `ok-${uniq()}.openapi.example`, destination_id: await fresh('/v1/destinations'), external_customer_id: 'cus_1' }),
       'POST /v1/webhook-endpoints': async () => ({ url: 'https://hooks.example.com/ok', events: ['hostname.active'], description: 'ok' }),
       'PATCH /v1/webhook-endpoints/{id}': async () => ({ enabled: false }),
+      'PATCH /v1/domains/{id}': async () => ({ metadata: { plan: 'pro' }, tls: { min_version: '1.3', hsts: null } }),
+      'PATCH /v1/destinations/{id}': async () => ({ url: `https://moved-${uniq()}.example.com` }),
       'POST /v1/widget-sessions': async () => ({ external_customer_id: 'cus_1', allowed_origins: ['https://app.example.com'], destination_id: await fresh('/v1/destinations') }),
       // Billing (local provider): a checkout needs no subscription; the portal and a plan change need one (paid on its page).
       'POST /v1/billing/checkout-session': async () => {

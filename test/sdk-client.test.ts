@@ -113,6 +113,19 @@ describe('Hostgate client against the real API', () => {
       expect(deleting.status).toBe('deleting');
     });
 
+    it('domains.update, domains.createPair, destinations.update (issue 23)', async () => {
+      const first = await hg.destinations.create({ url: `https://upd-${uniq()}.example.com` }, key());
+      const second = await hg.destinations.create({ url: `https://upd-${uniq()}.example.com` }, key());
+      const apex = `pair-${uniq()}.sdk-client.example`;
+      const pair = await hg.domains.createPair({ hostname: `www.${apex}`, destination_id: first.id, also_connect: 'apex' }, key('pair'));
+      expect([pair.domain.hostname, pair.also_connected.hostname, pair.also_connected.redirect]).toEqual([`www.${apex}`, apex, { to: `www.${apex}`, status: 301, preserve_path: true }]);
+      const changed = await hg.domains.update(pair.domain.id, { destination_id: second.id, metadata: { plan: 'pro' }, tls: { min_version: '1.3' } }, key('upd'));
+      expect([changed.destination_id, changed.metadata, changed.tls]).toEqual([second.id, { plan: 'pro' }, { min_version: '1.3', hsts: null }]);
+      expect((await hg.domains.list({ 'metadata[plan]': 'pro' } as never).toArray()).map((d) => d.id)).toEqual([pair.domain.id]);
+      const moved = await hg.destinations.update(second.id, { url: `https://moved-${uniq()}.example.com:8443` }, key('dst-upd'));
+      expect(moved.port).toBe(8443);
+    });
+
     it('webhook endpoints: create (secret once), retrieve, list, update, rotateSecret, delete', async () => {
       const endpoint = await hg.webhookEndpoints.create({ url: 'https://hooks.example.com/sdk', events: ['hostname.active'], description: 'sdk' }, key('whe'));
       expect(endpoint).toMatchObject({ id: expect.stringMatching(/^whe_/), events: ['hostname.active'], enabled: true, secret: expect.stringMatching(/^whsec_/) });

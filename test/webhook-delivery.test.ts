@@ -100,7 +100,7 @@ describe('webhook deliveries', () => {
       const body = bodies.find((x) => x.id === e.id);
       expect(body).toEqual({
         id: e.id, event: e.kind, created_at: e.created_at,
-        data: { id: d.id, hostname: 'shop.acme-customer.example', status: { 'hostname.created': 'pending_dns', 'hostname.verified': 'pending_certificate', 'hostname.active': 'active' }[e.kind], destination_id: a.destination, external_customer_id: 'cus_42' },
+        data: { id: d.id, hostname: 'shop.acme-customer.example', status: { 'hostname.created': 'pending_dns', 'hostname.verified': 'pending_certificate', 'hostname.active': 'active' }[e.kind], destination_id: a.destination, external_customer_id: 'cus_42', metadata: null },
       });
     }
     const activeBody = receiver.received('/acme/active')[0]!;

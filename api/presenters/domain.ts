@@ -61,6 +61,9 @@ export function presentDomain(d: DomainRow, config: Config): Static<typeof Domai
     ownership: ownershipOf(d, zone !== undefined),
     certificate: certificateOf(d, stored.problem ?? null),
     external_customer_id: d.external_customer_id,
+    metadata: d.metadata,
+    redirect: d.redirect,
+    tls: { min_version: d.tls_min_version, hsts: d.hsts },
     created_at: timestamp(d.created_at),
     updated_at: timestamp(d.updated_at),
   };

@@ -29,6 +29,9 @@ export function presentWidgetDomain(d: DomainRow, config: Config): Static<typeof
     verification: full.verification,
     ownership: full.ownership,
     certificate: full.certificate,
+    // Safe to show the customer: what their hostname does. Never metadata (the vendor's own values).
+    redirect: full.redirect,
+    tls: full.tls,
     created_at: full.created_at,
     updated_at: full.updated_at,
   };

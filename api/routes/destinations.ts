@@ -9,7 +9,7 @@ import { principalOf } from '../plugins/api-key-auth.ts';
 import { writeAndAnswer } from '../plugins/idempotency.ts';
 import { presentDestination } from '../presenters/destination.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
-import { CreateDestinationBody, Destination, DestinationIdParams } from '../schemas/destinations.ts';
+import { CreateDestinationBody, Destination, DestinationIdParams, UpdateDestinationBody } from '../schemas/destinations.ts';
 
 export const destinationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const destinations = destinationsRepository(app.deps.db);
@@ -80,6 +80,26 @@ export const destinationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const destination = await destinations.get(principalOf(request).organizationId, request.params.id);
     if (!destination) throw notFound(request.params.id);
     return { data: presentDestination(destination) };
+  });
+
+  app.patch('/destinations/:id', {
+    config: { apiKey: true, scope: 'destinations:write', idempotent: true, errors: ['destination_not_found'] },
+    schema: {
+      tags: ['destinations'], operationId: 'destinations.update', summary: "Change a destination's URL; its domains re-route",
+      description: 'Points the destination at another HTTPS origin (the same port, public-address and loop rules as at creation). Every domain on it is routed to the new origin within 2 s; certificates and statuses stay.',
+      params: DestinationIdParams,
+      body: UpdateDestinationBody,
+      response: { 200: DataOf(Destination, 'The destination as changed') },
+    },
+  }, async (request, reply) => {
+    const parsed = parseDestinationUrl(request.body.url, { allowPrivate: app.deps.config.allowPrivateTargets });
+    if (!parsed.ok) throw new ApiError('invalid_request', parsed.message, { param: 'url' });
+    await refuseUnsafeOrigin(parsed.host);
+    return writeAndAnswer(request, reply, 200, async (tx) => {
+      const destination = await destinations.update(principalOf(request).organizationId, request.params.id, { url: parsed.url, host: parsed.host, port: parsed.port }, tx);
+      if (!destination) throw notFound(request.params.id);
+      return { data: presentDestination(destination) };
+    });
   });
 
   app.delete('/destinations/:id', {

@@ -9,7 +9,11 @@ import { principalOf } from '../plugins/api-key-auth.ts';
 import { presentBandwidth, presentDomain } from '../presenters/domain.ts';
 import { hostnameConnector } from '../services/connect-hostname.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
-import { CreateDomainBody, Domain, DomainDetail, DomainIdParams, DomainStatus } from '../schemas/domains.ts';
+import { CreateDomainBody, Domain, DomainCreated, DomainDetail, DomainIdParams, DomainStatus, UpdateDomainBody } from '../schemas/domains.ts';
+import { domainUpdater } from '../services/update-domain.ts';
+
+/** `metadata[key]=value` on GET /v1/domains (one key). */
+const METADATA_FILTER = /^metadata\[([^\]]{1,40})\]$/;
 
 export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config, dispatcher } = app.deps;
@@ -21,6 +25,7 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // worker's sweep covers a kick that fails (Temporal down, process killed).
   const kick = (ids?: number[]) => { void dispatcher?.kick(ids); };
   const connectHostname = hostnameConnector(app.deps);
+  const updateDomain = domainUpdater({ db, serviceDomain: config.serviceDomain });
 
   app.post('/domains', {
     config: { apiKey: true, scope: 'domains:write', idempotent: true, errors: ['destination_not_found', 'domain_conflict', 'apex_domains_unavailable'] },
@@ -28,7 +33,7 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['domains'], operationId: 'domains.create', summary: 'Connect a customer hostname; returns the DNS records to set',
       description: 'Connects a customer hostname to one of your destinations. The domain starts in `pending_dns` with the DNS records your customer must set (`dns_records`); Hostgate then checks DNS, issues a certificate and serves the hostname (`active`), announcing each step by webhook. A hostname is connected once across the service (`409 domain_conflict`).',
       body: CreateDomainBody,
-      response: { 201: DataOf(Domain, 'The domain, in `pending_dns`, with the DNS records to set') },
+      response: { 201: DomainCreated },
     },
   }, async (request, reply) => {
     const { created } = await connectHostname(request, reply, {
@@ -37,7 +42,8 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
       destination: { kind: 'named', id: request.body.destination_id },
       externalCustomerId: request.body.external_customer_id ?? null,
       widgetSessionId: null,
-      answer: (domain) => ({ data: present(domain) }),
+      ...(request.body.also_connect ? { alsoConnect: request.body.also_connect } : {}),
+      answer: (domain, paired) => ({ data: present(domain), ...(paired ? { also_connected: present(paired) } : {}) }),
     });
     return reply.code(201).send(created);
   });
@@ -52,18 +58,25 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
         status: Type.Optional({ ...DomainStatus, description: 'Only domains in this status' }),
         hostname: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'Only this hostname (Unicode or punycode)' })),
         external_customer_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Only the domains of this customer reference' })),
-      }, { additionalProperties: false }),
+      }, {
+        additionalProperties: false,
+        // `metadata[plan]=pro`: only domains whose metadata has that key with that value (one key).
+        patternProperties: { '^metadata\\[[^\\]]{1,40}\\]$': Type.String({ maxLength: 500, description: 'Only domains whose metadata holds this value for the key in brackets (one key)' }) },
+      }),
       response: { 200: PageOf(Domain, 'A page of domains') },
     },
   }, async (request) => {
     const q = request.query;
     requireCursorOf(q.cursor, 'domain');
+    const metadataKeys = Object.keys(q).filter((k) => METADATA_FILTER.test(k));
+    if (metadataKeys.length > 1) throw new ApiError('invalid_request', `filter on one metadata key at a time; got ${metadataKeys.join(', ')}`, { param: metadataKeys[1]! });
+    const metadata = metadataKeys[0] ? { key: METADATA_FILTER.exec(metadataKeys[0])![1]!, value: String((q as Record<string, unknown>)[metadataKeys[0]]) } : undefined;
     let hostname: string | undefined;
     if (q.hostname) {
       const n = normalizeHostname(q.hostname, { serviceDomain: config.serviceDomain });
       hostname = n.ok ? n.hostname : q.hostname.toLowerCase();
     }
-    return domains.list(principalOf(request).organizationId, { status: q.status, hostname, externalCustomerId: q.external_customer_id }, { limit: q.limit ?? 20, cursor: q.cursor }, present);
+    return domains.list(principalOf(request).organizationId, { status: q.status, hostname, externalCustomerId: q.external_customer_id, metadata }, { limit: q.limit ?? 20, cursor: q.cursor }, present);
   });
 
   app.get('/domains/:id', {
@@ -80,6 +93,17 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!domain) throw notFound(request.params.id);
     return { data: { ...present(domain), bandwidth: presentBandwidth(await usage.domainBandwidth(organizationId, domain.id)) } };
   });
+
+  app.patch('/domains/:id', {
+    config: { apiKey: true, scope: 'domains:write', idempotent: true, errors: ['domain_not_found', 'domain_deleted', 'destination_not_found'] },
+    schema: {
+      tags: ['domains'], operationId: 'domains.update', summary: 'Change a domain: destination, metadata, redirect, customer reference, TLS settings',
+      description: 'Changes any of: `destination_id` (the edge routes to the new origin within 2 s; the certificate stays, the status too), `metadata` (replaced; null clears), `redirect` (the edge answers with it; null removes it), `external_customer_id`, `tls` (`min_version`, `hsts`). Fields left out stay. Announced by a `hostname.updated` event naming the fields that changed. A domain `deleting` or `deleted` answers `409 domain_deleted`; an empty body `400`.',
+      params: DomainIdParams,
+      body: UpdateDomainBody,
+      response: { 200: DataOf(Domain, 'The domain as changed') },
+    },
+  }, async (request, reply) => updateDomain(request, reply, principalOf(request).organizationId, request.params.id, request.body, (d) => ({ data: present(d) })));
 
   app.delete('/domains/:id', {
     config: { apiKey: true, scope: 'domains:write', idempotent: true, errors: ['domain_not_found'] },

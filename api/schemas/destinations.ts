@@ -15,3 +15,7 @@ export const CreateDestinationBody = Type.Object({
 }, { additionalProperties: false });
 
 export const DestinationIdParams = IdParams('destination');
+
+export const UpdateDestinationBody = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 2048, description: 'The new origin: https://host[:port], port 443 or 8443, same rules as at creation; every domain on this destination re-routes within 2 s' }),
+}, { additionalProperties: false });

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { domainStatuses } from '../../model/domain-status.ts';
+import { METADATA_MAX_KEY, METADATA_MAX_KEYS, METADATA_MAX_VALUE, redirectStatuses, tlsMinVersions } from '../../model/domain-settings.ts';
 import { IdParams, named, StringEnum, Timestamp } from './common.ts';
 
 export const dnsRecordTypes = ['CNAME', 'A', 'AAAA', 'TXT'] as const;
@@ -51,6 +52,30 @@ export const CertificateTrack = named('CertificateTrack', Type.Object({
   updated_at: Type.Union([Timestamp, Type.Null()], { description: 'When the track last changed; null before' }),
 }, { description: 'Certificate track, independent of `status`' }));
 
+// additionalProperties (not TypeBox's Record, whose patternProperties the document normalises to
+// this shape): one shape wherever it appears.
+export const Metadata = named('DomainMetadata', Type.Object({}, {
+  additionalProperties: Type.String({ maxLength: METADATA_MAX_VALUE }),
+  description: `Your key/value annotations of the domain: string values, at most ${METADATA_MAX_KEYS} keys of ≤ ${METADATA_MAX_KEY} characters, values ≤ ${METADATA_MAX_VALUE} characters, ≤ 4 KB as JSON. Shown on server API reads and in webhook events, never to the widget (keep private values here only if your customer must not see them anywhere else either).`,
+}));
+
+export const Redirect = named('DomainRedirect', Type.Object({
+  to: Type.String({ minLength: 1, maxLength: 2048, description: 'An https URL, or another hostname of your organization (e.g. the apex for `www.`): the edge answers every request with a redirect there' }),
+  status: Type.Union(redirectStatuses.map((s) => Type.Literal(s)), { description: 'The redirect status: 301, 302, 307 or 308' }),
+  preserve_path: Type.Boolean({ description: 'Append the request path and query to `to`' }),
+}, { additionalProperties: false, description: 'The edge answers the hostname with this redirect itself (over TLS with the hostname\'s own certificate) instead of proxying to the destination' }));
+
+export const Hsts = named('DomainHsts', Type.Object({
+  max_age: Type.Integer({ minimum: 0, maximum: 63_072_000, description: 'Seconds browsers remember to use HTTPS only (at most two years)' }),
+  include_subdomains: Type.Boolean({ description: 'Adds includeSubDomains' }),
+  preload: Type.Boolean({ description: 'Adds preload (needs include_subdomains and max_age ≥ 31536000)' }),
+}, { additionalProperties: false, description: 'The Strict-Transport-Security header the edge sends for this hostname' }));
+
+export const TlsSettings = named('DomainTls', Type.Object({
+  min_version: Type.Union(tlsMinVersions.map((v) => Type.Literal(v)), { description: 'The lowest TLS version the edge accepts for this hostname: "1.2" (default) or "1.3"' }),
+  hsts: Type.Union([Hsts, Type.Null()], { description: 'Strict-Transport-Security for this hostname; null (default): none' }),
+}, { additionalProperties: false, description: 'Per-hostname TLS settings' }));
+
 const domainFields = {
   id: Type.String({ description: 'Identifier (dom_…)' }),
   hostname: Type.String({ description: 'Lowercase, punycode for IDNs' }),
@@ -60,12 +85,22 @@ const domainFields = {
   verification: Verification,
   ownership: OwnershipTrack,
   certificate: CertificateTrack,
-  external_customer_id: Type.Union([Type.String(), Type.Null()], { description: 'Your reference for the customer, as given at creation' }),
+  external_customer_id: Type.Union([Type.String(), Type.Null()], { description: 'Your reference for the customer, as given at creation or last PATCH' }),
+  metadata: Type.Union([Metadata, Type.Null()], { description: 'Your annotations of the domain; null when none are set' }),
+  redirect: Type.Union([Redirect, Type.Null()], { description: 'The redirect the edge answers with; null: requests are proxied to the destination' }),
+  tls: TlsSettings,
   created_at: Timestamp,
   updated_at: Timestamp,
 };
 
 export const Domain = named('Domain', Type.Object(domainFields, { description: 'A customer hostname connected to one of your destinations' }));
+
+/** POST /v1/domains: the domain, and with also_connect its partner (redirecting to it). */
+export const DomainCreated = named('DomainCreatedResponse', Type.Object({
+  data: Domain,
+  // With also_connect: the other hostname, created in the same request, redirecting (301, path kept) to `data`.
+  also_connected: Type.Optional(Domain),
+}, { 'x-response-description': 'The domain, in `pending_dns`, with the DNS records to set (and its also_connect partner)' }));
 
 /** GET /v1/domains/{id} only: what the edge carried for this hostname in the current period. */
 export const DomainBandwidth = named('DomainBandwidth', Type.Object({
@@ -83,6 +118,18 @@ export const CreateDomainBody = Type.Object({
   hostname: Type.String({ minLength: 1, maxLength: 300, description: 'The customer\'s hostname (Unicode or punycode; normalised to lowercase punycode)' }),
   destination_id: Type.String({ minLength: 1, maxLength: 64, description: 'The destination (dst_…) to serve it from' }),
   external_customer_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Your reference for the customer (1–255 characters); filter lists on it' })),
+  also_connect: Type.Optional(Type.Union([Type.Literal('www'), Type.Literal('apex')], { description: '"www" for an apex hostname, "apex" for a www. hostname: the other name is created too, in the same request, redirecting (301, path kept) to this one; a conflict on either creates neither' })),
 }, { additionalProperties: false });
+
+export const UpdateDomainBody = Type.Object({
+  destination_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Another destination (dst_…) of your organization: the edge routes to it within 2 s, keeping the certificate' })),
+  metadata: Type.Optional(Type.Union([Metadata, Type.Null()], { description: 'Replaces the metadata (DomainMetadata limits); null clears it' })),
+  redirect: Type.Optional(Type.Union([Redirect, Type.Null()], { description: 'Sets the redirect; null removes it' })),
+  external_customer_id: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 255 }), Type.Null()], { description: 'Your reference for the customer; null clears it' })),
+  tls: Type.Optional(Type.Object({
+    min_version: Type.Optional(Type.Union(tlsMinVersions.map((v) => Type.Literal(v)), { description: '"1.2" or "1.3"' })),
+    hsts: Type.Optional(Type.Union([Hsts, Type.Null()], { description: 'Sets HSTS; null turns it off' })),
+  }, { additionalProperties: false, description: 'The TLS settings to change (fields left out stay)' })),
+}, { additionalProperties: false, description: 'The fields to change; at least one' });
 
 export const DomainIdParams = IdParams('domain');

@@ -4,7 +4,7 @@
 import { Type } from 'typebox';
 import { eventKinds, type EventKind as EventKindName } from '../../model/domain-status.ts';
 import { named, StringEnum, Timestamp } from './common.ts';
-import { DomainStatus } from './domains.ts';
+import { DomainStatus, Metadata } from './domains.ts';
 
 export const EventKind = named('EventKind', StringEnum(eventKinds, { description: 'The kind of a webhook event (docs/api-decisions.md, "Webhooks")' }));
 
@@ -36,6 +36,7 @@ const descriptions: Record<EventKindName, string> = {
   'hostname.deleting': 'The domain is being deleted.',
   'hostname.deleted': 'The domain was deleted.',
   'hostname.dns_broken': "The domain's DNS records stopped pointing at the service while it was active.",
+  'hostname.updated': 'The domain was changed through PATCH /v1/domains/{id} (destination, metadata, redirect, customer reference or TLS settings); `data.changes` names the fields that changed.',
 };
 
 /** The domain an event is about, as it was when the event happened. */
@@ -44,7 +45,9 @@ export const WebhookEventData = named('WebhookEventData', Type.Object({
   hostname: Type.String({ description: 'The hostname (lowercase, punycode for IDNs)' }),
   status: { ...DomainStatus, description: "The domain's status when the event happened" },
   destination_id: Type.String({ description: 'Its destination (`dst_…`)' }),
-  external_customer_id: Type.Union([Type.String(), Type.Null()], { description: "Your reference for the customer, as given at the domain's creation" }),
+  external_customer_id: Type.Union([Type.String(), Type.Null()], { description: "Your reference for the customer, as given at the domain's creation or last PATCH" }),
+  metadata: Type.Union([Metadata, Type.Null()], { description: 'Your metadata of the domain when the event happened; null when none is set' }),
+  changes: Type.Optional(Type.Array(named('DomainChangedField', StringEnum(['destination_id', 'metadata', 'redirect', 'external_customer_id', 'tls'], { description: 'A field PATCH /v1/domains/{id} changed' })), { description: '`hostname.updated` only: the fields that changed' })),
 }, { additionalProperties: false, description: 'The domain an event is about, as it was when the event happened' }));
 
 /** `hostname.dns_broken` → `HostnameDnsBrokenEvent`: the component of one kind's body. */

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { IdParams, named, Timestamp } from './common.ts';
-import { CertificateTrack, DnsRecordType, DomainStatus, OwnershipTrack, Verification } from './domains.ts';
+import { CertificateTrack, DnsRecordType, DomainStatus, OwnershipTrack, Redirect, TlsSettings, Verification } from './domains.ts';
 
 export const CreateWidgetSessionBody = Type.Object({
   external_customer_id: Type.String({ minLength: 1, maxLength: 255, description: 'Your reference for the customer using the widget; domains the session creates carry it' }),
@@ -41,9 +41,11 @@ export const WidgetDomain = named('WidgetDomain', Type.Object({
   verification: Verification,
   ownership: OwnershipTrack,
   certificate: CertificateTrack,
+  redirect: Type.Union([Redirect, Type.Null()], { description: 'Where the edge redirects this hostname; null: served from the destination' }),
+  tls: TlsSettings,
   created_at: Timestamp,
   updated_at: Timestamp,
-}, { description: 'A domain as the widget shows it to your customer (no destination or customer reference)' }));
+}, { description: 'A domain as the widget shows it to your customer (no destination, customer reference or metadata)' }));
 
 export const CreateWidgetDomainBody = Type.Object({
   hostname: Type.String({ minLength: 1, maxLength: 300, description: 'The hostname the customer typed (Unicode or punycode)' }),

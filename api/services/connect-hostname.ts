@@ -19,6 +19,7 @@ import type { Db } from '../../db/pool.ts';
 import { destinationsRepository } from '../../db/repositories/destinations.ts';
 import { DomainConflictError, domainsRepository, type DomainRow } from '../../db/repositories/domains.ts';
 import { normalizeHostname } from '../../model/hostname.ts';
+import { pairedHostname } from '../../model/domain-settings.ts';
 import type { OutboxDispatcher } from '../../temporal/outbox-dispatcher.ts';
 import { ApiError } from '../errors.ts';
 import { recordAnswerWithin } from '../plugins/idempotency.ts';
@@ -40,8 +41,17 @@ export interface ConnectInput<A> {
    * the vendor's customer: its refusals name no other organization and no server setting.
    */
   widgetSessionId: string | null;
-  /** The 201 body: recorded as the request's idempotent answer in the transaction that creates the domain (issue 14). */
-  answer: (domain: DomainRow) => A;
+  /**
+   * The 201 body: recorded as the request's idempotent answer in the transaction that creates the
+   * domain (issue 14). `paired`: the also_connect partner, created in the same transaction.
+   */
+  answer: (domain: DomainRow, paired: DomainRow | null) => A;
+  /**
+   * POST /v1/domains `also_connect` (issue 23): "www" for an apex, "apex" for a www. name. The
+   * other name is created in the same transaction with a 301 redirect (path kept) to this one;
+   * a conflict on either creates neither.
+   */
+  alsoConnect?: 'www' | 'apex';
   /**
    * A domain to continue with instead of creating one (the widget: a hostname the customer already
    * started). Asked before the write, and again when a concurrent create took the hostname.
@@ -66,12 +76,27 @@ export function hostnameConnector(deps: ConnectDeps) {
     const normalized = normalizeHostname(input.hostname, { serviceDomain: config.serviceDomain });
     if (!normalized.ok) throw new ApiError('invalid_request', normalized.message, { param: 'hostname', details: { reason: normalized.reason } });
     const { hostname, isApex } = normalized;
+    const pairedName = input.alsoConnect ? pairedHostname(hostname, isApex, input.alsoConnect) : null;
+    // The partner's own normal form: whether it is an apex decides its DNS records (the parent of
+    // www.shop.example.com is no apex, and gets a CNAME like any subdomain).
+    const pairedNormal = pairedName ? normalizeHostname(pairedName, { serviceDomain: config.serviceDomain }) : null;
+    const partner = pairedNormal?.ok ? { hostname: pairedNormal.hostname, isApex: pairedNormal.isApex } : null;
+    if (input.alsoConnect && !partner) {
+      throw new ApiError('invalid_request', input.alsoConnect === 'www'
+        ? `also_connect "www" needs an apex hostname; ${hostname} is not one (send also_connect "apex" with a www. name)`
+        : `also_connect "apex" needs a www. hostname; ${hostname} does not start with www.`, { param: 'also_connect' });
+    }
     // An apex needs A/AAAA records to the edge; with no edge address configured the 201 would
     // carry `dns_records: []` — instructions nobody can follow (issue 14).
-    if (isApex && config.edgeIpv4.length === 0 && config.edgeIpv6.length === 0) {
+    const apexUnservable = config.edgeIpv4.length === 0 && config.edgeIpv6.length === 0;
+    if (isApex && apexUnservable) {
       throw new ApiError('apex_domains_unavailable', forCustomer
         ? `${hostname} is an apex domain, which this service cannot take yet; connect a subdomain such as www.${hostname} instead`
         : `${hostname} is an apex domain, which needs A/AAAA records to this service's edge, and no edge address is configured (HOSTGATE_EDGE_IPV4/HOSTGATE_EDGE_IPV6); connect a subdomain such as www.${hostname} instead`, { param: 'hostname' });
+    }
+    // The pair's apex needs the same edge addresses (also_connect "apex").
+    if (partner?.isApex && apexUnservable) {
+      throw new ApiError('apex_domains_unavailable', `${partner.hostname} is an apex domain, which needs A/AAAA records to this service's edge, and no edge address is configured (HOSTGATE_EDGE_IPV4/HOSTGATE_EDGE_IPV6); connect ${hostname} alone`, { param: 'also_connect' });
     }
     const started = input.resume ? await input.resume(hostname) : null;
     if (started) return { resumed: started };
@@ -79,16 +104,27 @@ export function hostnameConnector(deps: ConnectDeps) {
     // The choice resolved here, the destination locked below inside the transaction.
     const destinationId = choice.kind === 'named' ? choice.id : choice.id ?? (await destinations.onlyOne(organizationId))?.id;
     let created;
+    let conflicting = hostname;
     try {
       created = await db.transaction(async (tx) => {
         const destination = destinationId ? await destinations.lockLive(tx, organizationId, destinationId) : null;
         if (!destination) throw destinationNotFound(choice);
         if (destination.host === hostname) throw loopsToItself(hostname);
         const result = await domains.create({ organizationId, destinationId: destination.id, hostname, isApex, externalCustomerId: input.externalCustomerId, widgetSessionId: input.widgetSessionId }, tx);
-        // The 201 commits with the domain: a retry after a lost answer replays it (issue 14).
-        const answer = input.answer(result.domain);
+        const outboxIds = [result.outboxId];
+        let paired: DomainRow | null = null;
+        if (partner) {
+          // Same transaction: a conflict on the partner rolls the first name back too.
+          conflicting = partner.hostname;
+          if (destination.host === partner.hostname) throw loopsToItself(partner.hostname);
+          const second = await domains.create({ organizationId, destinationId: destination.id, hostname: partner.hostname, isApex: partner.isApex, externalCustomerId: input.externalCustomerId, widgetSessionId: input.widgetSessionId }, tx);
+          paired = await domains.setRedirect(tx, second.domain.id, { to: hostname, status: 301, preserve_path: true });
+          outboxIds.push(second.outboxId);
+        }
+        // The 201 commits with the domain(s): a retry after a lost answer replays it (issue 14).
+        const answer = input.answer(result.domain, paired);
         await recordAnswerWithin(request, reply, tx, 201, answer);
-        return { outboxId: result.outboxId, answer };
+        return { outboxIds, answer };
       });
     } catch (error) {
       if (!(error instanceof DomainConflictError)) throw error;
@@ -96,12 +132,12 @@ export function hostnameConnector(deps: ConnectDeps) {
       const raced = input.resume ? await input.resume(hostname) : null;
       if (raced) return { resumed: raced };
       throw new ApiError('domain_conflict', forCustomer
-        ? `${hostname} is already connected to this service; remove it there first, or contact support`
-        : `${hostname} is already connected (here or in another organization); delete it there first`, { param: 'hostname' });
+        ? `${conflicting} is already connected to this service; remove it there first, or contact support`
+        : `${conflicting} is already connected (here or in another organization); delete it there first${conflicting !== hostname ? `; neither ${hostname} nor ${conflicting} was created` : ''}`, { param: conflicting === hostname ? 'hostname' : 'also_connect' });
     }
     // Starts go through the outbox; kicking it after commit is the fast path, and the worker's
     // sweep covers a kick that fails (Temporal down, process killed).
-    void dispatcher?.kick([created.outboxId]);
+    void dispatcher?.kick(created.outboxIds);
     return { created: created.answer };
   }
   return connectHostname;

@@ -48,6 +48,18 @@ export function destinationsRepository(db: Db) {
         order by created_at desc, id desc limit ${page.limit + 1}`);
       return toPage(rows, page.limit, map);
     },
+    /**
+     * A new URL (PATCH /v1/destinations/{id}) in the caller's transaction. Its domains' updated_at
+     * moves too, so an edge that missed the change notification (migration 013's trigger) finds
+     * them on its next poll. Null when the destination is not the organization's or is deleted.
+     */
+    async update(organizationId: string, id: string, input: { url: string; host: string; port: number }, tx: DatabaseTransactionConnection): Promise<DestinationRow | null> {
+      const updated = await tx.maybeOne(sql.type(Destination)`
+        update destinations set url = ${input.url}, host = ${input.host}, port = ${input.port}, updated_at = hg_now()
+        where id = ${id} and organization_id = ${organizationId} and deleted_at is null returning ${columns}`);
+      if (updated) await tx.query(sql.unsafe`update domains set updated_at = hg_now() where destination_id = ${id} and status <> 'deleted'`);
+      return updated;
+    },
     /** Soft delete; refused while a non-deleted domain points at it. */
     async delete(organizationId: string, id: string, q: CommonQueryMethods = db): Promise<{ result: DeleteResult; destination: DestinationRow | null }> {
       return q.transaction(async (tx) => {

@@ -9,7 +9,7 @@ import type { Problem } from '../../model/problem.ts';
 
 const BrokenRow = row(Type.Object({
   organization_id: Type.String(), hostname: Type.String(), status: Type.String(), destination_id: Type.String(),
-  external_customer_id: Type.Union([Type.String(), Type.Null()]), dns_broken: Type.Boolean(),
+  external_customer_id: Type.Union([Type.String(), Type.Null()]), metadata: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()]), dns_broken: Type.Boolean(),
 }));
 const StateRow = row(Type.Object({ status: Type.Unsafe<DomainStatus>(Type.Union(domainStatuses.map((s) => Type.Literal(s)))), status_seq: Type.Number() }));
 
@@ -59,14 +59,14 @@ export function domainVerificationRepository(db: Db) {
     async setDnsBroken(domainId: string, broken: boolean): Promise<boolean | null> {
       return db.transaction(async (tx) => {
         const current = await tx.maybeOne(sql.type(BrokenRow)`
-          select organization_id, hostname, status, destination_id, external_customer_id, coalesce((verification->>'dns_broken')::boolean, false) as dns_broken
+          select organization_id, hostname, status, destination_id, external_customer_id, metadata, coalesce((verification->>'dns_broken')::boolean, false) as dns_broken
           from domains where id = ${domainId} for update`);
         if (!current) return null;
         if (current.dns_broken === broken) return false;
         await tx.query(sql.type(NoRows)`update domains set verification = coalesce(verification, '{}'::jsonb) || jsonb_build_object('dns_broken', ${broken}::boolean), updated_at = hg_now() where id = ${domainId}`);
         if (broken) {
           await appendEvent(tx, current.organization_id, 'hostname.dns_broken', {
-            id: domainId, hostname: current.hostname, status: current.status, destination_id: current.destination_id, external_customer_id: current.external_customer_id,
+            id: domainId, hostname: current.hostname, status: current.status, destination_id: current.destination_id, external_customer_id: current.external_customer_id, metadata: current.metadata,
           });
         }
         return true;

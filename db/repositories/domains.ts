@@ -8,6 +8,7 @@ import { row, sql, type Db } from '../pool.ts';
 import { appendEvent, type HostnameEventData } from './events.ts';
 import { domainSignalInsert, workflowOutboxRepository } from './workflow-outbox.ts';
 import type { Problem } from '../../model/problem.ts';
+import { redirectStatuses, tlsMinVersions, type HstsSetting, type Metadata, type RedirectSetting, type TlsMinVersion } from '../../model/domain-settings.ts';
 
 export const DomainRow = Type.Object({
   id: Type.String(),
@@ -27,6 +28,11 @@ export const DomainRow = Type.Object({
   challenge_label: Type.String(),
   ownership: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
   certificate_track: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  // Settings a vendor changes after creation (migration 013, issue 23).
+  metadata: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()]),
+  redirect: Type.Union([Type.Object({ to: Type.String(), status: Type.Union(redirectStatuses.map((s) => Type.Literal(s))), preserve_path: Type.Boolean() }), Type.Null()]),
+  tls_min_version: Type.Union(tlsMinVersions.map((v) => Type.Literal(v))),
+  hsts: Type.Union([Type.Object({ max_age: Type.Number(), include_subdomains: Type.Boolean(), preload: Type.Boolean() }), Type.Null()]),
   created_at: Type.String(),
   updated_at: Type.String(),
 });
@@ -34,6 +40,7 @@ export type DomainRow = Static<typeof DomainRow>;
 const Domain = row(DomainRow);
 const columnNames = Object.keys(DomainRow.properties) as Array<keyof DomainRow>;
 const columns = sql.join(columnNames.map((c) => sql.identifier([c])), sql.fragment`, `);
+const HostRow = row(Type.Object({ host: Type.String() }));
 const TransitionRow = row(Type.Object({ ...DomainRow.properties, changed: Type.Boolean(), previous_status: DomainRow.properties.status }));
 
 export class DomainConflictError extends Error {
@@ -41,10 +48,24 @@ export class DomainConflictError extends Error {
 }
 
 function eventData(d: DomainRow): HostnameEventData {
-  return { id: d.id, hostname: d.hostname, status: d.status, destination_id: d.destination_id, external_customer_id: d.external_customer_id };
+  return { id: d.id, hostname: d.hostname, status: d.status, destination_id: d.destination_id, external_customer_id: d.external_customer_id, metadata: d.metadata };
 }
 
-export interface DomainFilters { status?: DomainStatus | undefined; hostname?: string | undefined; externalCustomerId?: string | undefined }
+/** A PATCH of a domain: only the fields present change (null clears where allowed). */
+export interface DomainPatch {
+  destinationId?: string;
+  metadata?: Metadata | null;
+  redirect?: RedirectSetting | null;
+  externalCustomerId?: string | null;
+  tlsMinVersion?: TlsMinVersion;
+  hsts?: HstsSetting | null;
+}
+
+export type UpdateResult =
+  | { result: 'updated'; domain: DomainRow; changed: string[] }
+  | { result: 'not_found' | 'deleted' | 'destination_not_found' | 'destination_loops'; domain: DomainRow | null };
+
+export interface DomainFilters { status?: DomainStatus | undefined; hostname?: string | undefined; externalCustomerId?: string | undefined; metadata?: { key: string; value: string } | undefined }
 
 export type TransitionResult = { changed: true; domain: DomainRow; from: DomainStatus } | { changed: false; domain: DomainRow | null; reason: 'not_found' | 'not_allowed' | 'already' | 'stale' };
 
@@ -91,7 +112,7 @@ export function domainsRepository(db: Db) {
       ), event as (
         insert into events (id, organization_id, kind, domain_id, data)
         select ${newId('event')}, upd.organization_id, ${event}::text, upd.id,
-          jsonb_build_object('id', upd.id, 'hostname', upd.hostname, 'status', upd.status, 'destination_id', upd.destination_id, 'external_customer_id', upd.external_customer_id)
+          jsonb_build_object('id', upd.id, 'hostname', upd.hostname, 'status', upd.status, 'destination_id', upd.destination_id, 'external_customer_id', upd.external_customer_id, 'metadata', upd.metadata)
         from upd where ${event}::text is not null
       )
       select (upd.id is not null) as changed, cur.status as previous_status,
@@ -156,6 +177,48 @@ export function domainsRepository(db: Db) {
       return tx ? tx.transaction(run) : db.transaction(run);
     },
 
+    /**
+     * PATCH /v1/domains/{id} in the caller's transaction: locks the row, refuses a deleting or
+     * deleted domain, checks a new destination is the organization's (locked FOR SHARE against a
+     * concurrent delete), writes the fields given and appends `hostname.updated` whose data names
+     * the fields that changed (`changes`). A patch that changes nothing appends no event.
+     */
+    async update(tx: DatabaseTransactionConnection, organizationId: string, id: string, patch: DomainPatch): Promise<UpdateResult> {
+      const current = await tx.maybeOne(sql.type(Domain)`select ${columns} from domains where id = ${id} and organization_id = ${organizationId} for update`);
+      if (!current) return { result: 'not_found', domain: null };
+      if (current.status === 'deleting' || current.status === 'deleted') return { result: 'deleted', domain: current };
+      if (patch.destinationId !== undefined && patch.destinationId !== current.destination_id) {
+        const host = await tx.maybeOneFirst(sql.type(HostRow)`select host from destinations where id = ${patch.destinationId} and organization_id = ${organizationId} and deleted_at is null for share`);
+        if (host === null) return { result: 'destination_not_found', domain: current };
+        // The edge would proxy the hostname's requests to itself (as at creation: connect-hostname.ts).
+        if (host === current.hostname) return { result: 'destination_loops', domain: current };
+      }
+      const sets: ReturnType<typeof sql.fragment>[] = [];
+      const changed: string[] = [];
+      const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+      const json = (v: unknown) => (v === null ? null : sql.jsonb(v as never));
+      if (patch.destinationId !== undefined && patch.destinationId !== current.destination_id) { sets.push(sql.fragment`destination_id = ${patch.destinationId}`); changed.push('destination_id'); }
+      if (patch.metadata !== undefined && !same(patch.metadata, current.metadata)) { sets.push(sql.fragment`metadata = ${json(patch.metadata)}`); changed.push('metadata'); }
+      if (patch.redirect !== undefined && !same(patch.redirect, current.redirect)) { sets.push(sql.fragment`redirect = ${json(patch.redirect)}`); changed.push('redirect'); }
+      if (patch.externalCustomerId !== undefined && patch.externalCustomerId !== current.external_customer_id) { sets.push(sql.fragment`external_customer_id = ${patch.externalCustomerId}`); changed.push('external_customer_id'); }
+      if (patch.tlsMinVersion !== undefined && patch.tlsMinVersion !== current.tls_min_version) { sets.push(sql.fragment`tls_min_version = ${patch.tlsMinVersion}`); changed.push('tls'); }
+      if (patch.hsts !== undefined && !same(patch.hsts, current.hsts)) { sets.push(sql.fragment`hsts = ${json(patch.hsts)}`); if (!changed.includes('tls')) changed.push('tls'); }
+      if (sets.length === 0) return { result: 'updated', domain: current, changed };
+      const domain = await tx.one(sql.type(Domain)`update domains set ${sql.join(sets, sql.fragment`, `)}, updated_at = hg_now() where id = ${id} returning ${columns}`);
+      await appendEvent(tx, organizationId, 'hostname.updated', { ...eventData(domain), changes: changed });
+      return { result: 'updated', domain, changed };
+    },
+
+    /** Sets the redirect of a domain just created (also_connect's second hostname) in the caller's transaction. */
+    async setRedirect(tx: DatabaseTransactionConnection, id: string, redirect: RedirectSetting): Promise<DomainRow> {
+      return tx.one(sql.type(Domain)`update domains set redirect = ${sql.jsonb(redirect as never)} where id = ${id} returning ${columns}`);
+    },
+
+    /** Whether the organization has this hostname connected (not deleting or deleted): a redirect may point at it. */
+    async ownsHostname(organizationId: string, hostname: string): Promise<boolean> {
+      return db.exists(sql.unsafe`select 1 from domains where organization_id = ${organizationId} and hostname = ${hostname} and status not in ('deleting', 'deleted')`);
+    },
+
     async get(organizationId: string, id: string): Promise<DomainRow | null> {
       return db.maybeOne(sql.type(Domain)`select ${columns} from domains where id = ${id} and organization_id = ${organizationId}`);
     },
@@ -174,6 +237,8 @@ export function domainsRepository(db: Db) {
       if (filters.status) conditions.push(sql.fragment`status = ${filters.status}`);
       if (filters.hostname) conditions.push(sql.fragment`hostname = ${filters.hostname}`);
       if (filters.externalCustomerId) conditions.push(sql.fragment`external_customer_id = ${filters.externalCustomerId}`);
+      // Containment uses the GIN index (migration 013).
+      if (filters.metadata) conditions.push(sql.fragment`metadata @> ${sql.jsonb({ [filters.metadata.key]: filters.metadata.value })}`);
       const rows = await db.any(sql.type(Domain)`
         select ${columns} from domains where ${sql.join(conditions, sql.fragment` and `)}
         order by created_at desc, id desc limit ${page.limit + 1}`);

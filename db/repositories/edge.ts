@@ -23,6 +23,10 @@ export const ServingRow = Type.Object({
   chain_pem: Type.Union([Type.String(), Type.Null()]),
   private_key_enc: Type.Union([Bytes, Type.Null()]),
   key_id: Type.Union([Type.String(), Type.Null()]),
+  // Per-hostname settings (migration 013): the redirect, the lowest TLS version, HSTS.
+  redirect: Type.Union([Type.Object({ to: Type.String(), status: Type.Number(), preserve_path: Type.Boolean() }), Type.Null()]),
+  tls_min_version: Type.String(),
+  hsts: Type.Union([Type.Object({ max_age: Type.Number(), include_subdomains: Type.Boolean(), preload: Type.Boolean() }), Type.Null()]),
 });
 export type ServingRow = Static<typeof ServingRow>;
 const Serving = row(ServingRow);
@@ -31,7 +35,8 @@ const Serving = row(ServingRow);
 // something to do for it (any other status, or a domain that is gone, means "not served").
 const servingSelect = sql.fragment`
   select d.id as domain_id, d.hostname, d.status, dest.host as destination_host, dest.port as destination_port,
-         c.id as certificate_id, c.serial, c.chain_pem, c.private_key_enc, c.key_id
+         c.id as certificate_id, c.serial, c.chain_pem, c.private_key_enc, c.key_id,
+         d.redirect, d.tls_min_version, d.hsts
   from domains d
   join destinations dest on dest.id = d.destination_id
   left join lateral (

@@ -9,10 +9,14 @@ export interface HostnameEventData {
   status: string;
   destination_id: string;
   external_customer_id: string | null;
+  /** The vendor's metadata (issue 23); null when none is set. */
+  metadata: Record<string, string> | null;
+  /** `hostname.updated` only: the fields that changed. */
+  changes?: string[];
 }
 
 /** Appends an event to the outbox inside the caller's transaction; the webhooks fan-out reads it. */
-export async function appendEvent(tx: DatabaseTransactionConnection, organizationId: string, kind: EventKind, data: HostnameEventData): Promise<string> {
+export async function appendEvent(tx: Pick<DatabaseTransactionConnection, 'query'>, organizationId: string, kind: EventKind, data: HostnameEventData): Promise<string> {
   const id = newId('event');
   await tx.query(sql.unsafe`
     insert into events (id, organization_id, kind, domain_id, data)

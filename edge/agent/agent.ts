@@ -175,6 +175,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       const after: ServedHost = {
         route: change.route !== undefined ? change.route : before?.route ?? null,
         inCrtList: change.putCertificate ? true : change.dropCertificate ? false : before?.inCrtList ?? false,
+        tls13: change.tls13 ?? before?.tls13 ?? false,
       };
       if (after.route === null && !after.inCrtList) served.delete(change.hostname);
       else served.set(change.hostname, after);
@@ -316,7 +317,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
           const next = new Map<string, ServedHost>();
           for (const h of desired.hosts.values()) {
             if (h.certificate) await writeCertificate(paths, h.hostname, h.certificate.pem);
-            next.set(h.hostname, { route: routeValue(h), inCrtList: h.certificate !== null });
+            next.set(h.hostname, { route: routeValue(h), inCrtList: h.certificate !== null, tls13: h.minTls === '1.3' });
           }
           served = next;
           await writeLists(paths, served);

@@ -10,7 +10,21 @@ import type { DesiredHost } from './snapshot.ts';
  * and the next pass sends the certificate again.
  */
 export function routeValue(h: DesiredHost): string {
-  return [h.destinationHost, h.destinationPort, h.domainId, h.mode, h.certificate?.id ?? '-'].join('|');
+  const base = [h.destinationHost, h.destinationPort, h.domainId, h.mode, h.certificate?.id ?? '-'];
+  // Per-hostname settings (issue 23) extend the route to nine fields: redirect status, keep
+  // path (1/0), redirect target, HSTS value; a host without any keeps the five-field route.
+  if (!h.redirect && !h.hsts) return base.join('|');
+  return [...base, h.redirect ?? '-|-|-', h.hsts ?? '-'].join('|');
+}
+
+/** The crt-list options of a host: HTTP/2 and 1.1, and TLS 1.3 only where the domain asks. */
+export function crtOptions(tls13: boolean): string {
+  return tls13 ? '[alpn h2,http/1.1 ssl-min-ver TLSv1.3]' : '[alpn h2,http/1.1]';
+}
+
+/** Whether crt-list options (as read back) ask for TLS 1.3 at least. */
+export function optionsTls13(options: string | undefined): boolean {
+  return /ssl-min-ver TLSv1\.3/.test(options ?? '');
 }
 
 export interface ServedHost {
@@ -18,11 +32,13 @@ export interface ServedHost {
   route: string | null;
   /** Whether the host's certificate is in the crt-list. */
   inCrtList: boolean;
+  /** Whether its crt-list entry has `ssl-min-ver TLSv1.3` (absent: no). */
+  tls13?: boolean;
 }
 
 export function parseRoute(value: string): { destinationHost: string; domainId: string; mode: string; certificateId: string | null } | null {
   const parts = value.split('|');
-  if (parts.length !== 5) return null;
+  if (parts.length !== 5 && parts.length !== 9) return null;
   return { destinationHost: parts[0]!, domainId: parts[2]!, mode: parts[3]!, certificateId: parts[4] === '-' ? null : parts[4]! };
 }
 
@@ -42,6 +58,10 @@ export interface HostChange {
   putCertificate?: { id: string; pem: string; listed: boolean };
   /** Take the certificate off (crt-list entry and stored certificate). */
   dropCertificate?: boolean;
+  /** The crt-list entry's TLS 1.3 option (a listed entry whose option differs is listed again). */
+  tls13?: boolean;
+  /** The entry is listed with the other option: take it off the crt-list and add it back. */
+  relist?: boolean;
   /** Set the route to this value; null removes it. Undefined: leave it. */
   route?: string | null;
   /** For reporting: the domain and certificate this host serves after the change (null: none). */
@@ -61,13 +81,16 @@ export function diff(desired: Map<string, DesiredHost>, served: Map<string, Serv
     const value = routeValue(want);
     const haveCert = have?.route ? parseRoute(have.route)?.certificateId ?? null : null;
     const change: HostChange = { hostname: want.hostname, domainId: want.domainId, certificateId: want.certificate?.id ?? null };
+    const tls13 = want.minTls === '1.3';
     if (want.certificate) {
+      change.tls13 = tls13;
       if (!have?.inCrtList || haveCert !== want.certificate.id) change.putCertificate = { id: want.certificate.id, pem: want.certificate.pem, listed: have?.inCrtList ?? false };
+      if (have?.inCrtList && (have.tls13 ?? false) !== tls13) change.relist = true;
     } else if (have?.inCrtList) {
       change.dropCertificate = true;
     }
     if (have?.route !== value) change.route = value;
-    if (change.putCertificate || change.dropCertificate || change.route !== undefined) changes.push(change);
+    if (change.putCertificate || change.dropCertificate || change.relist || change.route !== undefined) changes.push(change);
   }
   for (const [hostname, have] of served) {
     if (desired.has(hostname) || !inScope(hostname, have.route)) continue;

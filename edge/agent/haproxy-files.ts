@@ -9,7 +9,7 @@ import { chmod, mkdir, readdir, readFile, rename, rm, unlink, writeFile } from '
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { ServedHost } from './desired-diff.ts';
+import { crtOptions, optionsTls13, type ServedHost } from './desired-diff.ts';
 import { trafficLogConfig } from './traffic-log.ts';
 
 const EDGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -157,7 +157,7 @@ export async function writeLists(paths: StatePaths, served: Map<string, ServedHo
   const map: string[] = [];
   for (const h of hosts) {
     const s = served.get(h)!;
-    if (s.inCrtList) crt.push(`${paths.certificate(h)} [alpn h2,http/1.1] ${h}`);
+    if (s.inCrtList) crt.push(`${paths.certificate(h)} ${crtOptions(s.tls13 ?? false)} ${h}`);
     if (s.route !== null) map.push(`${h} ${s.route}`);
   }
   await writeAtomic(paths.crtList, crt.length ? `${crt.join('\n')}\n` : '');
@@ -181,11 +181,12 @@ export async function readLists(paths: StatePaths): Promise<Map<string, ServedHo
     if (h && v) served.set(h, { route: v, inCrtList: false });
   }
   for (const line of (await read(paths.crtList)).split('\n')) {
-    const m = /^(\S+) \[[^\]]*\] (\S+)$/.exec(line.trim());
+    const m = /^(\S+) \[([^\]]*)\] (\S+)$/.exec(line.trim());
     if (!m || !existsSync(m[1]!)) continue;
-    const s = served.get(m[2]!);
-    if (s) s.inCrtList = true;
-    else served.set(m[2]!, { route: null, inCrtList: true });
+    const tls13 = optionsTls13(m[2]);
+    const s = served.get(m[3]!);
+    if (s) { s.inCrtList = true; s.tls13 = tls13; }
+    else served.set(m[3]!, { route: null, inCrtList: true, tls13 });
   }
   return served;
 }

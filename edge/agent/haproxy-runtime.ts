@@ -2,15 +2,13 @@
 // the crt-list, host routes in the map, and reading both back (for the reconcile) together with
 // the per-host byte counters. No reload anywhere here.
 import { expectAnswer, type AdminSocket } from './admin-socket.ts';
-import type { HostChange, ServedHost } from './desired-diff.ts';
+import { crtOptions, optionsTls13, type HostChange, type ServedHost } from './desired-diff.ts';
 import type { StatePaths } from './haproxy-files.ts';
-
-const CRT_OPTIONS = '[alpn h2,http/1.1]';
 
 export function createHaproxyRuntime(admin: AdminSocket, paths: StatePaths) {
   const certPath = (hostname: string) => paths.certificate(hostname);
 
-  async function putCertificate(hostname: string, pem: string, listed: boolean): Promise<void> {
+  async function putCertificate(hostname: string, pem: string, listed: boolean, tls13: boolean): Promise<void> {
     const file = certPath(hostname);
     // A stored certificate of that path may exist (renewal, or a crt-list entry from the files):
     // then `new` refuses and the transaction below replaces its content.
@@ -19,8 +17,19 @@ export function createHaproxyRuntime(admin: AdminSocket, paths: StatePaths) {
     expectAnswer('set ssl cert', await admin.worker(`set ssl cert ${file}`, pem), /Transaction (created|updated)/);
     expectAnswer('commit ssl cert', await admin.worker(`commit ssl cert ${file}`), /Success!/);
     if (!listed) {
-      expectAnswer('add ssl crt-list', await admin.worker(`add ssl crt-list ${paths.crtList}`, `${file} ${CRT_OPTIONS} ${hostname}`), /Success!/);
+      expectAnswer('add ssl crt-list', await admin.worker(`add ssl crt-list ${paths.crtList}`, `${file} ${crtOptions(tls13)} ${hostname}`), /Success!/);
     }
+  }
+
+  /**
+   * A listed certificate with other options (min TLS version): its crt-list entry is removed and
+   * added again; the certificate stays loaded in between (only `del ssl cert` unloads it). For
+   * that moment a handshake for the name gets the default certificate.
+   */
+  async function relist(hostname: string, tls13: boolean): Promise<void> {
+    const file = certPath(hostname);
+    expectAnswer('del ssl crt-list', await admin.worker(`del ssl crt-list ${paths.crtList} ${file}`), /deleted in crtlist|not found|No such/i);
+    expectAnswer('add ssl crt-list', await admin.worker(`add ssl crt-list ${paths.crtList}`, `${file} ${crtOptions(tls13)} ${hostname}`), /Success!/);
   }
 
   async function dropCertificate(hostname: string): Promise<void> {
@@ -51,7 +60,8 @@ export function createHaproxyRuntime(admin: AdminSocket, paths: StatePaths) {
      * then the certificate.
      */
     async apply(change: HostChange, routeExists: boolean): Promise<void> {
-      if (change.putCertificate) await putCertificate(change.hostname, change.putCertificate.pem, change.putCertificate.listed);
+      if (change.putCertificate) await putCertificate(change.hostname, change.putCertificate.pem, change.putCertificate.listed, change.tls13 ?? false);
+      if (change.relist) await relist(change.hostname, change.tls13 ?? false);
       if (change.route !== undefined) await setRoute(change.hostname, change.route, routeExists);
       if (change.dropCertificate) await dropCertificate(change.hostname);
     },
@@ -70,12 +80,13 @@ export function createHaproxyRuntime(admin: AdminSocket, paths: StatePaths) {
       for (const line of list.split('\n')) {
         if (line.startsWith('#') || line.trim() === '') continue;
         // "<file> [options] <sni filter>": the agent lists exactly one name per certificate.
-        const m = /^(\S+)(?: \[[^\]]*\])? (\S+)\s*$/.exec(line.trim());
-        if (!m || m[1] !== certPath(m[2]!)) continue;
-        const hostname = m[2]!;
+        const m = /^(\S+)(?: \[([^\]]*)\])? (\S+)\s*$/.exec(line.trim());
+        if (!m || m[1] !== certPath(m[3]!)) continue;
+        const hostname = m[3]!;
+        const tls13 = optionsTls13(m[2]);
         const host = served.get(hostname);
-        if (host) host.inCrtList = true;
-        else served.set(hostname, { route: null, inCrtList: true });
+        if (host) { host.inCrtList = true; host.tls13 = tls13; }
+        else served.set(hostname, { route: null, inCrtList: true, tls13 });
       }
       return served;
     },

@@ -6,6 +6,7 @@ import type { SecretBox } from '../../security/secret-box.ts';
 import type { Problem } from '../../model/problem.ts';
 import { checkCertificate, checkDestination, checkHostname } from './validate.ts';
 import { certificateKeyContext } from '../../acme/keys.ts';
+import { hstsHeader, redirectTarget } from '../../model/domain-settings.ts';
 
 /** What one hostname should look like at the edge. */
 export interface DesiredHost {
@@ -16,6 +17,29 @@ export interface DesiredHost {
   destinationHost: string;
   destinationPort: number;
   certificate: { id: string; pem: string; serial: string } | null;
+  /** The redirect the edge answers with instead of proxying (redirectValue), null: none. */
+  redirect: string | null;
+  /** Lowest TLS version accepted for this hostname (a crt-list option). */
+  minTls: '1.2' | '1.3';
+  /** Strict-Transport-Security value for this hostname, null: none of its own. */
+  hsts: string | null;
+}
+
+/**
+ * A redirect as the route carries it: `status|1 or 0 (keep path and query)|target`. The target
+ * never holds `|` or spaces (model/domain-settings.ts, redirectTarget).
+ */
+export function redirectValue(r: { to: string; status: number; preserve_path: boolean }): string {
+  return `${r.status}|${r.preserve_path ? 1 : 0}|${redirectTarget(r.to, r.preserve_path)}`;
+}
+
+/** The per-hostname settings of a serving row. */
+function settingsOf(r: ServingRow): Pick<DesiredHost, 'redirect' | 'minTls' | 'hsts'> {
+  return {
+    redirect: r.redirect ? redirectValue(r.redirect) : null,
+    minTls: r.tls_min_version === '1.3' ? '1.3' : '1.2',
+    hsts: r.hsts ? hstsHeader(r.hsts) : null,
+  };
 }
 
 export interface DomainProblem extends Problem { domain_id: string; hostname: string }
@@ -73,7 +97,7 @@ export function buildDesired(rows: readonly ServingRow[], secretBox: SecretBox, 
       else report(result.problem);
     }
     if (r.status === 'suspended') {
-      desired.hosts.set(r.hostname, { hostname: r.hostname, domainId: r.domain_id, mode: 'suspended', destinationHost: r.destination_host.toLowerCase(), destinationPort: r.destination_port, certificate });
+      desired.hosts.set(r.hostname, { hostname: r.hostname, domainId: r.domain_id, mode: 'suspended', destinationHost: r.destination_host.toLowerCase(), destinationPort: r.destination_port, certificate, ...settingsOf(r) });
       continue;
     }
     // active, or pending_certificate with its certificate stored (deploying): served only with a
@@ -82,7 +106,7 @@ export function buildDesired(rows: readonly ServingRow[], secretBox: SecretBox, 
       if (r.status === 'active' && !r.certificate_id) report({ code: 'certificate_missing', message: `${r.hostname} is active but has no stored certificate with its key` });
       continue;
     }
-    desired.hosts.set(r.hostname, { hostname: r.hostname, domainId: r.domain_id, mode: 'serve', destinationHost: r.destination_host.toLowerCase(), destinationPort: r.destination_port, certificate });
+    desired.hosts.set(r.hostname, { hostname: r.hostname, domainId: r.domain_id, mode: 'serve', destinationHost: r.destination_host.toLowerCase(), destinationPort: r.destination_port, certificate, ...settingsOf(r) });
   }
   return desired;
 }

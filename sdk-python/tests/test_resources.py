@@ -61,6 +61,32 @@ def test_domains_create_get_list_verify_delete(client: hostgate.Hostgate) -> Non
     assert deleting.to_dict()["created_at"].endswith("Z")
 
 
+def test_domains_and_destinations_update(client: hostgate.Hostgate) -> None:
+    first = client.destinations.create(url=f"https://upd-{uniq()}.example.com", idempotency_key=new_key())
+    second = client.destinations.create(url=f"https://upd-{uniq()}.example.com", idempotency_key=new_key())
+    apex = f"upd-{uniq()}.sdk-python.example"
+    domain = client.domains.create(hostname=f"shop.{apex}", destination_id=first.id, idempotency_key=new_key("dom"))
+    assert (domain.metadata, domain.redirect, domain.tls) == (None, None, models.DomainTls(min_version="1.2", hsts=None))
+    changed = client.domains.update(
+        domain.id,
+        destination_id=second.id,
+        metadata={"plan": "pro"},
+        redirect={"to": "https://example.org/", "status": 308, "preserve_path": True},
+        tls={"min_version": "1.3", "hsts": {"max_age": 600, "include_subdomains": False, "preload": False}},
+        idempotency_key=new_key("dom-upd"),
+    )
+    assert (changed.destination_id, changed.metadata) == (second.id, {"plan": "pro"})
+    assert changed.redirect == models.DomainRedirect(to="https://example.org/", status=308, preserve_path=True)
+    assert changed.tls == models.DomainTls(min_version="1.3", hsts=models.DomainHsts(max_age=600, include_subdomains=False, preload=False))
+    assert [d.id for d in client.domains.list(metadata=("plan", "pro"))] == [domain.id]
+    cleared = client.domains.update(domain.id, metadata=None, redirect=None, idempotency_key=new_key("dom-clr"))
+    assert (cleared.metadata, cleared.redirect) == (None, None)
+    with pytest.raises(hostgate.InvalidRequestError):
+        client.domains.update(domain.id, idempotency_key=new_key("dom-empty"))
+    moved = client.destinations.update(second.id, url=f"https://moved-{uniq()}.example.com:8443", idempotency_key=new_key("dst-upd"))
+    assert moved.port == 8443
+
+
 def test_webhook_endpoints_create_get_list_update_rotate_delete(client: hostgate.Hostgate) -> None:
     endpoint = client.webhook_endpoints.create(
         url="https://hooks.example.com/python", events=["hostname.active"], description="python", idempotency_key=new_key("whe")

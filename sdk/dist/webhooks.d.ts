@@ -2,7 +2,7 @@ export declare const SIGNATURE_HEADER = "Service-Signature";
 export declare const EVENT_ID_HEADER = "Service-Event-Id";
 /** How far a signature's timestamp may be from now, either way (the spec's default). */
 export declare const DEFAULT_TOLERANCE_SECONDS = 300;
-export type WebhookEventKind = 'hostname.created' | 'hostname.verified' | 'hostname.active' | 'hostname.failed' | 'hostname.suspended' | 'hostname.deleting' | 'hostname.deleted' | 'hostname.dns_broken';
+export type WebhookEventKind = 'hostname.created' | 'hostname.verified' | 'hostname.active' | 'hostname.failed' | 'hostname.suspended' | 'hostname.deleting' | 'hostname.deleted' | 'hostname.dns_broken' | 'hostname.updated';
 /** The JSON body of every delivery. `id` (`evt_…`) is the same on every retry of one event. */
 export interface WebhookEvent {
     id: string;
@@ -15,6 +15,10 @@ export interface WebhookEvent {
         status: string;
         destination_id: string;
         external_customer_id: string | null;
+        /** Your metadata of the domain (PATCH /v1/domains/{id}); null when none is set. */
+        metadata: Record<string, string> | null;
+        /** `hostname.updated` only: the fields that changed (destination_id, metadata, redirect, external_customer_id, tls). */
+        changes?: string[];
     };
 }
 export type WebhookVerificationErrorCode = 'missing_header' | 'malformed_header' | 'timestamp_outside_tolerance' | 'no_matching_signature' | 'invalid_payload';

@@ -34,6 +34,7 @@ export type ApiErrorBody = Schemas['Error'];
 export type Destination = Schemas['Destination'];
 export type DestinationCreateParams = RequestBody<'/v1/destinations', 'post'>;
 export type DestinationListParams = QueryParams<'/v1/destinations', 'get'>;
+export type DestinationUpdateParams = RequestBody<'/v1/destinations/{id}', 'patch'>;
 
 export type Domain = Schemas['Domain'];
 /** `domains.retrieve`: the domain with the bytes the edge carried for it this period. */
@@ -47,6 +48,13 @@ export type OwnershipTrack = Schemas['OwnershipTrack'];
 export type CertificateTrack = Schemas['CertificateTrack'];
 export type DomainCreateParams = RequestBody<'/v1/domains', 'post'>;
 export type DomainListParams = QueryParams<'/v1/domains', 'get'>;
+export type DomainUpdateParams = RequestBody<'/v1/domains/{id}', 'patch'>;
+export type DomainMetadata = Schemas['DomainMetadata'];
+export type DomainRedirect = Schemas['DomainRedirect'];
+export type DomainTls = Schemas['DomainTls'];
+export type DomainHsts = Schemas['DomainHsts'];
+/** POST /v1/domains with `also_connect`: the domain and its partner (redirecting to it). */
+export type DomainPair = { domain: Domain; also_connected: Domain };
 
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 /** The endpoint as creation answers it: with `secret`, shown only then. */

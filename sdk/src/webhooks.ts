@@ -15,6 +15,7 @@ type SignatureHeaderValue = string | readonly string[] | null | undefined;
 export const EVENT_KINDS: readonly WebhookEventKind[] = [
   'hostname.created', 'hostname.verified', 'hostname.active', 'hostname.failed',
   'hostname.suspended', 'hostname.deleting', 'hostname.deleted', 'hostname.dns_broken',
+  'hostname.updated',
 ];
 
 /** The domain an event is about, as it was when the event happened. */
@@ -24,6 +25,10 @@ export interface HostgateEventData {
   status: DomainStatus;
   destination_id: string;
   external_customer_id: string | null;
+  /** Your metadata of the domain (PATCH /v1/domains/{id}); null when none is set. */
+  metadata: Record<string, string> | null;
+  /** `hostname.updated` only: the fields that changed. */
+  changes?: Array<'destination_id' | 'metadata' | 'redirect' | 'external_customer_id' | 'tls'>;
 }
 
 /** A delivery's body, discriminated by `event`: `switch (e.event) { case 'hostname.active': … }`. */

@@ -32,6 +32,9 @@ __all__ = [
     "OwnershipTrack",
     "CertificateTrack",
     "DomainBandwidth",
+    "DomainRedirect",
+    "DomainHsts",
+    "DomainTls",
     "Domain",
     "Destination",
     "WebhookEndpoint",
@@ -67,6 +70,7 @@ WebhookEventKind = Literal[
     "hostname.deleting",
     "hostname.deleted",
     "hostname.dns_broken",
+    "hostname.updated",
 ]
 Plan = Literal["starter", "growth", "scale"]
 BillingStatus = Literal["inactive", "active", "past_due", "canceled"]
@@ -157,6 +161,33 @@ class DomainBandwidth(_Model):
 
 
 @dataclass
+class DomainRedirect(_Model):
+    """The redirect the edge answers a hostname with instead of proxying (issue 23)."""
+
+    #: An https URL, or another hostname of your organization.
+    to: str
+    #: 301, 302, 307 or 308.
+    status: Literal[301, 302, 307, 308]
+    #: Whether the request's path and query are appended to ``to``.
+    preserve_path: bool
+
+
+@dataclass
+class DomainHsts(_Model):
+    max_age: int
+    include_subdomains: bool
+    preload: bool
+
+
+@dataclass
+class DomainTls(_Model):
+    #: The lowest TLS version the edge accepts for the hostname.
+    min_version: Literal["1.2", "1.3"]
+    #: Strict-Transport-Security for the hostname; None: none.
+    hsts: DomainHsts | None
+
+
+@dataclass
 class Domain(_Model):
     id: str
     #: Lowercase, punycode for internationalised names.
@@ -169,6 +200,11 @@ class Domain(_Model):
     ownership: OwnershipTrack
     certificate: CertificateTrack
     external_customer_id: str | None
+    #: Your annotations (string values); None when none are set. Never shown to the widget.
+    metadata: dict[str, str] | None
+    #: The redirect the edge answers with; None: proxied to the destination.
+    redirect: DomainRedirect | None
+    tls: DomainTls
     created_at: datetime
     updated_at: datetime
     #: Only in ``domains.get``: this period's traffic.
@@ -197,6 +233,7 @@ WebhookEventFilter = Literal[
     "hostname.deleting",
     "hostname.deleted",
     "hostname.dns_broken",
+    "hostname.updated",
 ]
 
 
@@ -437,6 +474,10 @@ class WebhookEventData(_Model):
     status: DomainStatus
     destination_id: str
     external_customer_id: str | None
+    #: Your metadata of the domain when the event happened; None when none is set.
+    metadata: dict[str, str] | None = None
+    #: ``hostname.updated`` only: the fields that changed.
+    changes: list[Literal["destination_id", "metadata", "redirect", "external_customer_id", "tls"]] | None = None
 
 
 @dataclass

@@ -44,7 +44,11 @@ export interface paths {
         delete: operations["destinations.delete"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a destination's URL; its domains re-route
+         * @description Points the destination at another HTTPS origin (the same port, public-address and loop rules as at creation). Every domain on it is routed to the new origin within 2 s; certificates and statuses stay.
+         */
+        patch: operations["destinations.update"];
         trace?: never;
     };
     "/v1/domains": {
@@ -92,7 +96,11 @@ export interface paths {
         delete: operations["domains.delete"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a domain: destination, metadata, redirect, customer reference, TLS settings
+         * @description Changes any of: `destination_id` (the edge routes to the new origin within 2 s; the certificate stays, the status too), `metadata` (replaced; null clears), `redirect` (the edge answers with it; null removes it), `external_customer_id`, `tls` (`min_version`, `hsts`). Fields left out stay. Announced by a `hostname.updated` event naming the fields that changed. A domain `deleting` or `deleted` answers `409 domain_deleted`; an empty body `400`.
+         */
+        patch: operations["domains.update"];
         trace?: never;
     };
     "/v1/domains/{id}/verify": {
@@ -693,6 +701,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "hostname.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * hostname.updated: The domain was changed through PATCH /v1/domains/{id} (destination, metadata, redirect, customer reference or TLS settings); `data.changes` names the fields that changed.
+         * @description Every delivery is a `POST` with `Content-Type: application/json` and a compact JSON body. `Service-Signature: t=<unix seconds>,v1=<hex>`: `v1` is the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint secret (the whole `whsec_…` string). Verify on the raw body as received (a re-serialised body will not match), compare in constant time, and refuse a `t` more than 300 s from now either way (the tolerance of sdk/webhooks.ts `verifyWebhook`). Each attempt is signed afresh, so a retry hours later is not stale. While a secret is being rotated a second `v1` (signed with the previous secret) follows the first; accept the delivery if any `v1` matches. Delivery is at least once: de-duplicate on `Service-Event-Id` (equal to the body's `id`, the same on every attempt and retry). Answer `2xx` within 15 s to acknowledge; anything else is retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); `410 Gone` stops retries and disables the endpoint; `Retry-After` on 429/503 is honoured.
+         */
+        post: operations["webhooks.hostnameUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -882,8 +910,13 @@ export interface components {
             verification: components["schemas"]["Verification"];
             ownership: components["schemas"]["OwnershipTrack"];
             certificate: components["schemas"]["CertificateTrack"];
-            /** @description Your reference for the customer, as given at creation */
+            /** @description Your reference for the customer, as given at creation or last PATCH */
             external_customer_id: string | null;
+            /** @description Your annotations of the domain; null when none are set */
+            metadata: components["schemas"]["DomainMetadata"] | null;
+            /** @description The redirect the edge answers with; null: requests are proxied to the destination */
+            redirect: components["schemas"]["DomainRedirect"] | null;
+            tls: components["schemas"]["DomainTls"];
             /**
              * Format: date-time
              * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
@@ -938,6 +971,15 @@ export interface components {
             /** @description bytes_in + bytes_out: what GET /v1/usage sums as bandwidth_bytes */
             bytes: number;
         };
+        /**
+         * @description A field PATCH /v1/domains/{id} changed
+         * @enum {string}
+         */
+        DomainChangedField: "destination_id" | "metadata" | "redirect" | "external_customer_id" | "tls";
+        DomainCreatedResponse: {
+            data: components["schemas"]["Domain"];
+            also_connected?: components["schemas"]["Domain"];
+        };
         /** @description A domain with the bytes the edge carried for it this period */
         DomainDetail: {
             /** @description Identifier (dom_…) */
@@ -952,8 +994,13 @@ export interface components {
             verification: components["schemas"]["Verification"];
             ownership: components["schemas"]["OwnershipTrack"];
             certificate: components["schemas"]["CertificateTrack"];
-            /** @description Your reference for the customer, as given at creation */
+            /** @description Your reference for the customer, as given at creation or last PATCH */
             external_customer_id: string | null;
+            /** @description Your annotations of the domain; null when none are set */
+            metadata: components["schemas"]["DomainMetadata"] | null;
+            /** @description The redirect the edge answers with; null: requests are proxied to the destination */
+            redirect: components["schemas"]["DomainRedirect"] | null;
+            tls: components["schemas"]["DomainTls"];
             /**
              * Format: date-time
              * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
@@ -969,6 +1016,15 @@ export interface components {
         DomainDetailResponse: {
             data: components["schemas"]["DomainDetail"];
         };
+        /** @description The Strict-Transport-Security header the edge sends for this hostname */
+        DomainHsts: {
+            /** @description Seconds browsers remember to use HTTPS only (at most two years) */
+            max_age: number;
+            /** @description Adds includeSubDomains */
+            include_subdomains: boolean;
+            /** @description Adds preload (needs include_subdomains and max_age ≥ 31536000) */
+            preload: boolean;
+        };
         DomainList: {
             /** @description This page, newest first */
             data: components["schemas"]["Domain"][];
@@ -976,6 +1032,19 @@ export interface components {
             has_more: boolean;
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
+        };
+        /** @description Your key/value annotations of the domain: string values, at most 50 keys of ≤ 40 characters, values ≤ 500 characters, ≤ 4 KB as JSON. Shown on server API reads and in webhook events, never to the widget (keep private values here only if your customer must not see them anywhere else either). */
+        DomainMetadata: {
+            [key: string]: string;
+        };
+        /** @description The edge answers the hostname with this redirect itself (over TLS with the hostname's own certificate) instead of proxying to the destination */
+        DomainRedirect: {
+            /** @description An https URL, or another hostname of your organization (e.g. the apex for `www.`): the edge answers every request with a redirect there */
+            to: string;
+            /** @description The redirect status: 301, 302, 307 or 308 */
+            status: 301 | 302 | 307 | 308;
+            /** @description Append the request path and query to `to` */
+            preserve_path: boolean;
         };
         DomainResponse: {
             data: components["schemas"]["Domain"];
@@ -985,6 +1054,13 @@ export interface components {
          * @enum {string}
          */
         DomainStatus: "pending_dns" | "pending_certificate" | "active" | "suspended" | "deleting" | "deleted" | "failed";
+        /** @description Per-hostname TLS settings */
+        DomainTls: {
+            /** @description The lowest TLS version the edge accepts for this hostname: "1.2" (default) or "1.3" */
+            min_version: "1.2" | "1.3";
+            /** @description Strict-Transport-Security for this hostname; null (default): none */
+            hsts: components["schemas"]["DomainHsts"] | null;
+        };
         /** @description Error envelope returned with every non-2xx status. */
         Error: {
             error: components["schemas"]["ErrorObject"];
@@ -1008,7 +1084,7 @@ export interface components {
          * @description The kind of a webhook event (docs/api-decisions.md, "Webhooks")
          * @enum {string}
          */
-        EventKind: "hostname.created" | "hostname.verified" | "hostname.active" | "hostname.failed" | "hostname.suspended" | "hostname.deleting" | "hostname.deleted" | "hostname.dns_broken";
+        EventKind: "hostname.created" | "hostname.verified" | "hostname.active" | "hostname.failed" | "hostname.suspended" | "hostname.deleting" | "hostname.deleted" | "hostname.dns_broken" | "hostname.updated";
         /** @description The certificate is issued and the domain is served (status `active`). */
         HostnameActiveEvent: {
             /** @description Event id (`evt_…`), stable across retries */
@@ -1114,6 +1190,22 @@ export interface components {
              * @constant
              */
             event: "hostname.suspended";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when it was sent)
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookEventData"];
+        };
+        /** @description The domain was changed through PATCH /v1/domains/{id} (destination, metadata, redirect, customer reference or TLS settings); `data.changes` names the fields that changed. */
+        HostnameUpdatedEvent: {
+            /** @description Event id (`evt_…`), stable across retries */
+            id: string;
+            /**
+             * @description The event kind
+             * @constant
+             */
+            event: "hostname.updated";
             /**
              * Format: date-time
              * @description When the event happened (not when it was sent)
@@ -1266,7 +1358,7 @@ export interface components {
             url: string;
             /** @description Your note about the endpoint; null when none */
             description: string | null;
-            /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken` */
+            /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken`, `hostname.updated` */
             events: components["schemas"]["SubscribedEvent"][];
             /** @description False: no deliveries are made */
             enabled: boolean;
@@ -1294,7 +1386,7 @@ export interface components {
          * @description An event kind, or `*` for every kind (alone)
          * @enum {string}
          */
-        SubscribedEvent: "hostname.created" | "hostname.verified" | "hostname.active" | "hostname.failed" | "hostname.suspended" | "hostname.deleting" | "hostname.deleted" | "hostname.dns_broken" | "*";
+        SubscribedEvent: "hostname.created" | "hostname.verified" | "hostname.active" | "hostname.failed" | "hostname.suspended" | "hostname.deleting" | "hostname.deleted" | "hostname.dns_broken" | "hostname.updated" | "*";
         /** @description One hostname of the top list */
         TopHostname: {
             /** @description The domain */
@@ -1461,7 +1553,7 @@ export interface components {
             url: string;
             /** @description Your note about the endpoint; null when none */
             description: string | null;
-            /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken` */
+            /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken`, `hostname.updated` */
             events: components["schemas"]["SubscribedEvent"][];
             /** @description False: no deliveries are made */
             enabled: boolean;
@@ -1497,7 +1589,7 @@ export interface components {
             url: string;
             /** @description Your note about the endpoint; null when none */
             description: string | null;
-            /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken` */
+            /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken`, `hostname.updated` */
             events: components["schemas"]["SubscribedEvent"][];
             /** @description False: no deliveries are made */
             enabled: boolean;
@@ -1529,8 +1621,12 @@ export interface components {
             status: components["schemas"]["DomainStatus"];
             /** @description Its destination (`dst_…`) */
             destination_id: string;
-            /** @description Your reference for the customer, as given at the domain's creation */
+            /** @description Your reference for the customer, as given at the domain's creation or last PATCH */
             external_customer_id: string | null;
+            /** @description Your metadata of the domain when the event happened; null when none is set */
+            metadata: components["schemas"]["DomainMetadata"] | null;
+            /** @description `hostname.updated` only: the fields that changed */
+            changes?: components["schemas"]["DomainChangedField"][];
         };
         /** @description A DNS record the customer sets, with its name relative to their zone */
         WidgetDnsRecord: {
@@ -1542,7 +1638,7 @@ export interface components {
             /** @description The record target */
             value: string;
         };
-        /** @description A domain as the widget shows it to your customer (no destination or customer reference) */
+        /** @description A domain as the widget shows it to your customer (no destination, customer reference or metadata) */
         WidgetDomain: {
             /** @description Identifier (dom_…) */
             id: string;
@@ -1560,6 +1656,9 @@ export interface components {
             verification: components["schemas"]["Verification"];
             ownership: components["schemas"]["OwnershipTrack"];
             certificate: components["schemas"]["CertificateTrack"];
+            /** @description Where the edge redirects this hostname; null: served from the destination */
+            redirect: components["schemas"]["DomainRedirect"] | null;
+            tls: components["schemas"]["DomainTls"];
             /**
              * Format: date-time
              * @description RFC 3339 timestamp, UTC with milliseconds (2026-11-26T15:04:27.666Z)
@@ -2083,6 +2182,163 @@ export interface operations {
             };
         };
     };
+    "destinations.update": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Stable business key of 1–128 printable ASCII characters, reused on retries of the same request; kept 24 h */
+                "idempotency-key": string;
+            };
+            path: {
+                /** @description The destination's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The new origin: https://host[:port], port 443 or 8443, same rules as at creation; every domain on this destination re-routes within 2 s */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The destination as changed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DestinationResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `destination_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_reused` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "domains.list": {
         parameters: {
             query?: {
@@ -2186,11 +2442,13 @@ export interface operations {
                     destination_id: string;
                     /** @description Your reference for the customer (1–255 characters); filter lists on it */
                     external_customer_id?: string;
+                    /** @description "www" for an apex hostname, "apex" for a www. hostname: the other name is created too, in the same request, redirecting (301, path kept) to this one; a conflict on either creates neither */
+                    also_connect?: "www" | "apex";
                 };
             };
         };
         responses: {
-            /** @description The domain, in `pending_dns`, with the DNS records to set */
+            /** @description The domain, in `pending_dns`, with the DNS records to set (and its also_connect partner) */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2198,7 +2456,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainResponse"];
+                    "application/json": components["schemas"]["DomainCreatedResponse"];
                 };
             };
             /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
@@ -2561,6 +2819,177 @@ export interface operations {
             };
         };
     };
+    "domains.update": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Stable business key of 1–128 printable ASCII characters, reused on retries of the same request; kept 24 h */
+                "idempotency-key": string;
+            };
+            path: {
+                /** @description The domain's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The fields to change; at least one */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Another destination (dst_…) of your organization: the edge routes to it within 2 s, keeping the certificate */
+                    destination_id?: string;
+                    /** @description Replaces the metadata (DomainMetadata limits); null clears it */
+                    metadata?: components["schemas"]["DomainMetadata"] | null;
+                    /** @description Sets the redirect; null removes it */
+                    redirect?: components["schemas"]["DomainRedirect"] | null;
+                    /** @description Your reference for the customer; null clears it */
+                    external_customer_id?: string | null;
+                    /** @description The TLS settings to change (fields left out stay) */
+                    tls?: {
+                        /** @description "1.2" or "1.3" */
+                        min_version?: "1.2" | "1.3";
+                        /** @description Sets HSTS; null turns it off */
+                        hsts?: components["schemas"]["DomainHsts"] | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The domain as changed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `domain_not_found`, `destination_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_in_use`, `domain_deleted` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_reused` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "domains.verify": {
         parameters: {
             query?: never;
@@ -2804,7 +3233,7 @@ export interface operations {
                 "application/json": {
                     /** @description https URL with any port, path and query; no credentials or fragment; the host must be public */
                     url: string;
-                    /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken`. Default ["*"] */
+                    /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken`, `hostname.updated`. Default ["*"] */
                     events?: components["schemas"]["SubscribedEvent"][];
                     /** @description Your note about the endpoint (up to 500 characters) */
                     description?: string;
@@ -3191,7 +3620,7 @@ export interface operations {
                 "application/json": {
                     /** @description https URL with any port, path and query; no credentials or fragment; the host must be public */
                     url?: string;
-                    /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken`. Narrowing it cancels the pending deliveries of the kinds dropped */
+                    /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken`, `hostname.updated`. Narrowing it cancels the pending deliveries of the kinds dropped */
                     events?: components["schemas"]["SubscribedEvent"][];
                     /** @description true re-enables (and clears disabled_reason); false pauses deliveries */
                     enabled?: boolean;
@@ -5736,6 +6165,49 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["HostnameDnsBrokenEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: retries stop and the endpoint is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: no further attempts */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none within 15 s) is retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.hostnameUpdated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; a second `v1` during a secret rotation */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
+                "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
+                "User-Agent": "Hostgate-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HostnameUpdatedEvent"];
             };
         };
         responses: {

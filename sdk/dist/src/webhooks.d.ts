@@ -11,6 +11,10 @@ export interface HostgateEventData {
     status: DomainStatus;
     destination_id: string;
     external_customer_id: string | null;
+    /** Your metadata of the domain (PATCH /v1/domains/{id}); null when none is set. */
+    metadata: Record<string, string> | null;
+    /** `hostname.updated` only: the fields that changed. */
+    changes?: Array<'destination_id' | 'metadata' | 'redirect' | 'external_customer_id' | 'tls'>;
 }
 /** A delivery's body, discriminated by `event`: `switch (e.event) { case 'hostname.active': … }`. */
 export type HostgateEvent = {

@@ -1,6 +1,7 @@
 import type { PageList } from '../pagination.ts';
 import type { ReadOptions, WithResponse, WriteOptions } from '../transport.ts';
-import type { Domain, DomainAnalytics, DomainAnalyticsParams, DomainCreateParams, DomainDetail, DomainListParams } from '../types.ts';
+import { attachResponse } from '../transport.ts';
+import type { Domain, DomainAnalytics, DomainAnalyticsParams, DomainCreateParams, DomainDetail, DomainListParams, DomainPair, DomainUpdateParams } from '../types.ts';
 import { pathOf, Resource } from './resource.ts';
 
 /** Your customers' hostnames: DNS instructions, verification, certificate, status. */
@@ -10,7 +11,25 @@ export class Domains extends Resource {
     return this.one({ method: 'POST', path: '/v1/domains', body: params, idempotencyKey: options?.idempotencyKey, options });
   }
 
-  /** GET /v1/domains: newest first; filters `status`, `hostname`, `external_customer_id`. */
+  /**
+   * POST /v1/domains with `also_connect` ("www" for an apex, "apex" for a www. name): both
+   * hostnames in one request, the second redirecting (301, path kept) to the first; a conflict on
+   * either creates neither.
+   */
+  async createPair(params: DomainCreateParams & { also_connect: 'www' | 'apex' }, options: WriteOptions): Promise<WithResponse<DomainPair>> {
+    const { body, meta } = await this.transport.request<{ data: Domain; also_connected: Domain }>({ method: 'POST', path: '/v1/domains', body: params, idempotencyKey: options?.idempotencyKey, options });
+    return attachResponse({ domain: body.data, also_connected: body.also_connected }, meta);
+  }
+
+  /**
+   * PATCH /v1/domains/{id}: any of `destination_id` (re-point; the certificate stays),
+   * `metadata` (replaced; null clears), `redirect`, `external_customer_id`, `tls`.
+   */
+  async update(id: string, params: DomainUpdateParams, options: WriteOptions): Promise<WithResponse<Domain>> {
+    return this.one({ method: 'PATCH', path: pathOf('domains', id), body: params, idempotencyKey: options?.idempotencyKey, options });
+  }
+
+  /** GET /v1/domains: newest first; filters `status`, `hostname`, `external_customer_id`, `metadata` (one key: `{ 'metadata[plan]': 'pro' }`). */
   list(params?: DomainListParams, options?: ReadOptions): PageList<Domain> {
     return this.pages('/v1/domains', params, options);
   }

@@ -25,6 +25,10 @@ class Destinations(Resource):
         """GET /v1/destinations: newest first."""
         return self._list(Destination, "/v1/destinations", {"limit": limit}, cursor=cursor, timeout=timeout, request_id=request_id, max_retries=max_retries)
 
+    def update(self, destination_id: str, /, *, url: str, idempotency_key: str, timeout: float | None = None, request_id: str | None = None) -> Destination:
+        """PATCH /v1/destinations/{id}: a new ``url`` (same rules as creation); its domains re-route within 2 s."""
+        return self._one(Destination, "PATCH", path_of("destinations", destination_id), body={"url": url}, idempotency_key=idempotency_key, timeout=timeout, request_id=request_id)
+
     def get(self, destination_id: str, /, *, timeout: float | None = None, request_id: str | None = None, max_retries: int | None = None) -> Destination:
         """GET /v1/destinations/{id}."""
         return self._one(Destination, "GET", path_of("destinations", destination_id), timeout=timeout, request_id=request_id, max_retries=max_retries)

@@ -1,12 +1,15 @@
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any, Literal
+
 from .._transport import path_of
 from datetime import datetime
 
 from .._decode import encode
 from ..models import AnalyticsInterval, Domain, DomainAnalytics, DomainStatus
 from ..pagination import ListResult
-from ._base import Resource, body_of
+from ._base import UNSET, Resource, Unset, body_of
 
 
 class Domains(Resource):
@@ -18,13 +21,44 @@ class Domains(Resource):
         hostname: str,
         destination_id: str,
         external_customer_id: str | None = None,
+        also_connect: Literal["www", "apex"] | None = None,
         idempotency_key: str,
         timeout: float | None = None,
         request_id: str | None = None,
     ) -> Domain:
-        """POST /v1/domains (scope domains:write): ``pending_dns``, with the ``dns_records`` to set."""
-        body = body_of(hostname=hostname, destination_id=destination_id, external_customer_id=external_customer_id)
+        """POST /v1/domains (scope domains:write): ``pending_dns``, with the ``dns_records`` to set.
+
+        With ``also_connect`` ("www" for an apex, "apex" for a www. name) the other hostname is
+        created too, redirecting to this one; read it with ``list(hostname=…)``.
+        """
+        body = body_of(hostname=hostname, destination_id=destination_id, external_customer_id=external_customer_id, also_connect=also_connect)
         return self._one(Domain, "POST", "/v1/domains", body=body, idempotency_key=idempotency_key, timeout=timeout, request_id=request_id)
+
+    def update(
+        self,
+        domain_id: str,
+        /,
+        *,
+        destination_id: str | None = None,
+        metadata: Mapping[str, str] | None | Unset = UNSET,
+        redirect: Mapping[str, Any] | None | Unset = UNSET,
+        external_customer_id: str | None | Unset = UNSET,
+        tls: Mapping[str, Any] | None = None,
+        idempotency_key: str,
+        timeout: float | None = None,
+        request_id: str | None = None,
+    ) -> Domain:
+        """PATCH /v1/domains/{id}: the fields given change (at least one).
+
+        ``destination_id`` re-points (the certificate stays); ``metadata`` replaces (None clears);
+        ``redirect={"to": …, "status": 301, "preserve_path": True}`` (None removes it);
+        ``tls={"min_version": "1.3", "hsts": {…} | None}``.
+        """
+        body: dict[str, Any] = body_of(destination_id=destination_id, tls=None if tls is None else dict(tls))
+        for name, value in (("metadata", metadata), ("redirect", redirect), ("external_customer_id", external_customer_id)):
+            if not isinstance(value, Unset):
+                body[name] = dict(value) if isinstance(value, Mapping) else value
+        return self._one(Domain, "PATCH", path_of("domains", domain_id), body=body, idempotency_key=idempotency_key, timeout=timeout, request_id=request_id)
 
     def list(
         self,
@@ -32,14 +66,17 @@ class Domains(Resource):
         status: DomainStatus | None = None,
         hostname: str | None = None,
         external_customer_id: str | None = None,
+        metadata: tuple[str, str] | None = None,
         limit: int | None = None,
         cursor: str | None = None,
         timeout: float | None = None,
         request_id: str | None = None,
         max_retries: int | None = None,
     ) -> ListResult[Domain]:
-        """GET /v1/domains: newest first; filters ``status``, ``hostname``, ``external_customer_id``."""
-        query = {"status": status, "hostname": hostname, "external_customer_id": external_customer_id, "limit": limit}
+        """GET /v1/domains: newest first; filters ``status``, ``hostname``, ``external_customer_id``, ``metadata=(key, value)``."""
+        query: dict[str, Any] = {"status": status, "hostname": hostname, "external_customer_id": external_customer_id, "limit": limit}
+        if metadata is not None:
+            query[f"metadata[{metadata[0]}]"] = metadata[1]
         return self._list(Domain, "/v1/domains", query, cursor=cursor, timeout=timeout, request_id=request_id, max_retries=max_retries)
 
     def get(self, domain_id: str, /, *, timeout: float | None = None, request_id: str | None = None, max_retries: int | None = None) -> Domain:

@@ -13,6 +13,10 @@ export class Destinations extends Resource {
     async retrieve(id, options) {
         return this.one({ method: 'GET', path: pathOf('destinations', id), options });
     }
+    /** PATCH /v1/destinations/{id}: a new `url` (same rules as creation); its domains re-route within 2 s. */
+    async update(id, params, options) {
+        return this.one({ method: 'PATCH', path: pathOf('destinations', id), body: params, idempotencyKey: options?.idempotencyKey, options });
+    }
     /** DELETE /v1/destinations/{id}: refused with 409 `destination_in_use` while a domain points at it. */
     async delete(id, options) {
         return this.one({ method: 'DELETE', path: pathOf('destinations', id), idempotencyKey: options?.idempotencyKey, options });

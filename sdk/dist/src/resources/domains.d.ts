@@ -1,12 +1,25 @@
 import type { PageList } from '../pagination.ts';
 import type { ReadOptions, WithResponse, WriteOptions } from '../transport.ts';
-import type { Domain, DomainAnalytics, DomainAnalyticsParams, DomainCreateParams, DomainDetail, DomainListParams } from '../types.ts';
+import type { Domain, DomainAnalytics, DomainAnalyticsParams, DomainCreateParams, DomainDetail, DomainListParams, DomainPair, DomainUpdateParams } from '../types.ts';
 import { Resource } from './resource.ts';
 /** Your customers' hostnames: DNS instructions, verification, certificate, status. */
 export declare class Domains extends Resource {
     /** POST /v1/domains (scope domains:write): `pending_dns`, with the `dns_records` to set. */
     create(params: DomainCreateParams, options: WriteOptions): Promise<WithResponse<Domain>>;
-    /** GET /v1/domains: newest first; filters `status`, `hostname`, `external_customer_id`. */
+    /**
+     * POST /v1/domains with `also_connect` ("www" for an apex, "apex" for a www. name): both
+     * hostnames in one request, the second redirecting (301, path kept) to the first; a conflict on
+     * either creates neither.
+     */
+    createPair(params: DomainCreateParams & {
+        also_connect: 'www' | 'apex';
+    }, options: WriteOptions): Promise<WithResponse<DomainPair>>;
+    /**
+     * PATCH /v1/domains/{id}: any of `destination_id` (re-point; the certificate stays),
+     * `metadata` (replaced; null clears), `redirect`, `external_customer_id`, `tls`.
+     */
+    update(id: string, params: DomainUpdateParams, options: WriteOptions): Promise<WithResponse<Domain>>;
+    /** GET /v1/domains: newest first; filters `status`, `hostname`, `external_customer_id`, `metadata` (one key: `{ 'metadata[plan]': 'pro' }`). */
     list(params?: DomainListParams, options?: ReadOptions): PageList<Domain>;
     /** GET /v1/domains/{id}: status, DNS records, the last `verification`, and this period's `bandwidth`. */
     retrieve(id: string, options?: ReadOptions): Promise<WithResponse<DomainDetail>>;

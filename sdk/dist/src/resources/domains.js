@@ -1,3 +1,4 @@
+import { attachResponse } from "../transport.js";
 import { pathOf, Resource } from "./resource.js";
 /** Your customers' hostnames: DNS instructions, verification, certificate, status. */
 export class Domains extends Resource {
@@ -5,7 +6,23 @@ export class Domains extends Resource {
     async create(params, options) {
         return this.one({ method: 'POST', path: '/v1/domains', body: params, idempotencyKey: options?.idempotencyKey, options });
     }
-    /** GET /v1/domains: newest first; filters `status`, `hostname`, `external_customer_id`. */
+    /**
+     * POST /v1/domains with `also_connect` ("www" for an apex, "apex" for a www. name): both
+     * hostnames in one request, the second redirecting (301, path kept) to the first; a conflict on
+     * either creates neither.
+     */
+    async createPair(params, options) {
+        const { body, meta } = await this.transport.request({ method: 'POST', path: '/v1/domains', body: params, idempotencyKey: options?.idempotencyKey, options });
+        return attachResponse({ domain: body.data, also_connected: body.also_connected }, meta);
+    }
+    /**
+     * PATCH /v1/domains/{id}: any of `destination_id` (re-point; the certificate stays),
+     * `metadata` (replaced; null clears), `redirect`, `external_customer_id`, `tls`.
+     */
+    async update(id, params, options) {
+        return this.one({ method: 'PATCH', path: pathOf('domains', id), body: params, idempotencyKey: options?.idempotencyKey, options });
+    }
+    /** GET /v1/domains: newest first; filters `status`, `hostname`, `external_customer_id`, `metadata` (one key: `{ 'metadata[plan]': 'pro' }`). */
     list(params, options) {
         return this.pages('/v1/domains', params, options);
     }
