@@ -12,6 +12,8 @@ export const widgetTerminalStatuses: readonly DomainStatus[] = ['active', 'faile
 export const eventKinds = [
   'hostname.created', 'hostname.verified', 'hostname.active', 'hostname.failed',
   'hostname.suspended', 'hostname.deleting', 'hostname.deleted', 'hostname.dns_broken',
+  // Not transitions: the certificate lifecycle announces these (db/repositories/certificate-lifecycle.ts).
+  'hostname.certificate_renewed', 'hostname.certificate_expiring', 'hostname.certificate_failed',
 ] as const;
 export type EventKind = (typeof eventKinds)[number];
 

@@ -75,6 +75,10 @@ export function createFinalizePhase(ctx: IssuanceContext, orderPhase: OrderPhase
       id, domainId: order.domain_id, serial, issuer: leaf.issuer.split('\n').join(', '), notBefore, notAfter,
       chainPem: chain.join('\n') + '\n', sealedKey: secretBox.seal(keyPem, certificateKeyContext(id)),
     });
+    // Its history row (issued or renewed, with hostname.certificate_renewed), once however often
+    // this runs; a lifetime under the floor is flagged there too.
+    const recorded = await ctx.lifecycle.recordStored(certificateId, ctx.limits.minLifetimeMs);
+    if (recorded?.belowFloor) logger.warn({ domainId: order.domain_id, hostname: order.hostname, certificateId, notBefore, notAfter }, 'certificate lifetime below HOSTGATE_CERT_MIN_LIFETIME_SECONDS');
     // After the certificate is stored, not with it: a crash in between leaves a completed order,
     // and the re-run (finalize finds it completed) records this then.
     const state = then ? await afterIssuance(order.domain_id, then) : undefined;
