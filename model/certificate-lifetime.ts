@@ -53,10 +53,20 @@ export function renewalFailureIsSerious(cert: CertificateDates, now: number): bo
   return cert.notAfter - now <= lifetimeMs(cert) / 3;
 }
 
-/** The expiry notices (days before notAfter) that are due at `now` and not yet past expiry. */
-export function dueExpiryNotices(cert: CertificateDates, now: number): number[] {
+/**
+ * The expiry notices a certificate can get: 14 and 3 days before `notAfter`, each only if it
+ * falls after the renewal was due (a 90-day certificate renewed on time never gets one; a 6-day
+ * one gets none — its failing renewal is hostname.certificate_failed's to report).
+ */
+export function expiryNoticeTimes(cert: CertificateDates): Array<{ days: number; at: number }> {
   const DAY = 24 * 60 * 60_000;
-  return EXPIRY_NOTICE_DAYS.filter((days) => now >= cert.notAfter - days * DAY && now < cert.notAfter);
+  const due = renewsAt(cert);
+  return EXPIRY_NOTICE_DAYS.map((days) => ({ days, at: cert.notAfter - days * DAY })).filter((n) => n.at >= due);
+}
+
+/** The expiry notices (days before notAfter) due at `now` and not yet past expiry. */
+export function dueExpiryNotices(cert: CertificateDates, now: number): number[] {
+  return expiryNoticeTimes(cert).filter((n) => now >= n.at && now < cert.notAfter).map((n) => n.days);
 }
 
 /**
