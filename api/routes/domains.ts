@@ -7,6 +7,7 @@ import { normalizeHostname } from '../../model/hostname.ts';
 import { ApiError } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
 import { presentBandwidth, presentDomain } from '../presenters/domain.ts';
+import { certificateLifecycleRepository } from '../../db/repositories/certificate-lifecycle.ts';
 import { hostnameConnector } from '../services/connect-hostname.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
 import { CreateDomainBody, Domain, DomainDetail, DomainIdParams, DomainStatus } from '../schemas/domains.ts';
@@ -15,7 +16,10 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config, dispatcher } = app.deps;
   const domains = domainsRepository(db);
   const usage = usageRepository(db);
+  const lifecycle = certificateLifecycleRepository(db);
   const present = (d: Parameters<typeof presentDomain>[0]) => presentDomain(d, config);
+  /** A domain with its newest certificate's facts (every read shows them). */
+  const presentWithFacts = async (d: Parameters<typeof presentDomain>[0]) => presentDomain(d, config, (await lifecycle.latestFacts([d.id])).get(d.id) ?? null);
   const notFound = (id: string) => new ApiError('domain_not_found', `domain ${id} does not exist`, { param: 'id' });
   // Starts and signals go through the outbox; kicking it after commit is the fast path, and the
   // worker's sweep covers a kick that fails (Temporal down, process killed).
@@ -63,7 +67,9 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const n = normalizeHostname(q.hostname, { serviceDomain: config.serviceDomain });
       hostname = n.ok ? n.hostname : q.hostname.toLowerCase();
     }
-    return domains.list(principalOf(request).organizationId, { status: q.status, hostname, externalCustomerId: q.external_customer_id }, { limit: q.limit ?? 20, cursor: q.cursor }, present);
+    const page = await domains.list(principalOf(request).organizationId, { status: q.status, hostname, externalCustomerId: q.external_customer_id }, { limit: q.limit ?? 20, cursor: q.cursor }, (d) => d);
+    const facts = await lifecycle.latestFacts(page.data.map((d) => d.id));
+    return { ...page, data: page.data.map((d) => presentDomain(d, config, facts.get(d.id) ?? null)) };
   });
 
   app.get('/domains/:id', {
@@ -78,7 +84,7 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { organizationId } = principalOf(request);
     const domain = await domains.get(organizationId, request.params.id);
     if (!domain) throw notFound(request.params.id);
-    return { data: { ...present(domain), bandwidth: presentBandwidth(await usage.domainBandwidth(organizationId, domain.id)) } };
+    return { data: { ...await presentWithFacts(domain), bandwidth: presentBandwidth(await usage.domainBandwidth(organizationId, domain.id)) } };
   });
 
   app.delete('/domains/:id', {
@@ -114,6 +120,6 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
       throw new ApiError('domain_deleted', `domain ${request.params.id} is ${existing.status}: there is nothing to verify; connect the hostname again with POST /v1/domains`, { param: 'id', details: { status: existing.status } });
     }
     kick();
-    return reply.code(202).send({ data: present(domain) });
+    return reply.code(202).send({ data: await presentWithFacts(domain) });
   });
 };

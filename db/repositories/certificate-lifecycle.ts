@@ -21,6 +21,10 @@ const FactsSchema = Type.Object({
 const FactsRow = row(FactsSchema);
 type FactsRow = Static<typeof FactsSchema>;
 const HistoryRow = row(Type.Object({ kind: Type.String(), certificate_id: Type.Union([Type.String(), Type.Null()]), detail: Type.Union([Type.String(), Type.Null()]), created_at: Type.String() }));
+const LatestRow = row(Type.Object({ domain_id: Type.String(), serial: Type.String(), issuer: Type.String(), source: Type.String(), not_before: Type.Number(), not_after: Type.Number() }));
+
+/** A certificate's facts as reads show them (epoch ms). */
+export interface CertificateFacts { serial: string; issuer: string; source: 'managed' | 'custom'; notBefore: number; notAfter: number }
 const Inserted = row(Type.Object({ inserted: Type.Boolean() }));
 
 /** A certificate's facts, with its domain's, as of the database's clock (epoch ms). */
@@ -154,6 +158,17 @@ export function certificateLifecycleRepository(db: Db) {
         }
         return sent;
       });
+    },
+
+    /** The newest live certificate of each domain given (what every domain read shows). */
+    async latestFacts(domainIds: readonly string[]): Promise<Map<string, CertificateFacts>> {
+      if (domainIds.length === 0) return new Map();
+      const rows = await db.any(sql.type(LatestRow)`
+        select distinct on (domain_id) domain_id, serial, issuer, source,
+          (extract(epoch from not_before) * 1000)::float8 as not_before, (extract(epoch from not_after) * 1000)::float8 as not_after
+        from certificates where domain_id = any(${sql.array([...domainIds], 'text')}) and deleted_at is null
+        order by domain_id, not_after desc`);
+      return new Map(rows.map((r) => [r.domain_id, { serial: r.serial, issuer: r.issuer, source: r.source as 'managed' | 'custom', notBefore: r.not_before, notAfter: r.not_after }]));
     },
 
     /** The domain's certificate history, oldest first. */
