@@ -21,7 +21,8 @@ export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 export type WebhookEventKind =
   | 'hostname.created' | 'hostname.verified' | 'hostname.active' | 'hostname.failed'
-  | 'hostname.suspended' | 'hostname.deleting' | 'hostname.deleted' | 'hostname.dns_broken';
+  | 'hostname.suspended' | 'hostname.deleting' | 'hostname.deleted' | 'hostname.dns_broken'
+  | 'hostname.certificate_renewed' | 'hostname.certificate_expiring' | 'hostname.certificate_failed';
 
 /** The JSON body of every delivery. `id` (`evt_…`) is the same on every retry of one event. */
 export interface WebhookEvent {
@@ -35,6 +36,12 @@ export interface WebhookEvent {
     status: string;
     destination_id: string;
     external_customer_id: string | null;
+    /** `hostname.certificate_*` events only: the certificate (timestamps ISO 8601). */
+    certificate?: { serial: string; issuer: string; source: 'managed' | 'custom'; not_before: string; not_after: string; renews_at: string };
+    /** `hostname.certificate_expiring` only: 14 or 3. */
+    days_left?: number;
+    /** `hostname.certificate_failed` only: why the renewal fails. */
+    problem?: { code: string; message: string };
   };
 }
 

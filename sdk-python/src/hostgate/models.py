@@ -45,6 +45,7 @@ __all__ = [
     "InvoiceItem",
     "Invoice",
     "Page",
+    "WebhookCertificateFacts",
     "WebhookEventData",
     "WebhookEvent",
 ]
@@ -60,6 +61,9 @@ WebhookEventKind = Literal[
     "hostname.deleting",
     "hostname.deleted",
     "hostname.dns_broken",
+    "hostname.certificate_renewed",
+    "hostname.certificate_expiring",
+    "hostname.certificate_failed",
 ]
 Plan = Literal["starter", "growth", "scale"]
 BillingStatus = Literal["inactive", "active", "past_due", "canceled"]
@@ -132,10 +136,23 @@ class OwnershipTrack(_Model):
 
 @dataclass
 class CertificateTrack(_Model):
-    status: Literal["none", "pending_validation", "issued", "deployed"]
+    """The certificate track, with the facts of the domain's newest certificate (None while it has none)."""
+
+    #: ``blocked``: no order can be placed while ``problem`` holds (delegation CNAME or CAA).
+    status: Literal["none", "blocked", "pending_validation", "issued", "deployed"]
     method: Literal["dns-01", "http-01"] | None
     problem: Problem | None
     updated_at: datetime | None
+    not_before: datetime | None = None
+    not_after: datetime | None = None
+    #: Lowercase hex.
+    serial: str | None = None
+    #: The issuing CA's distinguished name.
+    issuer: str | None = None
+    #: ``managed``: ordered by Hostgate over ACME; ``custom``: your own.
+    source: Literal["managed", "custom"] | None = None
+    #: When renewal is due (two thirds of the lifetime).
+    renews_at: datetime | None = None
 
 
 @dataclass
@@ -190,6 +207,9 @@ WebhookEventFilter = Literal[
     "hostname.deleting",
     "hostname.deleted",
     "hostname.dns_broken",
+    "hostname.certificate_renewed",
+    "hostname.certificate_expiring",
+    "hostname.certificate_failed",
 ]
 
 
@@ -331,6 +351,18 @@ class Page(Generic[T]):
 
 
 @dataclass
+class WebhookCertificateFacts(_Model):
+    """The certificate a ``hostname.certificate_*`` event is about."""
+
+    serial: str
+    issuer: str
+    source: Literal["managed", "custom"]
+    not_before: datetime
+    not_after: datetime
+    renews_at: datetime
+
+
+@dataclass
 class WebhookEventData(_Model):
     """The domain an event is about, as it was when the event happened."""
 
@@ -339,6 +371,12 @@ class WebhookEventData(_Model):
     status: DomainStatus
     destination_id: str
     external_customer_id: str | None
+    #: ``hostname.certificate_*`` events only: the certificate.
+    certificate: WebhookCertificateFacts | None = None
+    #: ``hostname.certificate_expiring`` only: 14 or 3.
+    days_left: int | None = None
+    #: ``hostname.certificate_failed`` only: why the renewal fails.
+    problem: Problem | None = None
 
 
 @dataclass
