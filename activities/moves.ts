@@ -128,6 +128,16 @@ export function createMoveActivities({ db, config, logger, secretBox }: MoveActi
     return null;
   }
 
+  /**
+   * The hourly cap on failed validations, with the CA's last refusal kept in its message: the
+   * refusal's own problem is replaced on the track, and "fix the problem above" needs it.
+   */
+  function withLastRefusal(limit: Problem, previous: Problem | null): Problem {
+    if (previous?.code === limit.code) return previous;
+    if (!previous || limitCodes.includes(previous.code as never)) return limit;
+    return { code: limit.code, message: limit.message.replace('fix the problem above', `fix what the certificate authority said last (${previous.code}: ${previous.message})`) };
+  }
+
   return {
     /**
      * One step of a pending_dns domain's move: checks ownership, then (once proved) the
@@ -168,7 +178,7 @@ export function createMoveActivities({ db, config, logger, secretBox }: MoveActi
       const caa = judgeCaa(d.hostname, await relevantCaa(resolver, normName(d.hostname)), config.acme.caaIdentities);
       if (caa) return hold(caa.code === 'lookup_failed' ? { code: 'caa_lookup_failed', message: caa.message } : caa);
       const limit = limitProblem(counts, registeredDomain, false);
-      if (limit) return hold(limit);
+      if (limit) return hold(limit.code === 'failed_validations_limit' ? withLastRefusal(limit, track?.problem ?? null) : limit);
 
       // The per-domain brake holds whatever asks for the order (model/certificate-lifetime.ts).
       const brake = await lifecycle.admitOrder(domainId, 'dns-01', config.certificates.ordersPerHour, 60 * 60_000);

@@ -219,7 +219,8 @@ describe('zero-downtime moves', () => {
     acme.dns.set(txt.name, [{ type: 'TXT', value: txt.value }]);
     const read = await verifyUntil(d.id, 'delegation_cname_missing', (x) => x.certificate.problem?.code === 'delegation_cname_missing');
     expect(read.ownership).toMatchObject({ status: 'verified', problem: null });
-    expect(read.certificate).toMatchObject({ status: 'pending_validation', method: 'dns-01' });
+    // No order can be placed while the delegation is missing: blocked, not pending_validation (issue 22).
+    expect(read.certificate).toMatchObject({ status: 'blocked', method: 'dns-01' });
     expect(read.certificate.problem.message).toContain(recordOf(d, 'CNAME', '_acme-challenge.').value);
     expect(read.status).toBe('pending_dns');
     expect(read.verification.problem.code).toBe('wrong_target');
@@ -234,7 +235,7 @@ describe('zero-downtime moves', () => {
     acme.dns.set(txt.name, [{ type: 'TXT', value: txt.value }]);
     acme.dns.set(`_acme-challenge.${hostname}`, [{ type: 'CNAME', value: recordOf(d, 'CNAME', '_acme-challenge.').value }]);
     const read = await verifyUntil(d.id, 'caa_forbids_ca', (x) => x.certificate.problem?.code === 'caa_forbids_ca');
-    expect(read.certificate).toMatchObject({ status: 'pending_validation', method: 'dns-01', problem: { message: expect.stringMatching(/digicert\.com/) } });
+    expect(read.certificate).toMatchObject({ status: 'blocked', method: 'dns-01', problem: { message: expect.stringMatching(/digicert\.com/) } });
     expect(read.ownership.status).toBe('verified');
     expect(read.status).toBe('pending_dns');
     expect(read.verification.problem.code).toBe('wrong_target');
@@ -262,6 +263,9 @@ describe('zero-downtime moves', () => {
       // Each refusal is recorded; the third within the hour stops further orders for the hostname.
       const capped = await verifyUntil(d.id, 'failed_validations_limit', (x) => x.certificate.problem?.code === 'failed_validations_limit', as, 90_000);
       expect(capped.status).toBe('pending_dns');
+      // The CA's last refusal stays visible in the cap's message (issue 22).
+      expect(capped.certificate.problem.message).toContain('challenge_failed');
+      expect(capped.certificate.problem.message).toContain(`_acme-challenge.${hostname}`);
       const outcomes = await t.database.db.any(sql.unsafe`select outcome from certificate_attempts where domain_id = ${d.id}`) as readonly { outcome: string }[];
       expect(outcomes.map((o) => o.outcome)).toEqual(['failed', 'failed', 'failed']);
       expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from pdns.records where type = 'TXT'`)).toBe(0);
