@@ -236,8 +236,35 @@ export async function checkChallengeDns(config: Config, timeoutMs: number): Prom
     return ok(name, `${server} answers ${zone} (SOA ${soa.nsname})`);
   } catch (error) {
     const code = (error as { code?: string }).code;
+    if (code === 'EREFUSED') {
+      return problem(name, `PowerDNS at ${server} is running but has no zone ${zone} (REFUSED)`,
+        'start the worker once (it creates the zone\'s SOA and NS rows when HOSTGATE_CHALLENGE_ZONE is set), or check that pdns_server reads this database (gpgsql-dbname)', false);
+    }
     return problem(name, `${server} does not answer the SOA of ${zone} (${code ?? message(error)})`,
       'run pdns_server with the gpgsql backend on our database (docs/zero-downtime-moves.md) and point HOSTGATE_CHALLENGE_DNS_SERVER at it; until then zero-downtime moves cannot issue certificates', false);
+  } finally {
+    resolver.cancel();
+  }
+}
+
+/**
+ * The delegation of the challenge zone as resolvers see it (HOSTGATE_DNS_SERVERS, else the
+ * system's): the CA follows customers' `_acme-challenge` CNAMEs into the zone, so its parent must
+ * delegate it to our PowerDNS with NS records. A warning: HTTP-01 does not need it.
+ */
+export async function checkChallengeDelegation(config: Config, timeoutMs: number): Promise<CheckResult | null> {
+  const zone = config.moves.challengeZone;
+  if (!zone) return null;
+  const name = 'Challenge zone delegation';
+  const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
+  const fix = `at the parent zone, add "${zone} NS <name of your PowerDNS host>" (and its A record), so that resolvers ask our PowerDNS (docs/deploy.md, "Zero-downtime moves")`;
+  try {
+    if (config.dns.servers.length > 0) resolver.setServers(config.dns.servers);
+    const ns = await within(timeoutMs + 500, 'the resolvers', resolver.resolveNs(zone));
+    return ns.length > 0 ? ok(name, `resolvers see ${zone} delegated to ${ns.join(', ')}`) : problem(name, `resolvers find no NS records for ${zone}`, fix, false);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    return problem(name, `resolvers find no delegation of ${zone} (${code ?? message(error)})`, fix, false);
   } finally {
     resolver.cancel();
   }
@@ -246,11 +273,13 @@ export async function checkChallengeDns(config: Config, timeoutMs: number): Prom
 /** Runs every check; the report lists them in a stable order. */
 export async function runDoctor(config: Config, databaseUrl: string | undefined, options: { timeoutMs?: number } = {}): Promise<CheckResult[]> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
-  const [database, temporal, edgePorts, acme, dns, challengeDns] = await Promise.all([
+  const [database, temporal, edgePorts, acme, dns, challengeDns, delegation] = await Promise.all([
     checkDatabase(databaseUrl, timeoutMs), checkTemporal(config, timeoutMs), checkEdgePorts(config, timeoutMs),
     checkAcmeDirectory(config, timeoutMs), checkDnsResolvers(config, timeoutMs), checkChallengeDns(config, timeoutMs),
+    checkChallengeDelegation(config, timeoutMs),
   ]);
-  return [database, temporal, checkEncryptionKeys(config), checkOutboundTargets(config), checkEdgeAddresses(config), ...edgePorts, ...acme, dns, ...(challengeDns ? [challengeDns] : [])];
+  return [database, temporal, checkEncryptionKeys(config), checkOutboundTargets(config), checkEdgeAddresses(config), ...edgePorts, ...acme, dns,
+    ...(challengeDns ? [challengeDns] : []), ...(delegation ? [delegation] : [])];
 }
 
 /** One line per check, then the fix under each problem. */

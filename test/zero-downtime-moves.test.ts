@@ -4,7 +4,7 @@
 // HAProxy). A hostname that still resolves elsewhere proves ownership and gets its certificate
 // deployed before its DNS changes; after the switch, the first HTTPS request is served.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { checkChallengeDns } from '../cli/doctor.ts';
+import { checkChallengeDelegation, checkChallengeDns } from '../cli/doctor.ts';
 import { sql } from '../db/pool.ts';
 import { startAcmeStack, EDGE, type AcmeStack } from './support/acme-stack.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
@@ -279,6 +279,20 @@ describe('zero-downtime moves', () => {
     const closed = { ...t.config, moves: { ...t.config.moves, challengeDnsServer: `127.0.0.1:${await freePort()}` } };
     expect(await checkChallengeDns(closed, 500)).toMatchObject({ ok: false, blocking: false, fix: expect.stringContaining('HOSTGATE_CHALLENGE_DNS_SERVER') });
     expect(await checkChallengeDns({ ...t.config, moves: { ...t.config.moves, challengeZone: undefined } }, 500)).toBeNull();
+    // PowerDNS running without the zone answers REFUSED: said as such, not "start PowerDNS" (issue 22).
+    expect(await checkChallengeDns({ ...t.config, moves: { ...t.config.moves, challengeZone: 'not-served.hostgate.test' } }, 2_000))
+      .toMatchObject({ ok: false, blocking: false, detail: expect.stringContaining('has no zone'), fix: expect.stringContaining('worker') });
+  });
+
+  it('hostgate doctor checks the delegation of the challenge zone as resolvers see it (NS at the parent)', async () => {
+    expect(await checkChallengeDelegation(t.config, 2_000)).toMatchObject({ ok: false, blocking: false, fix: expect.stringContaining(`${ZONE} NS`) });
+    acme.dns.set(ZONE, [{ type: 'NS', value: `ns1.${ZONE}` }]);
+    try {
+      expect(await checkChallengeDelegation(t.config, 2_000)).toMatchObject({ ok: true, detail: expect.stringContaining(`ns1.${ZONE}`) });
+    } finally {
+      acme.dns.remove(ZONE);
+    }
+    expect(await checkChallengeDelegation({ ...t.config, moves: { ...t.config.moves, challengeZone: undefined } }, 500)).toBeNull();
   });
 
   describe('abuse limits', () => {
