@@ -127,6 +127,7 @@ const variables = {
   HOSTGATE_POSTGRES_PORT: { schema: Port, default: '5433', describe: 'a TCP port (1-65535) for the embedded Postgres' },
   HOSTGATE_TEMPORAL_PORT: { schema: Port, default: '7233', describe: 'a TCP port (1-65535) for the local Temporal dev server' },
   HOSTGATE_TEMPORAL_UI_PORT: { schema: Port, default: '8233', describe: 'a TCP port (1-65535) for the Temporal Web UI' },
+  HOSTGATE_PDNS_PORT: { schema: Port, default: '5354', describe: 'a TCP/UDP port (1-65535) on 127.0.0.1 for the PowerDNS `npm start` runs for the local challenge zone (zero-downtime moves)' },
 } as const satisfies Record<string, { schema: TSchema; default: string | undefined; describe: string }>;
 
 type Vars = typeof variables;

@@ -121,6 +121,8 @@ export interface Config {
     postgresPort: number;
     temporalPort: number;
     temporalUiPort: number;
+    /** Loopback port of the PowerDNS it runs for the local challenge zone (moves on by default locally). */
+    pdnsPort: number;
     /** The metrics ports it gives its children: each variable when set (0: off), else LOCAL_METRICS_PORTS. */
     metricsPorts: { api: number; worker: number; workerSdk: number; edge: number };
   };
@@ -275,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
       postgresPort: raw.HOSTGATE_POSTGRES_PORT,
       temporalPort: raw.HOSTGATE_TEMPORAL_PORT,
       temporalUiPort: raw.HOSTGATE_TEMPORAL_UI_PORT,
+      pdnsPort: raw.HOSTGATE_PDNS_PORT,
       metricsPorts: {
         api: raw.HOSTGATE_API_METRICS_PORT ?? LOCAL_METRICS_PORTS.api,
         worker: raw.HOSTGATE_WORKER_METRICS_PORT ?? LOCAL_METRICS_PORTS.worker,
