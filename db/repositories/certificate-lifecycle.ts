@@ -100,15 +100,18 @@ export function certificateLifecycleRepository(db: Db) {
     },
 
     /**
-     * Records a stored managed certificate in the domain's history, once: `issued` for the
-     * domain's first, `renewed` after that (with `hostname.certificate_renewed`), plus
+     * Records a stored managed certificate in the domain's history, once: `renewed` when it
+     * replaces the certificate of an active domain (with `hostname.certificate_renewed`), else
+     * `issued`; plus
      * `lifetime_below_floor` when it lives shorter than `floorMs`.
      */
     async recordStored(certificateId: string, floorMs: number): Promise<{ kind: 'issued' | 'renewed'; belowFloor: boolean } | null> {
       return await db.transaction(async (tx) => {
         const f = await tx.maybeOne(factsQuery(sql.fragment`c.id = ${certificateId}`));
         if (!f) return null;
-        const kind = f.others > 0 ? 'renewed' as const : 'issued' as const;
+        // A renewal replaces the certificate of a domain being served; a certificate ordered on the
+        // way to `active` (the first, or again after a resume or a retry) is an issuance.
+        const kind = f.status === 'active' && f.others > 0 ? 'renewed' as const : 'issued' as const;
         const fresh = await addHistory(tx, f.domain_id, f.id, kind, `serial ${f.serial}, valid until ${new Date(f.not_after).toISOString()}`);
         if (fresh && kind === 'renewed') await announce(tx, f, 'hostname.certificate_renewed');
         const belowFloor = f.not_after - f.not_before < floorMs;
