@@ -5,6 +5,7 @@
 // HG_CERT_BRAKE_RUN_SECONDS sets how long the CA keeps issuing (600 for the issue's 10-minute
 // run; the suite's default of 240 s already covers five orders and the brake holding after them).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { run as cli } from '../cli/hostgate.ts';
 import { sql } from '../db/pool.ts';
 import { certificateLifecycleRepository } from '../db/repositories/certificate-lifecycle.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
@@ -43,9 +44,15 @@ describe('certificate lifecycle with 60-second certificates', () => {
   const events = async (id: string, kind: string) => await t.database.db.anyFirst(sql.unsafe`select data from events where domain_id = ${id} and kind = ${kind} order by created_at`);
 
   it(`renews every 40 s, stops at ${LIMIT} orders an hour with the problem shown, and DELETE ends issuance within seconds`, async () => {
-    acme.dns.set('brake.customer-certs.test', [{ type: 'CNAME', value: EDGE }]);
-    const created = (await api.post('/v1/domains', { hostname: 'brake.customer-certs.test', destination_id: destinationId })).json().data;
-    await api.post(`/v1/domains/${created.id}/verify`);
+    const connect = async (hostname: string) => {
+      acme.dns.set(hostname, [{ type: 'CNAME', value: EDGE }]);
+      const d = (await api.post('/v1/domains', { hostname, destination_id: destinationId })).json().data;
+      await api.post(`/v1/domains/${d.id}/verify`);
+      return d as { id: string };
+    };
+    // Two domains at once: the first is deleted at the end, the second suspended once braked.
+    const created = await connect('brake.customer-certs.test');
+    const other = await connect('suspend.customer-certs.test');
     const started = Date.now();
     const active = await waitFor('the domain to be active', async () => { const d = await read(created.id); return d.status === 'active' ? d : null; }, 60_000, 200);
 
@@ -69,6 +76,14 @@ describe('certificate lifecycle with 60-second certificates', () => {
     // The brake: after LIMIT orders in the hour the next renewal waits, visibly.
     const braked = await waitFor('the brake to show', async () => { const d = await read(created.id); return d.verification.problem?.code === 'domain_orders_limit' ? d : null; }, LIMIT * 60_000, 1_000);
     expect(braked.verification.problem.message).toMatch(/next one is placed after/);
+    // Suspend ends issuance within seconds too (the other domain, braked as well by now).
+    await waitFor('the other domain braked', async () => (await read(other.id)).verification.problem?.code === 'domain_orders_limit', 120_000, 1_000);
+    const s0 = Date.now();
+    await cli(['domains', 'suspend', other.id, '--reason', 'test: suspend ends issuance'], () => undefined, { DATABASE_URL: t.database.url });
+    await waitFor('the other domain suspended', async () => (await read(other.id)).status === 'suspended', 15_000, 50);
+    const suspendMs = Date.now() - s0;
+    console.log(JSON.stringify({ suspend_to_suspended_ms: suspendMs }));
+    expect(suspendMs).toBeLessThan(10_000);
     // Race seen before: the failed renewal's history row lands right after the problem.
     await waitFor('the renewal_failed history entry', async () => (await history(created.id)).some((h) => h.kind === 'renewal_failed'), 30_000, 200);
     const remaining = RUN_SECONDS * 1000 - (Date.now() - started);
@@ -95,5 +110,7 @@ describe('certificate lifecycle with 60-second certificates', () => {
     expect(deleteMs).toBeLessThan(10_000);
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect(await orders(created.id)).toBe(placed);
+    expect(await orders(other.id)).toBe(LIMIT);
+    expect((await read(other.id)).status).toBe('suspended');
   }, (RUN_SECONDS + 180) * 1000);
 });
