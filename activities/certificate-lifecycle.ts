@@ -14,16 +14,17 @@ export function createCertificateLifecycleActivities({ db, logger }: { db: Db; l
   return {
     /** A renewal failed: the problem shown, the history row, and the late-failure event once. */
     async renewalFailed({ domainId, problem }: { domainId: string; problem: Problem }): Promise<{ announced: boolean }> {
-      await domains.setProblem(domainId, problem);
       const result = await lifecycle.renewalFailed(domainId, problem);
+      await domains.setProblem(domainId, problem);
       if (result.announced) logger.warn({ domainId, code: problem.code }, 'certificate renewal still failing with a third of its life left');
       return result;
     },
 
     /** An issuance that is not one yet (due on arrival): the problem shown and the history row. */
     async certificateTrouble({ domainId, kind, problem }: { domainId: string; kind: 'due_on_arrival'; problem: Problem }): Promise<void> {
-      await domains.setProblem(domainId, problem);
+      // The history row first: a reader who sees the problem finds its row too.
       await lifecycle.recordTrouble(domainId, kind, problem.message);
+      await domains.setProblem(domainId, problem);
     },
 
     /** hostname.certificate_expiring for the notices due now (each once per certificate). */

@@ -114,3 +114,51 @@ describe('certificate lifecycle with 60-second certificates', () => {
     expect((await read(other.id)).status).toBe('suspended');
   }, (RUN_SECONDS + 180) * 1000);
 });
+
+describe('a CA issuing 1-second certificates', () => {
+  let acme: AcmeStack;
+  let t: TestApp;
+  let worker: RunningWorker;
+  let api: ReturnType<typeof client>;
+
+  beforeAll(async () => {
+    // Pebble's `certificateValidityPeriod: 2` gives notBefore → notAfter 1 s: renewal is due 0.67 s
+    // after notBefore, often before the certificate is even stored.
+    acme = await startAcmeStack({ certificateValidityPeriod: 2 });
+    t = await createTestApp({ config: acme.configOverrides });
+    await acme.serveChallenges(t.database.db);
+    worker = await startTestWorker(t.temporal, t.database.db, t.config);
+    api = client(t.app, (await createOrgWithKey(t)).auth);
+  }, 120_000);
+  afterAll(async () => {
+    await worker?.stop();
+    await t?.close();
+    await acme?.close();
+  });
+
+  it('orders no faster than the brake: certificate_due_on_arrival with backoff, or domain_orders_limit; flagged below the floor', async () => {
+    const destinationId = (await api.post('/v1/destinations', { url: 'https://app.vendor.example' })).json().data.id;
+    acme.dns.set('due.customer-certs.test', [{ type: 'CNAME', value: EDGE }]);
+    const d = (await api.post('/v1/domains', { hostname: 'due.customer-certs.test', destination_id: destinationId })).json().data;
+    await api.post(`/v1/domains/${d.id}/verify`);
+    const history = () => certificateLifecycleRepository(t.database.db).history(d.id);
+    const orders = async () => await t.database.db.oneFirst(sql.unsafe`select count(*)::int from acme_orders where domain_id = ${d.id}`) as number;
+    // Whichever comes first: a certificate stored after its renewal was due (a problem with the
+    // refusal backoff, a minute first), or five renewals at two thirds of a second (the brake).
+    const held = await waitFor('due on arrival or the brake', async () => {
+      const problem = (await api.get(`/v1/domains/${d.id}`)).json().data.verification.problem;
+      return problem && ['certificate_due_on_arrival', 'domain_orders_limit'].includes(problem.code) ? problem : null;
+    }, 60_000, 100);
+    if (held.code === 'certificate_due_on_arrival') expect(held.message).toMatch(/backoff/);
+    const kind = held.code === 'certificate_due_on_arrival' ? 'due_on_arrival' : 'order_brake';
+    const kinds = await waitFor(`the ${kind} history entry`, async () => { const k = (await history()).map((h) => h.kind); return k.includes(kind) ? k : null; }, 10_000, 100);
+    expect(kinds).toContain('lifetime_below_floor');
+    // No loop: nothing more is ordered in the next seconds, and never more than the brake allows.
+    const placed = await orders();
+    await new Promise((resolve) => setTimeout(resolve, 8_000));
+    expect(await orders()).toBe(placed);
+    expect(placed).toBeLessThanOrEqual(5);
+    expect((await api.delete(`/v1/domains/${d.id}`)).statusCode).toBe(202);
+    await waitFor('deleted', async () => (await api.get(`/v1/domains/${d.id}`)).json().data.status === 'deleted', 15_000, 100);
+  }, 120_000);
+});

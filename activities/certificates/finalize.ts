@@ -27,7 +27,7 @@ export function createFinalizePhase(ctx: IssuanceContext, orderPhase: OrderPhase
 
   async function storedCertificate(certificateId: string): Promise<IssuedCertificate> {
     const cert = await certificates.byId(certificateId);
-    return { certificateId: cert.id, serial: cert.serial, notBefore: cert.not_before, notAfter: cert.not_after };
+    return { certificateId: cert.id, serial: cert.serial, notBefore: cert.not_before, notAfter: cert.not_after, answeredAt: new Date().toISOString() };
   }
 
   /**
@@ -84,7 +84,7 @@ export function createFinalizePhase(ctx: IssuanceContext, orderPhase: OrderPhase
     const state = then ? await afterIssuance(order.domain_id, then) : undefined;
     logger.info({ domainId: order.domain_id, hostname: order.hostname, certificateId, serial, notAfter }, 'certificate stored');
     // Same serial stored by an earlier run: that row's dates are the same certificate's.
-    return { certificateId, serial, notBefore, notAfter, ...(state ? { state } : {}) };
+    return { certificateId, serial, notBefore, notAfter, answeredAt: new Date().toISOString(), ...(state ? { state } : {}) };
   }
 
   /**

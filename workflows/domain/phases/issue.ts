@@ -9,7 +9,7 @@ import { acme, acmeLocal, acmeLocalOptions, acmeOptions, ISSUE_WAIT_BUDGET_MS, t
 import type { DomainWorkflowCarry } from '../../../contracts/domain-workflow.ts';
 import type { DomainContext } from '../context.ts';
 
-export type Issued = { ok: true; certificate: NonNullable<DomainWorkflowCarry['certificate']>; state?: DomainState | undefined }
+export type Issued = { ok: true; certificate: NonNullable<DomainWorkflowCarry['certificate']>; state?: DomainState | undefined; arrivedAt: number }
   /** `retryAt`: the refusal says when to try again (the per-domain brake). */
   | { ok: false; problem: Problem; retryAt: number | null };
 
@@ -58,7 +58,9 @@ export async function issue(ctx: DomainContext, expectedSeq?: number): Promise<I
       await acme.validateCertificateOrder.executeWithOptions({ ...acmeOptions, summary: `HTTP-01 validation of ${hostname}` }, [{ domainId, orderUrl }]);
       cert = await acme.finalizeCertificateOrder.executeWithOptions({ ...acmeOptions, summary: `finalize and store certificate of ${hostname}` }, [{ domainId, orderUrl, then }]);
     }
-    return { ok: true, certificate: { id: cert.certificateId, notBefore: Date.parse(cert.notBefore), notAfter: Date.parse(cert.notAfter) }, state: cert.state };
+    // Arrival as the activity saw it, when later than this workflow task's time (see IssuedCertificate).
+    const arrivedAt = Math.max(Date.now(), cert.answeredAt ? Date.parse(cert.answeredAt) : 0);
+    return { ok: true, certificate: { id: cert.certificateId, notBefore: Date.parse(cert.notBefore), notAfter: Date.parse(cert.notAfter) }, state: cert.state, arrivedAt };
   } catch (error) {
     const cause = applicationCause(error);
     if (cause?.type === CERTIFICATE_REFUSED) return { ok: false, problem: refusalProblem(cause), retryAt: refusalRetryAt(cause) };

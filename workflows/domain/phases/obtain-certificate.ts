@@ -45,7 +45,7 @@ export async function obtainCertificate(ctx: DomainContext): Promise<void> {
     if (result.ok) {
       carry.certificate = result.certificate;
       if (result.state) ctx.adopt(result.state);
-      if (!aware || !dueOnArrival(result.certificate, Date.now())) {
+      if (!aware || !dueOnArrival(result.certificate, result.arrivedAt)) {
         carry.certFailures = 0;
         return;
       }

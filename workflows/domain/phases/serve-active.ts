@@ -20,20 +20,28 @@ export async function serveActive(ctx: DomainContext): Promise<void> {
     const renewAt = cert ? (aware ? renewsAt(cert) : renewalTime(cert.notBefore, cert.notAfter)) : Date.now();
     if (aware) await expiryNotices(ctx, cert);
     if (Date.now() >= renewAt) {
+      // A certificate that came due on arrival, or a refused renewal, backs off before the next
+      // order (the count is the carry's: obtain-certificate.ts and the verify path share it).
+      if (aware && carry.certFailures > 0) {
+        const delay = backoff(carry.certFailures, CERT_BACKOFF_FIRST, CERT_BACKOFF_CAP);
+        ctx.details(`renewal failed ${carry.certFailures}×; retrying in ${Math.round(delay / 1000)} s or on verify`);
+        pending.verify = false;
+        await ctx.waitUntil(() => pending.verify, delay);
+      }
       ctx.details('renewing the certificate');
       // (Finalize clears an earlier problem itself.)
       const result = await issue(ctx);
       if (result.ok) {
         carry.certificate = result.certificate;
-        if (aware && dueOnArrival(result.certificate, Date.now())) {
-          renewFailures++;
+        renewFailures = 0;
+        if (aware && dueOnArrival(result.certificate, result.arrivedAt)) {
+          carry.certFailures++;
           await CancellationScope.nonCancellable(() => lifecycleStore.certificateTrouble({ domainId, kind: 'due_on_arrival', problem: dueOnArrivalProblem(result.certificate) }));
-          await ctx.waitUntil(() => pending.verify, backoff(renewFailures, CERT_BACKOFF_FIRST, CERT_BACKOFF_CAP));
-        } else renewFailures = 0;
+        } else carry.certFailures = 0;
       } else if (aware) {
         await CancellationScope.nonCancellable(() => lifecycleStore.renewalFailed({ domainId, problem: result.problem }));
         if (result.retryAt !== null) await waitForBrake(ctx, result.retryAt);
-        else await ctx.waitUntil(() => pending.verify, backoff(++renewFailures, CERT_BACKOFF_FIRST, CERT_BACKOFF_CAP));
+        else carry.certFailures++;
       } else {
         renewFailures++;
         await CancellationScope.nonCancellable(() => store.recordProblem({ domainId, problem: result.problem }));
