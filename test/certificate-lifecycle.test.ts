@@ -80,6 +80,8 @@ describe('certificate lifecycle with 60-second certificates', () => {
     await waitFor('the other domain braked', async () => (await read(other.id)).verification.problem?.code === 'domain_orders_limit', 120_000, 1_000);
     const s0 = Date.now();
     await cli(['domains', 'suspend', other.id, '--reason', 'test: suspend ends issuance'], () => undefined, { DATABASE_URL: t.database.url });
+    // (The worker's outbox sweep delivers it; the test app has no sweep loop: kick it, as the API does.)
+    await t.dispatcher.kick();
     await waitFor('the other domain suspended', async () => (await read(other.id)).status === 'suspended', 15_000, 50);
     const suspendMs = Date.now() - s0;
     console.log(JSON.stringify({ suspend_to_suspended_ms: suspendMs }));
