@@ -15,6 +15,7 @@ type SignatureHeaderValue = string | readonly string[] | null | undefined;
 export const EVENT_KINDS: readonly WebhookEventKind[] = [
   'hostname.created', 'hostname.verified', 'hostname.active', 'hostname.failed',
   'hostname.suspended', 'hostname.deleting', 'hostname.deleted', 'hostname.dns_broken',
+  'hostname.certificate_renewed', 'hostname.certificate_expiring', 'hostname.certificate_failed',
 ];
 
 /** The domain an event is about, as it was when the event happened. */
@@ -24,6 +25,12 @@ export interface HostgateEventData {
   status: DomainStatus;
   destination_id: string;
   external_customer_id: string | null;
+  /** `hostname.certificate_*` events only: the certificate (timestamps RFC 3339). */
+  certificate?: { serial: string; issuer: string; source: 'managed' | 'custom'; not_before: string; not_after: string; renews_at: string };
+  /** `hostname.certificate_expiring` only: 14 or 3. */
+  days_left?: number;
+  /** `hostname.certificate_failed` only: why the renewal fails. */
+  problem?: { code: string; message: string };
 }
 
 /** A delivery's body, discriminated by `event`: `switch (e.event) { case 'hostname.active': … }`. */

@@ -6,6 +6,7 @@ export { DEFAULT_TOLERANCE_SECONDS, EVENT_ID_HEADER, SIGNATURE_HEADER, WebhookVe
 export const EVENT_KINDS = [
     'hostname.created', 'hostname.verified', 'hostname.active', 'hostname.failed',
     'hostname.suspended', 'hostname.deleting', 'hostname.deleted', 'hostname.dns_broken',
+    'hostname.certificate_renewed', 'hostname.certificate_expiring', 'hostname.certificate_failed',
 ];
 const isString = (v) => typeof v === 'string';
 function checkEvent(value) {
