@@ -13,6 +13,7 @@ import { appliedMigrationVersion, migrationsDir } from '../db/migrate.ts';
 import { allSearchAttributes } from '../contracts/search-attributes.ts';
 import { connectTemporal } from '../temporal/connection.ts';
 import { answerWithin } from '../process/deadline.ts';
+import { LOCAL_CHALLENGE_ZONE } from '../local-stack/powerdns.ts';
 
 export interface CheckResult {
   name: string;
@@ -270,12 +271,22 @@ export async function checkChallengeDelegation(config: Config, timeoutMs: number
   }
 }
 
+/**
+ * The moves settings to check: the configured ones, else — on a machine where `npm start` runs its
+ * own PowerDNS (its pdns.conf under the data dir) — the local challenge zone it serves.
+ */
+export function challengeSettings(config: Config): Config {
+  if (config.moves.challengeZone || !existsSync(path.join(config.dataDir, 'pdns', 'pdns.conf'))) return config;
+  return { ...config, moves: { ...config.moves, challengeZone: LOCAL_CHALLENGE_ZONE, challengeDnsServer: `127.0.0.1:${config.localStack.pdnsPort}` } };
+}
+
 /** Runs every check; the report lists them in a stable order. */
 export async function runDoctor(config: Config, databaseUrl: string | undefined, options: { timeoutMs?: number } = {}): Promise<CheckResult[]> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const [database, temporal, edgePorts, acme, dns, challengeDns, delegation] = await Promise.all([
     checkDatabase(databaseUrl, timeoutMs), checkTemporal(config, timeoutMs), checkEdgePorts(config, timeoutMs),
-    checkAcmeDirectory(config, timeoutMs), checkDnsResolvers(config, timeoutMs), checkChallengeDns(config, timeoutMs),
+    // The local zone of `npm start` is answered by its PowerDNS only: no delegation to check.
+    checkAcmeDirectory(config, timeoutMs), checkDnsResolvers(config, timeoutMs), checkChallengeDns(challengeSettings(config), timeoutMs),
     checkChallengeDelegation(config, timeoutMs),
   ]);
   return [database, temporal, checkEncryptionKeys(config), checkOutboundTargets(config), checkEdgeAddresses(config), ...edgePorts, ...acme, dns,

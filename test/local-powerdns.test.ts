@@ -6,6 +6,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { challengeZoneRepository } from '../db/repositories/challenge-zone.ts';
+import { challengeSettings, checkChallengeDns } from '../cli/doctor.ts';
+import { testConfig } from './support/app.ts';
 import { LOCAL_CHALLENGE_ZONE, powerDnsConfig, powerDnsInstalled, startLocalPowerDns, type LocalPowerDns } from '../local-stack/powerdns.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
 import { freePort } from './support/ports.ts';
@@ -45,6 +47,11 @@ describe('local PowerDNS (npm start)', () => {
     const name = `abc123.${LOCAL_CHALLENGE_ZONE}`;
     await challengeZoneRepository(t.db).publish(LOCAL_CHALLENGE_ZONE, name, 'value-1');
     expect(await resolver.resolveTxt(name)).toEqual([['value-1']]);
+    // hostgate doctor finds it through npm start's data dir (no HOSTGATE_CHALLENGE_ZONE set).
+    const config = testConfig({ HOSTGATE_DATA_DIR: dataDir, HOSTGATE_PDNS_PORT: String(port) });
+    expect(config.moves.challengeZone).toBeUndefined();
+    expect(await checkChallengeDns(challengeSettings(config), 2_000)).toMatchObject({ ok: true, detail: expect.stringContaining(LOCAL_CHALLENGE_ZONE) });
+    expect(challengeSettings(testConfig({ HOSTGATE_DATA_DIR: path.join(dataDir, 'elsewhere') })).moves.challengeZone).toBeUndefined();
     await pdns.stop();
     expect(pdns.process.exitCode !== null || pdns.process.signalCode !== null).toBe(true);
     pdns = null;
