@@ -16,6 +16,7 @@ import type { Config } from '../config/index.ts';
 import type { Db } from '../db/pool.ts';
 import { acmeAccountsRepository } from '../db/repositories/acme-accounts.ts';
 import { acmeOrdersRepository } from '../db/repositories/acme-orders.ts';
+import { certificateLifecycleRepository } from '../db/repositories/certificate-lifecycle.ts';
 import { certificatesRepository } from '../db/repositories/certificates.ts';
 import { domainsRepository } from '../db/repositories/domains.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -57,6 +58,8 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
   const ctx: IssuanceContext = {
     ...calls, directoryUrl, client: clients.get, secretBox, logger, waiting: createWaiting(deps), activateOnIssue: config.edgeDeployment === 'skip',
     orders: acmeOrdersRepository(db), certificates: certificatesRepository(db), domains: domainsRepository(db),
+    lifecycle: certificateLifecycleRepository(db),
+    limits: { ordersPerHour: config.certificates.ordersPerHour, minLifetimeMs: config.certificates.minLifetimeSeconds * 1000 },
   };
   const order = createOrderPhase(ctx);
   const validation = createValidationPhase(ctx, order);

@@ -3,6 +3,7 @@ import type { Db } from '../db/pool.ts';
 import type { Logger } from '../logging/logger.ts';
 import { SecretBox } from '../security/secret-box.ts';
 import { createCertificateActivities } from './certificates.ts';
+import { createCertificateLifecycleActivities } from './certificate-lifecycle.ts';
 import { createDnsCheckActivities } from './dns-check.ts';
 import { createDomainActivities } from './domain.ts';
 import { createMaintenanceActivities } from './maintenance.ts';
@@ -24,6 +25,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...domain,
     ...createMaintenanceActivities(deps),
+    ...createCertificateLifecycleActivities(deps),
     ...dns,
     ...certificates,
     advanceMove: moves.advanceMove,

@@ -11,6 +11,7 @@ import { Context } from '@temporalio/activity';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/pool.ts';
 import { acmeAccountsRepository } from '../db/repositories/acme-accounts.ts';
+import { certificateLifecycleRepository } from '../db/repositories/certificate-lifecycle.ts';
 import { certificatesRepository } from '../db/repositories/certificates.ts';
 import { challengeZoneRepository } from '../db/repositories/challenge-zone.ts';
 import { domainMovesRepository, type CertificateTrack, type OwnershipTrack } from '../db/repositories/domain-moves.ts';
@@ -21,6 +22,7 @@ import { createAcmeClients } from '../acme/client.ts';
 import { judgeCaa, normName } from '../model/dns-verification.ts';
 import { delegationName, delegationTarget, limitCodes, ownershipRecordName, ownershipValue } from '../model/domain-moves.ts';
 import { normalizeHostname } from '../model/hostname.ts';
+import { brakeProblem, stillUsable } from '../model/certificate-lifetime.ts';
 import type { SecretBox } from '../security/secret-box.ts';
 import { createDns01Issuer } from './certificates/dns01.ts';
 import { createCaCalls } from './certificates/failures.ts';
@@ -36,8 +38,6 @@ export interface MoveStepResult {
   problem: string | null;
 }
 
-/** A certificate with less than this left is not kept for the move: a new one is ordered. */
-const STILL_USABLE_MS = 24 * 60 * 60_000;
 /** One DNS-01 attempt waits on the CA at most this long (below the local activity's timeout). */
 export const DNS01_WAIT_BUDGET_MS = 30_000;
 
@@ -57,6 +57,7 @@ export function createMoveActivities({ db, config, logger, secretBox }: MoveActi
   const moves = domainMovesRepository(db);
   const certificates = certificatesRepository(db);
   const zone = challengeZoneRepository(db);
+  const lifecycle = certificateLifecycleRepository(db);
 
   const resolver = new Resolver({ timeout: config.dnsLimits.queryTimeoutMs, tries: config.dnsLimits.tries, maxTimeout: config.dnsLimits.queryTimeoutMs });
   if (config.dns.servers.length > 0) resolver.setServers(config.dns.servers);
@@ -127,6 +128,16 @@ export function createMoveActivities({ db, config, logger, secretBox }: MoveActi
     return null;
   }
 
+  /**
+   * The hourly cap on failed validations, with the CA's last refusal kept in its message: the
+   * refusal's own problem is replaced on the track, and "fix the problem above" needs it.
+   */
+  function withLastRefusal(limit: Problem, previous: Problem | null): Problem {
+    if (previous?.code === limit.code) return previous;
+    if (!previous || limitCodes.includes(previous.code as never)) return limit;
+    return { code: limit.code, message: limit.message.replace('fix the problem above', `fix what the certificate authority said last (${previous.code}: ${previous.message})`) };
+  }
+
   return {
     /**
      * One step of a pending_dns domain's move: checks ownership, then (once proved) the
@@ -147,7 +158,7 @@ export function createMoveActivities({ db, config, logger, secretBox }: MoveActi
       const track = d.certificate_track as CertificateTrack | null;
       if (track && (track.status === 'issued' || track.status === 'deployed') && track.certificate_id) {
         const cert = await certificates.latestLive(domainId);
-        if (cert && cert.id === track.certificate_id && Date.parse(cert.not_after) - Date.now() > STILL_USABLE_MS) {
+        if (cert && cert.id === track.certificate_id && stillUsable({ notBefore: Date.parse(cert.not_before), notAfter: Date.parse(cert.not_after) }, Date.now())) {
           return { enabled: true, ownership: 'verified', certificate: track.status, problem: null };
         }
       }
@@ -167,8 +178,11 @@ export function createMoveActivities({ db, config, logger, secretBox }: MoveActi
       const caa = judgeCaa(d.hostname, await relevantCaa(resolver, normName(d.hostname)), config.acme.caaIdentities);
       if (caa) return hold(caa.code === 'lookup_failed' ? { code: 'caa_lookup_failed', message: caa.message } : caa);
       const limit = limitProblem(counts, registeredDomain, false);
-      if (limit) return hold(limit);
+      if (limit) return hold(limit.code === 'failed_validations_limit' ? withLastRefusal(limit, track?.problem ?? null) : limit);
 
+      // The per-domain brake holds whatever asks for the order (model/certificate-lifetime.ts).
+      const brake = await lifecycle.admitOrder(domainId, 'dns-01', config.certificates.ordersPerHour, 60 * 60_000);
+      if (!brake.admitted) return hold(brakeProblem(config.certificates.ordersPerHour, brake.retryAt));
       await moves.setCertificateTrack(domainId, pending(null));
       const attempt = await moves.recordAttempt({ organizationId: d.organization_id, domainId, hostname: d.hostname, registeredDomain, method: 'dns-01' });
       const signal = activitySignal();
@@ -184,6 +198,7 @@ export function createMoveActivities({ db, config, logger, secretBox }: MoveActi
         return hold({ code: outcome.code, message: outcome.message });
       }
       await moves.finishAttempt(attempt, 'issued');
+      await lifecycle.recordStored(outcome.certificateId, config.certificates.minLifetimeSeconds * 1000);
       const status = await moves.markIssued(domainId, outcome.certificateId);
       return { enabled: true, ownership: 'verified', certificate: status, problem: null };
     },
@@ -207,7 +222,7 @@ export function createMoveActivities({ db, config, logger, secretBox }: MoveActi
       const track = d?.certificate_track as CertificateTrack | null | undefined;
       if (!track?.certificate_id || (track.status !== 'issued' && track.status !== 'deployed')) return null;
       const cert = await certificates.latestLive(domainId);
-      if (!cert || cert.id !== track.certificate_id || Date.parse(cert.not_after) - Date.now() <= STILL_USABLE_MS) return null;
+      if (!cert || cert.id !== track.certificate_id || !stillUsable({ notBefore: Date.parse(cert.not_before), notAfter: Date.parse(cert.not_after) }, Date.now())) return null;
       const full = await certificates.byId(cert.id);
       return { certificateId: full.id, serial: full.serial, notBefore: full.not_before, notAfter: full.not_after };
     },

@@ -13,6 +13,7 @@ import { appliedMigrationVersion, migrationsDir } from '../db/migrate.ts';
 import { allSearchAttributes } from '../contracts/search-attributes.ts';
 import { connectTemporal } from '../temporal/connection.ts';
 import { answerWithin } from '../process/deadline.ts';
+import { LOCAL_CHALLENGE_ZONE } from '../local-stack/powerdns.ts';
 
 export interface CheckResult {
   name: string;
@@ -236,6 +237,10 @@ export async function checkChallengeDns(config: Config, timeoutMs: number): Prom
     return ok(name, `${server} answers ${zone} (SOA ${soa.nsname})`);
   } catch (error) {
     const code = (error as { code?: string }).code;
+    if (code === 'EREFUSED') {
+      return problem(name, `PowerDNS at ${server} is running but has no zone ${zone} (REFUSED)`,
+        'start the worker once (it creates the zone\'s SOA and NS rows when HOSTGATE_CHALLENGE_ZONE is set), or check that pdns_server reads this database (gpgsql-dbname)', false);
+    }
     return problem(name, `${server} does not answer the SOA of ${zone} (${code ?? message(error)})`,
       'run pdns_server with the gpgsql backend on our database (docs/zero-downtime-moves.md) and point HOSTGATE_CHALLENGE_DNS_SERVER at it; until then zero-downtime moves cannot issue certificates', false);
   } finally {
@@ -243,14 +248,49 @@ export async function checkChallengeDns(config: Config, timeoutMs: number): Prom
   }
 }
 
+/**
+ * The delegation of the challenge zone as resolvers see it (HOSTGATE_DNS_SERVERS, else the
+ * system's): the CA follows customers' `_acme-challenge` CNAMEs into the zone, so its parent must
+ * delegate it to our PowerDNS with NS records. A warning: HTTP-01 does not need it.
+ */
+export async function checkChallengeDelegation(config: Config, timeoutMs: number): Promise<CheckResult | null> {
+  const zone = config.moves.challengeZone;
+  if (!zone) return null;
+  const name = 'Challenge zone delegation';
+  const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
+  const fix = `at the parent zone, add "${zone} NS <name of your PowerDNS host>" (and its A record), so that resolvers ask our PowerDNS (docs/deploy.md, "Zero-downtime moves")`;
+  try {
+    if (config.dns.servers.length > 0) resolver.setServers(config.dns.servers);
+    const ns = await within(timeoutMs + 500, 'the resolvers', resolver.resolveNs(zone));
+    return ns.length > 0 ? ok(name, `resolvers see ${zone} delegated to ${ns.join(', ')}`) : problem(name, `resolvers find no NS records for ${zone}`, fix, false);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    return problem(name, `resolvers find no delegation of ${zone} (${code ?? message(error)})`, fix, false);
+  } finally {
+    resolver.cancel();
+  }
+}
+
+/**
+ * The moves settings to check: the configured ones, else — on a machine where `npm start` runs its
+ * own PowerDNS (its pdns.conf under the data dir) — the local challenge zone it serves.
+ */
+export function challengeSettings(config: Config): Config {
+  if (config.moves.challengeZone || !existsSync(path.join(config.dataDir, 'pdns', 'pdns.conf'))) return config;
+  return { ...config, moves: { ...config.moves, challengeZone: LOCAL_CHALLENGE_ZONE, challengeDnsServer: `127.0.0.1:${config.localStack.pdnsPort}` } };
+}
+
 /** Runs every check; the report lists them in a stable order. */
 export async function runDoctor(config: Config, databaseUrl: string | undefined, options: { timeoutMs?: number } = {}): Promise<CheckResult[]> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
-  const [database, temporal, edgePorts, acme, dns, challengeDns] = await Promise.all([
+  const [database, temporal, edgePorts, acme, dns, challengeDns, delegation] = await Promise.all([
     checkDatabase(databaseUrl, timeoutMs), checkTemporal(config, timeoutMs), checkEdgePorts(config, timeoutMs),
-    checkAcmeDirectory(config, timeoutMs), checkDnsResolvers(config, timeoutMs), checkChallengeDns(config, timeoutMs),
+    // The local zone of `npm start` is answered by its PowerDNS only: no delegation to check.
+    checkAcmeDirectory(config, timeoutMs), checkDnsResolvers(config, timeoutMs), checkChallengeDns(challengeSettings(config), timeoutMs),
+    checkChallengeDelegation(config, timeoutMs),
   ]);
-  return [database, temporal, checkEncryptionKeys(config), checkOutboundTargets(config), checkEdgeAddresses(config), ...edgePorts, ...acme, dns, ...(challengeDns ? [challengeDns] : [])];
+  return [database, temporal, checkEncryptionKeys(config), checkOutboundTargets(config), checkEdgeAddresses(config), ...edgePorts, ...acme, dns,
+    ...(challengeDns ? [challengeDns] : []), ...(delegation ? [delegation] : [])];
 }
 
 /** One line per check, then the fix under each problem. */

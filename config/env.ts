@@ -78,6 +78,9 @@ const variables = {
   HOSTGATE_LIMIT_ORDERS_PER_3H: { schema: Type.Integer({ minimum: 1, maximum: 299 }), default: '100', describe: "an integer from 1 to 299: certificate orders per organization per 3 hours (Let's Encrypt: 300 per account)" },
   HOSTGATE_LIMIT_CERTS_PER_DOMAIN_WEEK: { schema: Type.Integer({ minimum: 1, maximum: 49 }), default: '20', describe: "an integer from 1 to 49: certificates per organization and registered domain per 7 days (Let's Encrypt: 50)" },
   HOSTGATE_LIMIT_FAILED_VALIDATIONS_PER_HOUR: { schema: Type.Integer({ minimum: 1, maximum: 4 }), default: '3', describe: "an integer from 1 to 4: failed validations per hostname per hour before we stop asking (Let's Encrypt: 5)" },
+  // Certificate issuance (config.certificates; docs/api-decisions.md, "Certificate lifecycle")
+  HOSTGATE_CERT_ORDERS_PER_HOUR: { schema: Type.Integer({ minimum: 1, maximum: 100 }), default: '5', describe: 'an integer from 1 to 100: ACME orders per domain per hour, whatever asks for them (the brake that keeps a renewal loop from reaching the CA)' },
+  HOSTGATE_CERT_MIN_LIFETIME_SECONDS: { schema: Type.Integer({ minimum: 1, maximum: 34300800 }), default: '3600', describe: 'an integer from 1 to 34300800: certificates living shorter than this many seconds are flagged (history, logs) and renewed at the brake pace' },
   // Webhooks (config.webhooks)
   HOSTGATE_WEBHOOK_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 60000 }), default: '15000', describe: 'an integer from 100 to 60000: milliseconds a webhook receiver has to answer (docs/api-decisions.md: 15 s)' },
   // Billing (config.billing; docs/billing.md). No STRIPE_SECRET_KEY: the built-in local provider.
@@ -129,6 +132,7 @@ const variables = {
   HOSTGATE_POSTGRES_PORT: { schema: Port, default: '5433', describe: 'a TCP port (1-65535) for the embedded Postgres' },
   HOSTGATE_TEMPORAL_PORT: { schema: Port, default: '7233', describe: 'a TCP port (1-65535) for the local Temporal dev server' },
   HOSTGATE_TEMPORAL_UI_PORT: { schema: Port, default: '8233', describe: 'a TCP port (1-65535) for the Temporal Web UI' },
+  HOSTGATE_PDNS_PORT: { schema: Port, default: '5354', describe: 'a TCP/UDP port (1-65535) on 127.0.0.1 for the PowerDNS `npm start` runs for the local challenge zone (zero-downtime moves)' },
 } as const satisfies Record<string, { schema: TSchema; default: string | undefined; describe: string }>;
 
 type Vars = typeof variables;

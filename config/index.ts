@@ -74,6 +74,8 @@ export interface Config {
     challengeDnsServer: string;
     limits: { pendingValidations: number; ordersPer3h: number; certsPerDomainWeek: number; failedValidationsPerHour: number };
   };
+  /** Issuance that cannot run away (model/certificate-lifetime.ts). */
+  certificates: { ordersPerHour: number; minLifetimeSeconds: number };
   webhooks: { timeoutMs: number };
   /** Payment provider: Stripe when a secret key is set, else the built-in local one. */
   billing: {
@@ -125,6 +127,8 @@ export interface Config {
     postgresPort: number;
     temporalPort: number;
     temporalUiPort: number;
+    /** Loopback port of the PowerDNS it runs for the local challenge zone (moves on by default locally). */
+    pdnsPort: number;
     /** The metrics ports it gives its children: each variable when set (0: off), else LOCAL_METRICS_PORTS. */
     metricsPorts: { api: number; worker: number; workerSdk: number; edge: number };
     /** The first edge's health endpoint: HOSTGATE_EDGE_HEALTH_PORT when set (0: off), else LOCAL_EDGE_HEALTH_PORT; edge i gets it + i − 1. */
@@ -246,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
       challengeDnsServer: raw.HOSTGATE_CHALLENGE_DNS_SERVER,
       limits: { pendingValidations: raw.HOSTGATE_LIMIT_PENDING_VALIDATIONS, ordersPer3h: raw.HOSTGATE_LIMIT_ORDERS_PER_3H, certsPerDomainWeek: raw.HOSTGATE_LIMIT_CERTS_PER_DOMAIN_WEEK, failedValidationsPerHour: raw.HOSTGATE_LIMIT_FAILED_VALIDATIONS_PER_HOUR },
     },
+    certificates: { ordersPerHour: raw.HOSTGATE_CERT_ORDERS_PER_HOUR, minLifetimeSeconds: raw.HOSTGATE_CERT_MIN_LIFETIME_SECONDS },
     webhooks: { timeoutMs: raw.HOSTGATE_WEBHOOK_TIMEOUT_MS },
     billing: {
       graceHours: raw.HOSTGATE_BILLING_GRACE_HOURS,
@@ -287,6 +292,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
       postgresPort: raw.HOSTGATE_POSTGRES_PORT,
       temporalPort: raw.HOSTGATE_TEMPORAL_PORT,
       temporalUiPort: raw.HOSTGATE_TEMPORAL_UI_PORT,
+      pdnsPort: raw.HOSTGATE_PDNS_PORT,
       metricsPorts: {
         api: raw.HOSTGATE_API_METRICS_PORT ?? LOCAL_METRICS_PORTS.api,
         worker: raw.HOSTGATE_WORKER_METRICS_PORT ?? LOCAL_METRICS_PORTS.worker,

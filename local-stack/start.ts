@@ -14,6 +14,7 @@ import { ConfigError, loadConfig } from '../config/index.ts';
 import { migrate } from '../db/migrate.ts';
 import { createDb } from '../db/pool.ts';
 import { apiKeysRepository, scopes } from '../db/repositories/api-keys.ts';
+import { challengeZoneRepository } from '../db/repositories/challenge-zone.ts';
 import { organizationsRepository } from '../db/repositories/organizations.ts';
 import { connectTemporal, ensureSearchAttributes } from '../temporal/connection.ts';
 import { bundleIsFresh, buildWorkflowBundle, defaultBundlePath } from '../worker/workflow-bundle.ts';
@@ -21,6 +22,7 @@ import { ensureWidgetBuilt } from '../widget/build.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded-postgres.ts';
 import { localEncryptionKeys } from './encryption-keys.ts';
 import { inOwnProcessGroup } from './own-process-group.ts';
+import { LOCAL_CHALLENGE_ZONE, powerDnsInstalled, startLocalPowerDns, type LocalPowerDns } from './powerdns.ts';
 import { Supervisor } from './supervisor.ts';
 import { parseTopologyArgs, planTopology, TopologyUsageError } from './topology.ts';
 import { findTemporalCli, startTemporalDevServer, type DevServerHandle, type DevServerOptions } from './temporal-dev-server.ts';
@@ -66,7 +68,7 @@ async function shutdown(code: number): Promise<never> {
   // Every wait below is bounded: the children get SIGKILL 20 s after SIGTERM, the servers 10 s.
   await supervisor.stop(nodeServices.map((s) => s.name));
   const bounded = (p: Promise<unknown>) => Promise.race([p.catch(() => undefined), new Promise((r) => setTimeout(r, 10_000).unref())]);
-  await bounded(supervisor.stop(['temporal']));
+  await bounded(supervisor.stop(['temporal', 'powerdns']));
   await bounded(supervisor.stop(['postgres']));
   say('stopped');
   process.exit(code);
@@ -145,6 +147,27 @@ try {
     const { secret } = await apiKeysRepository(db).create({ organizationId: org.id, scopes, name: 'bootstrap' });
     bootstrap = { org: org.id, key: secret };
   }
+  // Zero-downtime moves on by default locally: our own PowerDNS answers a local challenge zone from
+  // this Postgres, so a newcomer sees the ownership TXT and _acme-challenge CNAME records at once.
+  // A challenge zone configured by hand means a PowerDNS of one's own: left alone.
+  let moves: { zone: string; server: string } | { missing: string } | null = null;
+  if (!config.moves.challengeZone) {
+    const installed = powerDnsInstalled();
+    if (installed.ok) {
+      const zone = LOCAL_CHALLENGE_ZONE;
+      await challengeZoneRepository(db).ensureZone(zone);
+      let pdns: LocalPowerDns | null = null;
+      await supervisor.add({
+        name: 'powerdns',
+        async start() {
+          pdns = await startLocalPowerDns({ databaseUrl, dataDir: config.dataDir, port: local.pdnsPort, zone });
+          return pdns.process;
+        },
+        stop: () => pdns!.stop(),
+      });
+      moves = { zone, server: `127.0.0.1:${local.pdnsPort}` };
+    } else moves = { missing: installed.install };
+  }
   await db.end();
 
   const bundlePath = config.worker.bundlePath ?? defaultBundlePath;
@@ -170,6 +193,7 @@ try {
     HOSTGATE_WORKER_METRICS_PORT: String(local.metricsPorts.worker),
     HOSTGATE_WORKER_SDK_METRICS_PORT: String(local.metricsPorts.workerSdk),
     HOSTGATE_EDGE_METRICS_PORT: String(local.metricsPorts.edge),
+    ...(moves && 'zone' in moves ? { HOSTGATE_CHALLENGE_ZONE: moves.zone, HOSTGATE_CHALLENGE_DNS_SERVER: moves.server } : {}),
   };
   say(`[6/6] starting ${nodeServices.map((s) => s.name).join(', ')}`);
   for (const { name, entry, env: own } of nodeServices) {
@@ -211,6 +235,9 @@ try {
   } else {
     say(`  HTTPS edge:   https://<active hostname>:${config.edge.httpsPort}/ on ${config.edge.bindAddress} (HAProxy; \`npm run cli -- edge status\`)`);
   }
+  if (moves && 'zone' in moves) say(`  Moves:        challenge zone ${moves.zone} answered by PowerDNS on ${moves.server} (docs/zero-downtime-moves.md)`);
+  else if (moves) say(`  Moves:        OFF — PowerDNS is not installed: \`${moves.missing}\`, then restart`);
+  else say(`  Moves:        challenge zone ${config.moves.challengeZone} (your PowerDNS at ${config.moves.challengeDnsServer})`);
   if (bootstrap) {
     say(`  Organization: ${bootstrap.org}`);
     say(`  API key:      ${bootstrap.key}`);

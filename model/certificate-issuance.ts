@@ -13,10 +13,20 @@ export const ISSUANCE_WAIT_BUDGET_MS = 10_000;
 export const CERTIFICATE_REFUSED = 'CertificateRefused';
 
 /** The first detail of a CertificateRefused failure. */
-export interface RefusalDetails { code: string; acmeType: string | null }
+export interface RefusalDetails {
+  code: string; acmeType: string | null;
+  /** Not before this (epoch ms): the per-domain brake says when its window frees. */
+  retryAt?: number;
+}
 
-export function refusalDetails(code: string, acmeType?: string): RefusalDetails {
-  return { code, acmeType: acmeType ?? null };
+export function refusalDetails(code: string, acmeType?: string, retryAt?: number): RefusalDetails {
+  return { code, acmeType: acmeType ?? null, ...(retryAt === undefined ? {} : { retryAt }) };
+}
+
+/** When a refusal may be retried, if it says (the brake); null: the caller's backoff decides. */
+export function refusalRetryAt(failure: { details?: readonly unknown[] | null | undefined }): number | null {
+  const retryAt = (failure.details?.[0] as { retryAt?: unknown } | undefined)?.retryAt;
+  return typeof retryAt === 'number' ? retryAt : null;
 }
 
 /** What a refusal shows in `verification.problem`: its code (certificate_refused if none) and message. */

@@ -1,6 +1,7 @@
 // What a vendor may change on a connected domain (issue 23): metadata, an edge redirect and
 // per-hostname TLS settings. Pure checks and encodings shared by the API (which refuses bad
 // values with the `param` that is wrong) and the edge (which serves the stored values).
+import { stillUsable } from './certificate-lifetime.ts';
 
 /** Metadata limits (Cloudflare for SaaS's custom metadata is of this size). */
 export const METADATA_MAX_KEYS = 50;
@@ -94,8 +95,9 @@ export function pairedHostname(hostname: string, isApex: boolean, also: 'www' | 
 
 /**
  * A stored certificate is reused (resume, re-point) instead of ordering a new one while more than
- * a third of its lifetime is left: the point at which renewal would order one anyway.
+ * a third of its lifetime is left: the point at which renewal would order one anyway. The same
+ * rule as issuance's (model/certificate-lifetime.ts), so reuse and renewal never disagree.
  */
 export function certificateStillFresh(notBefore: number, notAfter: number, now: number): boolean {
-  return notAfter - now > (notAfter - notBefore) / 3;
+  return stillUsable({ notBefore, notAfter }, now);
 }

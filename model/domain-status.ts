@@ -14,6 +14,8 @@ export const eventKinds = [
   'hostname.suspended', 'hostname.deleting', 'hostname.deleted', 'hostname.dns_broken',
   // A vendor changed the domain (PATCH /v1/domains/{id}, issue 23); not a status move.
   'hostname.updated',
+  // Not transitions: the certificate lifecycle announces these (db/repositories/certificate-lifecycle.ts).
+  'hostname.certificate_renewed', 'hostname.certificate_expiring', 'hostname.certificate_failed',
 ] as const;
 export type EventKind = (typeof eventKinds)[number];
 

@@ -22,7 +22,8 @@ export const DEFAULT_TOLERANCE_SECONDS = 300;
 export type WebhookEventKind =
   | 'hostname.created' | 'hostname.verified' | 'hostname.active' | 'hostname.failed'
   | 'hostname.suspended' | 'hostname.deleting' | 'hostname.deleted' | 'hostname.dns_broken'
-  | 'hostname.updated';
+  | 'hostname.updated'
+  | 'hostname.certificate_renewed' | 'hostname.certificate_expiring' | 'hostname.certificate_failed';
 
 /** The JSON body of every delivery. `id` (`evt_…`) is the same on every retry of one event. */
 export interface WebhookEvent {
@@ -40,6 +41,12 @@ export interface WebhookEvent {
     metadata: Record<string, string> | null;
     /** `hostname.updated` only: the fields that changed (destination_id, metadata, redirect, external_customer_id, tls). */
     changes?: string[];
+    /** `hostname.certificate_*` events only: the certificate (timestamps ISO 8601). */
+    certificate?: { serial: string; issuer: string; source: 'managed' | 'custom'; not_before: string; not_after: string; renews_at: string };
+    /** `hostname.certificate_expiring` only: 14 or 3. */
+    days_left?: number;
+    /** `hostname.certificate_failed` only: why the renewal fails. */
+    problem?: { code: string; message: string };
   };
 }
 

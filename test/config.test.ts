@@ -180,9 +180,9 @@ describe('configuration', () => {
   });
 
   it('the local stack settings: its ports, and the metrics ports it gives its children (a variable set wins, 0: off)', () => {
-    expect(loadConfig({}).localStack).toEqual({ postgresPort: 5433, temporalPort: 7233, temporalUiPort: 8233, metricsPorts: { api: 9464, worker: 9465, workerSdk: 9466, edge: 9467 }, edgeHealthPort: 8490 });
+    expect(loadConfig({}).localStack).toEqual({ postgresPort: 5433, temporalPort: 7233, temporalUiPort: 8233, pdnsPort: 5354, metricsPorts: { api: 9464, worker: 9465, workerSdk: 9466, edge: 9467 }, edgeHealthPort: 8490 });
     const set = loadConfig({ HOSTGATE_POSTGRES_PORT: '15433', HOSTGATE_TEMPORAL_PORT: '17233', HOSTGATE_TEMPORAL_UI_PORT: '18233', HOSTGATE_API_METRICS_PORT: '0', HOSTGATE_EDGE_METRICS_PORT: '19467' });
-    expect(set.localStack).toEqual({ postgresPort: 15433, temporalPort: 17233, temporalUiPort: 18233, metricsPorts: { api: 0, worker: 9465, workerSdk: 9466, edge: 19467 }, edgeHealthPort: 8490 });
+    expect(set.localStack).toEqual({ postgresPort: 15433, temporalPort: 17233, temporalUiPort: 18233, pdnsPort: 5354, metricsPorts: { api: 0, worker: 9465, workerSdk: 9466, edge: 19467 }, edgeHealthPort: 8490 });
     // Outside `npm start` an unset metrics port stays off.
     expect(set.metrics).toEqual({ host: '127.0.0.1', apiPort: 0, workerPort: 0, workerSdkPort: 0, edgePort: 19467 });
   });

@@ -64,6 +64,7 @@ describe('npm start supervises its processes', () => {
         HOSTGATE_EDGE_METRICS_PORT: String(metricsPorts.edge),
         HOSTGATE_ENCRYPTION_KEYS: testEncryptionKeys,
         HOSTGATE_DNS_SERVERS: '127.0.0.1:1',
+        HOSTGATE_PDNS_PORT: String(await freePort()),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -76,6 +77,10 @@ describe('npm start supervises its processes', () => {
       const [apiPid] = pidsOf('api');
       const [edgePid] = pidsOf('edge');
       expect(worker && apiPid && edgePid).toBeTruthy();
+      // Moves on by default (issue 22): PowerDNS for the local challenge zone (installed here).
+      const [pdnsPid] = pidsOf('powerdns');
+      expect(pdnsPid).toBeTruthy();
+      expect(output).toContain('Moves:        challenge zone acme-challenges.hostgate.localhost answered by PowerDNS');
 
       // The API answers all along while the worker is down and while it comes back.
       let probes = 0;
@@ -133,7 +138,7 @@ describe('npm start supervises its processes', () => {
       const exited = new Promise<number | null>((resolve) => launcher!.once('exit', (code) => resolve(code)));
       launcher.kill('SIGTERM');
       expect(await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 40_000))])).toBe(0);
-      for (const pid of [restarted, apiPid!, edgePid!]) expect([pid, alive(pid)]).toEqual([pid, false]);
+      for (const pid of [restarted, apiPid!, edgePid!, pdnsPid!]) expect([pid, alive(pid)]).toEqual([pid, false]);
       expect(pidsOf('worker')).toHaveLength(2);
     } catch (error) {
       throw new Error(`${(error as Error).message}\n--- launcher output ---\n${output.slice(-6000)}`);

@@ -7,8 +7,9 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { createWebhookActivities } from '../activities/webhooks.ts';
 import { webhookDeliveriesRepository } from '../db/repositories/webhook-deliveries.ts';
 import { createLogger } from '../logging/logger.ts';
-import { Hostgate, WebhookVerificationError, webhooks, type HostgateEvent } from '../sdk/src/index.ts';
+import { EVENT_KINDS, Hostgate, WebhookVerificationError, webhooks, type HostgateEvent } from '../sdk/src/index.ts';
 import { signatureHeader } from '../sdk/webhooks.ts';
+import { eventKinds } from '../model/domain-status.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
 import { startReceiver, type Receiver } from './support/webhook-receiver.ts';
 
@@ -109,5 +110,15 @@ describe('SDK webhooks: verify and constructEvent', () => {
     const noData = sign({ id: 'evt_1', event: 'hostname.active', created_at: '2026-01-01T00:00:00Z' });
     expect(() => webhooks.constructEvent(noData.body, noData.header, 'whsec_test')).toThrow(expect.objectContaining({ code: 'invalid_payload' }));
     expect(() => webhooks.constructEvent('{"a":1}', undefined, 'whsec_test')).toThrow(expect.objectContaining({ code: 'missing_header' }));
+  });
+
+  it('knows every event kind the service sends, certificate events with their certificate', () => {
+    expect([...EVENT_KINDS].sort()).toEqual([...eventKinds].sort());
+    const body = JSON.stringify({ id: 'evt_2', event: 'hostname.certificate_renewed', created_at: '2026-01-01T00:00:00Z', data: {
+      id: 'dom_1', hostname: 'a.example.com', status: 'active', destination_id: 'dst_1', external_customer_id: null,
+      certificate: { serial: '0a', issuer: 'CN=R11', source: 'managed', not_before: '2026-01-01T00:00:00.000Z', not_after: '2026-04-01T00:00:00.000Z', renews_at: '2026-03-02T00:00:00.000Z' },
+    } });
+    const event = webhooks.constructEvent(body, signatureHeader(body, 'whsec_test'), 'whsec_test');
+    expect(event.event === 'hostname.certificate_renewed' && event.data.certificate?.serial).toBe('0a');
   });
 });

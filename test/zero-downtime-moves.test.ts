@@ -4,7 +4,7 @@
 // HAProxy). A hostname that still resolves elsewhere proves ownership and gets its certificate
 // deployed before its DNS changes; after the switch, the first HTTPS request is served.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { checkChallengeDns } from '../cli/doctor.ts';
+import { checkChallengeDelegation, checkChallengeDns } from '../cli/doctor.ts';
 import { sql } from '../db/pool.ts';
 import { startAcmeStack, EDGE, type AcmeStack } from './support/acme-stack.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
@@ -219,7 +219,8 @@ describe('zero-downtime moves', () => {
     acme.dns.set(txt.name, [{ type: 'TXT', value: txt.value }]);
     const read = await verifyUntil(d.id, 'delegation_cname_missing', (x) => x.certificate.problem?.code === 'delegation_cname_missing');
     expect(read.ownership).toMatchObject({ status: 'verified', problem: null });
-    expect(read.certificate).toMatchObject({ status: 'pending_validation', method: 'dns-01' });
+    // No order can be placed while the delegation is missing: blocked, not pending_validation (issue 22).
+    expect(read.certificate).toMatchObject({ status: 'blocked', method: 'dns-01' });
     expect(read.certificate.problem.message).toContain(recordOf(d, 'CNAME', '_acme-challenge.').value);
     expect(read.status).toBe('pending_dns');
     expect(read.verification.problem.code).toBe('wrong_target');
@@ -234,7 +235,7 @@ describe('zero-downtime moves', () => {
     acme.dns.set(txt.name, [{ type: 'TXT', value: txt.value }]);
     acme.dns.set(`_acme-challenge.${hostname}`, [{ type: 'CNAME', value: recordOf(d, 'CNAME', '_acme-challenge.').value }]);
     const read = await verifyUntil(d.id, 'caa_forbids_ca', (x) => x.certificate.problem?.code === 'caa_forbids_ca');
-    expect(read.certificate).toMatchObject({ status: 'pending_validation', method: 'dns-01', problem: { message: expect.stringMatching(/digicert\.com/) } });
+    expect(read.certificate).toMatchObject({ status: 'blocked', method: 'dns-01', problem: { message: expect.stringMatching(/digicert\.com/) } });
     expect(read.ownership.status).toBe('verified');
     expect(read.status).toBe('pending_dns');
     expect(read.verification.problem.code).toBe('wrong_target');
@@ -262,6 +263,9 @@ describe('zero-downtime moves', () => {
       // Each refusal is recorded; the third within the hour stops further orders for the hostname.
       const capped = await verifyUntil(d.id, 'failed_validations_limit', (x) => x.certificate.problem?.code === 'failed_validations_limit', as, 90_000);
       expect(capped.status).toBe('pending_dns');
+      // The CA's last refusal stays visible in the cap's message (issue 22).
+      expect(capped.certificate.problem.message).toContain('challenge_failed');
+      expect(capped.certificate.problem.message).toContain(`_acme-challenge.${hostname}`);
       const outcomes = await t.database.db.any(sql.unsafe`select outcome from certificate_attempts where domain_id = ${d.id}`) as readonly { outcome: string }[];
       expect(outcomes.map((o) => o.outcome)).toEqual(['failed', 'failed', 'failed']);
       expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from pdns.records where type = 'TXT'`)).toBe(0);
@@ -275,6 +279,20 @@ describe('zero-downtime moves', () => {
     const closed = { ...t.config, moves: { ...t.config.moves, challengeDnsServer: `127.0.0.1:${await freePort()}` } };
     expect(await checkChallengeDns(closed, 500)).toMatchObject({ ok: false, blocking: false, fix: expect.stringContaining('HOSTGATE_CHALLENGE_DNS_SERVER') });
     expect(await checkChallengeDns({ ...t.config, moves: { ...t.config.moves, challengeZone: undefined } }, 500)).toBeNull();
+    // PowerDNS running without the zone answers REFUSED: said as such, not "start PowerDNS" (issue 22).
+    expect(await checkChallengeDns({ ...t.config, moves: { ...t.config.moves, challengeZone: 'not-served.hostgate.test' } }, 2_000))
+      .toMatchObject({ ok: false, blocking: false, detail: expect.stringContaining('has no zone'), fix: expect.stringContaining('worker') });
+  });
+
+  it('hostgate doctor checks the delegation of the challenge zone as resolvers see it (NS at the parent)', async () => {
+    expect(await checkChallengeDelegation(t.config, 2_000)).toMatchObject({ ok: false, blocking: false, fix: expect.stringContaining(`${ZONE} NS`) });
+    acme.dns.set(ZONE, [{ type: 'NS', value: `ns1.${ZONE}` }]);
+    try {
+      expect(await checkChallengeDelegation(t.config, 2_000)).toMatchObject({ ok: true, detail: expect.stringContaining(`ns1.${ZONE}`) });
+    } finally {
+      acme.dns.remove(ZONE);
+    }
+    expect(await checkChallengeDelegation({ ...t.config, moves: { ...t.config.moves, challengeZone: undefined } }, 500)).toBeNull();
   });
 
   describe('abuse limits', () => {

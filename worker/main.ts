@@ -7,6 +7,7 @@ import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { createDb } from '../db/pool.ts';
 import { backlogGaugesRepository } from '../db/repositories/backlog-gauges.ts';
+import { challengeZoneRepository } from '../db/repositories/challenge-zone.ts';
 import { registerBacklogGauges } from '../metrics/worker.ts';
 import { registerEdgeTrafficGauges } from '../metrics/edge-traffic.ts';
 import { trafficRepository } from '../db/repositories/traffic.ts';
@@ -30,6 +31,13 @@ Runtime.install({ shutdownSignals: [], telemetryOptions: { logging: { filter: ma
 const address = config.temporal.address!;
 const queue = taskQueue(config.temporal.taskQueue);
 const db = await createDb(config.db.url!, { maximumPoolSize: config.db.poolSize });
+// Zero-downtime moves: the challenge zone's SOA and NS rows exist from the start, not from the first
+// DNS-01 — before them PowerDNS answers REFUSED and the delegation cannot be checked (issue 22).
+if (config.moves.challengeZone) {
+  await challengeZoneRepository(db).ensureZone(config.moves.challengeZone)
+    .then(() => logger.info({ zone: config.moves.challengeZone }, 'challenge zone ready (SOA, NS)'))
+    .catch((error: unknown) => logger.error({ err: String(error) }, 'challenge zone could not be created; the first DNS-01 tries again'));
+}
 const adminConnection = await connectTemporal(address);
 const added = await ensureSearchAttributes(adminConnection, config.temporal.namespace);
 if (added.length) logger.info({ added }, 'registered search attributes');

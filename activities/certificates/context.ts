@@ -2,6 +2,7 @@
 // repositories, the failure mapping and the waiting helpers of one certificate activities instance.
 import type { Client } from 'acme-client';
 import type { AcmeOrdersRepository } from '../../db/repositories/acme-orders.ts';
+import type { CertificateLifecycleRepository } from '../../db/repositories/certificate-lifecycle.ts';
 import type { CertificatesRepository } from '../../db/repositories/certificates.ts';
 import type { domainsRepository } from '../../db/repositories/domains.ts';
 import type { Logger } from '../../logging/logger.ts';
@@ -18,6 +19,10 @@ export interface IssuanceContext extends CaCalls {
   secretBox: SecretBox;
   logger: Logger;
   waiting: Waiting;
+  /** The brake, the history and the certificate events (migration 015). */
+  lifecycle: CertificateLifecycleRepository;
+  /** config.certificates: orders per domain per hour; the lifetime floor. */
+  limits: { ordersPerHour: number; minLifetimeMs: number };
   /** A new certificate activates its domain at once (no edge has to serve it first). */
   activateOnIssue: boolean;
 }

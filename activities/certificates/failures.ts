@@ -22,8 +22,8 @@ export function acmeFailure(error: unknown): ApplicationFailure {
 }
 
 /** A final refusal found by us (an order closed, a certificate that does not match). */
-export function refused(code: string, message: string, acmeType?: string): ApplicationFailure {
-  return ApplicationFailure.create({ nonRetryable: true, type: CERTIFICATE_REFUSED, message, details: [refusalDetails(code, acmeType)] });
+export function refused(code: string, message: string, acmeType?: string, retryAt?: number): ApplicationFailure {
+  return ApplicationFailure.create({ nonRetryable: true, type: CERTIFICATE_REFUSED, message, details: [refusalDetails(code, acmeType, retryAt)] });
 }
 
 /** The CA is still working on it (or says two contradicting things): ask again after a while. */

@@ -27,7 +27,7 @@ export function createFinalizePhase(ctx: IssuanceContext, orderPhase: OrderPhase
 
   async function storedCertificate(certificateId: string): Promise<IssuedCertificate> {
     const cert = await certificates.byId(certificateId);
-    return { certificateId: cert.id, serial: cert.serial, notBefore: cert.not_before, notAfter: cert.not_after };
+    return { certificateId: cert.id, serial: cert.serial, notBefore: cert.not_before, notAfter: cert.not_after, answeredAt: new Date().toISOString() };
   }
 
   /**
@@ -75,12 +75,16 @@ export function createFinalizePhase(ctx: IssuanceContext, orderPhase: OrderPhase
       id, domainId: order.domain_id, serial, issuer: leaf.issuer.split('\n').join(', '), notBefore, notAfter,
       chainPem: chain.join('\n') + '\n', sealedKey: secretBox.seal(keyPem, certificateKeyContext(id)),
     });
+    // Its history row (issued or renewed, with hostname.certificate_renewed), once however often
+    // this runs; a lifetime under the floor is flagged there too.
+    const recorded = await ctx.lifecycle.recordStored(certificateId, ctx.limits.minLifetimeMs);
+    if (recorded?.belowFloor) logger.warn({ domainId: order.domain_id, hostname: order.hostname, certificateId, notBefore, notAfter }, 'certificate lifetime below HOSTGATE_CERT_MIN_LIFETIME_SECONDS');
     // After the certificate is stored, not with it: a crash in between leaves a completed order,
     // and the re-run (finalize finds it completed) records this then.
     const state = then ? await afterIssuance(order.domain_id, then) : undefined;
     logger.info({ domainId: order.domain_id, hostname: order.hostname, certificateId, serial, notAfter }, 'certificate stored');
     // Same serial stored by an earlier run: that row's dates are the same certificate's.
-    return { certificateId, serial, notBefore, notAfter, ...(state ? { state } : {}) };
+    return { certificateId, serial, notBefore, notAfter, answeredAt: new Date().toISOString(), ...(state ? { state } : {}) };
   }
 
   /**

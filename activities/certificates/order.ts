@@ -3,14 +3,17 @@
 // every phase needs about an order: reading it from the CA, closing it, why it became invalid.
 import { ApplicationFailure } from '@temporalio/common';
 import type { Authorization, Client, Order } from 'acme-client';
-import { CaProblemError, classifyProblem, isProblem, type AcmeProblem } from '../../acme/errors.ts';
+import { CaConnectionError, CaProblemError, classifyProblem, isProblem, type AcmeProblem } from '../../acme/errors.ts';
 import type { OrderRow } from '../../db/repositories/acme-orders.ts';
 import { CERTIFICATE_REFUSED } from '../../model/certificate-issuance.ts';
+import { brakeProblem } from '../../model/certificate-lifetime.ts';
 import type { IssuanceContext } from './context.ts';
 import { refused } from './failures.ts';
 
 /** An open order this close to its expiry is not resumed: a new one is placed. */
 const ORDER_EXPIRY_MARGIN_MS = 10 * 60_000;
+/** The per-domain brake's window. */
+const HOUR_MS = 60 * 60_000;
 
 type PendingChallenges = {
   all: Array<{ authz: Authorization; challenge: Authorization['challenges'][number] | undefined }>;
@@ -90,7 +93,24 @@ export function createOrderPhase(ctx: IssuanceContext) {
    */
   async function placeOrder(domainId: string, hostname: string): Promise<OrderRow | null> {
     const client = await ctx.client();
-    const caOrder = await ctx.ca('create order', () => client.createOrder({ identifiers: [{ type: 'dns', value: hostname }] }));
+    // The per-domain brake, whatever asked for this order (a loop, a retry, a burst of verifies):
+    // held, it is a refusal that says when the window frees (model/certificate-lifetime.ts).
+    const { ordersPerHour } = ctx.limits;
+    const brake = await ctx.lifecycle.admitOrder(domainId, 'http-01', ordersPerHour, HOUR_MS);
+    if (!brake.admitted) {
+      const problem = brakeProblem(ordersPerHour, brake.retryAt);
+      await ctx.lifecycle.recordTrouble(domainId, 'order_brake', problem.message);
+      logger.warn({ domainId, hostname, retryAt: new Date(brake.retryAt).toISOString() }, 'ACME order held by the per-domain brake');
+      throw refused(problem.code, problem.message, undefined, brake.retryAt);
+    }
+    let caOrder: Order;
+    try {
+      caOrder = await ctx.ca('create order', () => client.createOrder({ identifiers: [{ type: 'dns', value: hostname }] }));
+    } catch (error) {
+      // The CA never saw it: it does not count against the brake.
+      if ((error as { cause?: unknown })?.cause instanceof CaConnectionError) await ctx.lifecycle.releaseOrder(brake.placementId);
+      throw error;
+    }
     // Reading the authorizations tells the CA nothing; with them the row holds every URL the
     // next steps POST to, and the tokens go in right after it.
     const challenges = caOrder.status === 'pending' ? await pendingChallenges(client, caOrder) : null;

@@ -1,7 +1,15 @@
 // The certificate activities' inputs and results (recorded in workflow histories: change with care).
 import type { DomainState } from '../../contracts/domain-workflow.ts';
 
-export interface IssuedCertificate { certificateId: string; serial: string; notBefore: string; notAfter: string; state?: DomainState }
+export interface IssuedCertificate {
+  certificateId: string; serial: string; notBefore: string; notAfter: string; state?: DomainState;
+  /**
+   * When this answer was made (the activity's clock): whether the certificate is due on arrival
+   * is judged at this time, not at the workflow task's, which can be earlier (issue 22).
+   * Absent in histories from before it.
+   */
+  answeredAt?: string;
+}
 
 export interface FinalizeInput {
   domainId: string;

@@ -1,6 +1,8 @@
 import type { Static } from 'typebox';
 import type { Config } from '../../config/index.ts';
+import type { CertificateFacts } from '../../db/repositories/certificate-lifecycle.ts';
 import type { DomainRow } from '../../db/repositories/domains.ts';
+import { renewsAt } from '../../model/certificate-lifetime.ts';
 import type { DomainBandwidthRow } from '../../db/repositories/usage.ts';
 import type { CertificateTrack as StoredCertificateTrack, OwnershipTrack as StoredOwnershipTrack } from '../../db/repositories/domain-moves.ts';
 import { dnsRecordsFor } from '../../model/dns-records.ts';
@@ -24,20 +26,45 @@ function ownershipOf(d: DomainRow, movesOn: boolean): Static<typeof OwnershipTra
   return { status: 'pending', method: 'dns_txt', record, checked_at: checkedAt, verified_at: null, problem: stored?.problem ?? null };
 }
 
+/** Problems that keep any order from being placed (a CA would refuse it, or could not validate). */
+const BLOCKING = new Set(['delegation_cname_missing', 'delegation_cname_wrong', 'caa_forbids_ca']);
+
+type TrackState = Pick<Static<typeof CertificateTrack>, 'status' | 'method' | 'problem' | 'updated_at'>;
+
 /** The certificate track: the move's (DNS-01) while DNS points elsewhere, else the lifecycle's. */
-function certificateOf(d: DomainRow, problem: VerificationOut['problem']): Static<typeof CertificateTrack> {
+function trackOf(d: DomainRow, problem: VerificationOut['problem']): TrackState {
   const stored = d.certificate_track as StoredCertificateTrack | null;
   const held = stored && (stored.status === 'issued' || stored.status === 'deployed') ? stored : null;
   if (d.status === 'active' || d.status === 'suspended') return { status: 'deployed', method: held?.method ?? 'http-01', problem: null, updated_at: timestampOrNull(held?.updated_at) };
   if (d.status === 'pending_certificate') {
     return held ? { status: held.status, method: held.method, problem: null, updated_at: timestampOrNull(held.updated_at) }
-      : { status: 'pending_validation', method: 'http-01', problem, updated_at: null };
+      : { status: problem && BLOCKING.has(problem.code) ? 'blocked' : 'pending_validation', method: 'http-01', problem, updated_at: null };
   }
-  if (d.status === 'pending_dns' && stored) return { status: stored.status, method: stored.method, problem: stored.problem, updated_at: timestampOrNull(stored.updated_at) };
+  if (d.status === 'pending_dns' && stored) {
+    // No order exists while the delegation or CAA is wrong: say so rather than "pending_validation".
+    const blocked = stored.status === 'pending_validation' && stored.problem !== null && BLOCKING.has(stored.problem.code);
+    return { status: blocked ? 'blocked' : stored.status, method: stored.method, problem: stored.problem, updated_at: timestampOrNull(stored.updated_at) };
+  }
   return { status: 'none', method: null, problem: null, updated_at: null };
 }
 
-export function presentDomain(d: DomainRow, config: Config): Static<typeof Domain> {
+/** The track with the newest certificate's facts (null fields while there is none). */
+function certificateOf(d: DomainRow, problem: VerificationOut['problem'], facts: CertificateFacts | null): Static<typeof CertificateTrack> {
+  const track = trackOf(d, problem);
+  const live = facts && d.status !== 'deleted' ? facts : null;
+  return {
+    ...track,
+    not_before: live ? timestamp(new Date(live.notBefore).toISOString()) : null,
+    not_after: live ? timestamp(new Date(live.notAfter).toISOString()) : null,
+    serial: live?.serial ?? null,
+    issuer: live?.issuer ?? null,
+    source: live?.source ?? null,
+    renews_at: live ? timestamp(new Date(renewsAt(live)).toISOString()) : null,
+  };
+}
+
+/** `facts`: the domain's newest certificate (certificateLifecycleRepository.latestFacts); none if absent. */
+export function presentDomain(d: DomainRow, config: Config, facts: CertificateFacts | null = null): Static<typeof Domain> {
   const expected = dnsRecordsFor({ hostname: d.hostname, isApex: d.is_apex }, { cnameTarget: config.cnameTarget, ipv4: config.edgeIpv4, ipv6: config.edgeIpv6 });
   const stored = (d.verification ?? {}) as Partial<VerificationOut>;
   const zone = config.moves.challengeZone;
@@ -59,7 +86,7 @@ export function presentDomain(d: DomainRow, config: Config): Static<typeof Domai
       dns_broken: stored.dns_broken === true,
     },
     ownership: ownershipOf(d, zone !== undefined),
-    certificate: certificateOf(d, stored.problem ?? null),
+    certificate: certificateOf(d, stored.problem ?? null, facts),
     external_customer_id: d.external_customer_id,
     metadata: d.metadata,
     redirect: d.redirect,

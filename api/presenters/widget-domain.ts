@@ -1,6 +1,7 @@
 import { domainToUnicode } from 'node:url';
 import type { Static } from 'typebox';
 import type { Config } from '../../config/index.ts';
+import type { CertificateFacts } from '../../db/repositories/certificate-lifecycle.ts';
 import type { DomainRow } from '../../db/repositories/domains.ts';
 import { relativeName } from '../../model/dns-records.ts';
 import { normalizeHostname } from '../../model/hostname.ts';
@@ -13,8 +14,9 @@ export function zoneOf(hostname: string): string {
   return parsed.ok ? parsed.registrableDomain : hostname;
 }
 
-export function presentWidgetDomain(d: DomainRow, config: Config): Static<typeof WidgetDomain> {
-  const full = presentDomain(d, config);
+/** `facts`: the domain's newest certificate (certificateLifecycleRepository.latestFacts). */
+export function presentWidgetDomain(d: DomainRow, config: Config, facts: CertificateFacts | null = null): Static<typeof WidgetDomain> {
+  const full = presentDomain(d, config, facts);
   const zone = zoneOf(d.hostname);
   const relative = (name: string) => { try { return relativeName(name, zone); } catch { return name; } };
   return {

@@ -7,6 +7,7 @@ import { normalizeHostname } from '../../model/hostname.ts';
 import { ApiError } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
 import { presentBandwidth, presentDomain } from '../presenters/domain.ts';
+import { certificateLifecycleRepository } from '../../db/repositories/certificate-lifecycle.ts';
 import { hostnameConnector } from '../services/connect-hostname.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
 import { CreateDomainBody, Domain, DomainCreated, DomainDetail, DomainIdParams, DomainStatus, UpdateDomainBody } from '../schemas/domains.ts';
@@ -19,7 +20,10 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config, dispatcher } = app.deps;
   const domains = domainsRepository(db);
   const usage = usageRepository(db);
+  const lifecycle = certificateLifecycleRepository(db);
   const present = (d: Parameters<typeof presentDomain>[0]) => presentDomain(d, config);
+  /** A domain with its newest certificate's facts (every read shows them). */
+  const presentWithFacts = async (d: Parameters<typeof presentDomain>[0]) => presentDomain(d, config, (await lifecycle.latestFacts([d.id])).get(d.id) ?? null);
   const notFound = (id: string) => new ApiError('domain_not_found', `domain ${id} does not exist`, { param: 'id' });
   // Starts and signals go through the outbox; kicking it after commit is the fast path, and the
   // worker's sweep covers a kick that fails (Temporal down, process killed).
@@ -76,7 +80,9 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const n = normalizeHostname(q.hostname, { serviceDomain: config.serviceDomain });
       hostname = n.ok ? n.hostname : q.hostname.toLowerCase();
     }
-    return domains.list(principalOf(request).organizationId, { status: q.status, hostname, externalCustomerId: q.external_customer_id, metadata }, { limit: q.limit ?? 20, cursor: q.cursor }, present);
+    const page = await domains.list(principalOf(request).organizationId, { status: q.status, hostname, externalCustomerId: q.external_customer_id, metadata }, { limit: q.limit ?? 20, cursor: q.cursor }, (d) => d);
+    const facts = await lifecycle.latestFacts(page.data.map((d) => d.id));
+    return { ...page, data: page.data.map((d) => presentDomain(d, config, facts.get(d.id) ?? null)) };
   });
 
   app.get('/domains/:id', {
@@ -91,7 +97,7 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { organizationId } = principalOf(request);
     const domain = await domains.get(organizationId, request.params.id);
     if (!domain) throw notFound(request.params.id);
-    return { data: { ...present(domain), bandwidth: presentBandwidth(await usage.domainBandwidth(organizationId, domain.id)) } };
+    return { data: { ...await presentWithFacts(domain), bandwidth: presentBandwidth(await usage.domainBandwidth(organizationId, domain.id)) } };
   });
 
   app.patch('/domains/:id', {
@@ -103,7 +109,11 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: UpdateDomainBody,
       response: { 200: DataOf(Domain, 'The domain as changed') },
     },
-  }, async (request, reply) => updateDomain(request, reply, principalOf(request).organizationId, request.params.id, request.body, (d) => ({ data: present(d) })));
+  }, async (request, reply) => {
+    // A PATCH never touches the certificate: its facts, read first, are those of the answer.
+    const facts = (await lifecycle.latestFacts([request.params.id])).get(request.params.id) ?? null;
+    return updateDomain(request, reply, principalOf(request).organizationId, request.params.id, request.body, (d) => ({ data: presentDomain(d, config, facts) }));
+  });
 
   app.delete('/domains/:id', {
     config: { apiKey: true, scope: 'domains:write', idempotent: true, errors: ['domain_not_found'] },
@@ -138,6 +148,6 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
       throw new ApiError('domain_deleted', `domain ${request.params.id} is ${existing.status}: there is nothing to verify; connect the hostname again with POST /v1/domains`, { param: 'id', details: { status: existing.status } });
     }
     kick();
-    return reply.code(202).send({ data: present(domain) });
+    return reply.code(202).send({ data: await presentWithFacts(domain) });
   });
 };

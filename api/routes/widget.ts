@@ -16,6 +16,7 @@ import { ApiError, type ErrorCode } from '../errors.ts';
 import { answerError } from '../plugins/errors.ts';
 import { widgetAuthPlugin, widgetSessionOf } from '../plugins/widget-auth.ts';
 import { presentWidgetDomain } from '../presenters/widget-domain.ts';
+import { certificateLifecycleRepository } from '../../db/repositories/certificate-lifecycle.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
 import { CreateWidgetDomainBody, HandoverBody, WidgetDomain, WidgetDomainIdParams } from '../schemas/widget.ts';
 import { hostnameConnector } from '../services/connect-hostname.ts';
@@ -47,7 +48,10 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config, dispatcher } = app.deps;
   const domains = domainsRepository(db);
   const sessions = widgetSessionsRepository(db);
+  const lifecycle = certificateLifecycleRepository(db);
   const present = (d: DomainRow) => presentWidgetDomain(d, config);
+  /** A read: with the newest certificate's facts. */
+  const presentRead = async (d: DomainRow) => presentWidgetDomain(d, config, (await lifecycle.latestFacts([d.id])).get(d.id) ?? null);
   const notFound = (id: string) => new ApiError('widget_domain_not_found', `domain ${id} does not exist for this widget session`, { param: 'id' });
   const kick = (ids?: number[]) => { void dispatcher?.kick(ids); };
   const connectHostname = hostnameConnector(app.deps);
@@ -115,7 +119,7 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: DataOf(WidgetDomain, 'The domain') },
     },
   }, async (request) => {
-    return { data: present(await ownDomain(widgetSessionOf(request), request.params.id)) };
+    return { data: await presentRead(await ownDomain(widgetSessionOf(request), request.params.id)) };
   });
 
   app.post('/widget/domains/:id/verify', {
@@ -155,6 +159,6 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       && previous.external_customer_id === session.external_customer_id
       && Date.parse(previous.expires_at) > Date.now() - HANDOVER_GRACE_MS;
     if (!previous || !sameCustomer || !(await sessions.handOver(id, previous.id, session.id))) throw notFound(id);
-    return { data: present(await ownDomain(session, id)) };
+    return { data: await presentRead(await ownDomain(session, id)) };
   });
 };

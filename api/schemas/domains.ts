@@ -33,7 +33,8 @@ const TrackProblem = Type.Union([named('TrackProblem', Type.Object({
 
 export const OwnershipStatus = named('OwnershipStatus', StringEnum(['pending', 'verified', 'not_required'], { description: 'verified: the TXT record holds the token, or DNS points at us; not_required: zero-downtime moves are off on this service (point DNS at us directly)' }));
 export const OwnershipMethod = named('OwnershipMethod', StringEnum(['dns_txt', 'dns_target'], { description: 'dns_txt: the TXT record; dns_target: the hostname points at us' }));
-export const CertificateStatus = named('CertificateStatus', StringEnum(['none', 'pending_validation', 'issued', 'deployed'], { description: 'none → pending_validation → issued → deployed (served by the edge)' }));
+export const CertificateStatus = named('CertificateStatus', StringEnum(['none', 'blocked', 'pending_validation', 'issued', 'deployed'], { description: 'none → pending_validation → issued → deployed (served by the edge); blocked: no order can be placed while `problem` holds (delegation CNAME or CAA)' }));
+export const CertificateSource = named('CertificateSource', StringEnum(['managed', 'custom'], { description: 'managed: ordered by Hostgate over ACME; custom: your own, uploaded' }));
 export const CertificateMethod = named('CertificateMethod', StringEnum(['dns-01', 'http-01'], { description: 'How the certificate authority validates: dns-01 through the delegated _acme-challenge CNAME (before DNS is switched), http-01 once DNS points at us' }));
 
 export const OwnershipTrack = named('OwnershipTrack', Type.Object({
@@ -50,7 +51,13 @@ export const CertificateTrack = named('CertificateTrack', Type.Object({
   method: Type.Union([CertificateMethod, Type.Null()], { description: 'How the certificate is validated; null before anything started' }),
   problem: TrackProblem,
   updated_at: Type.Union([Timestamp, Type.Null()], { description: 'When the track last changed; null before' }),
-}, { description: 'Certificate track, independent of `status`' }));
+  not_before: Type.Union([Timestamp, Type.Null()], { description: "Start of the newest certificate's validity; null while the domain has none" }),
+  not_after: Type.Union([Timestamp, Type.Null()], { description: "End of the newest certificate's validity; null while the domain has none" }),
+  serial: Type.Union([Type.String(), Type.Null()], { description: 'Its serial number (lowercase hex); null while the domain has none' }),
+  issuer: Type.Union([Type.String(), Type.Null()], { description: "The issuing CA's distinguished name; null while the domain has none" }),
+  source: Type.Union([CertificateSource, Type.Null()], { description: 'Where it comes from; null while the domain has none' }),
+  renews_at: Type.Union([Timestamp, Type.Null()], { description: 'When its renewal is due (two thirds of its lifetime; docs/api-decisions.md, "Certificate lifecycle"); null while the domain has none' }),
+}, { description: 'Certificate track, independent of `status`, with the facts of the newest certificate' }));
 
 // additionalProperties (not TypeBox's Record, whose patternProperties the document normalises to
 // this shape): one shape wherever it appears.

@@ -37,7 +37,13 @@ const descriptions: Record<EventKindName, string> = {
   'hostname.deleted': 'The domain was deleted.',
   'hostname.dns_broken': "The domain's DNS records stopped pointing at the service while it was active.",
   'hostname.updated': 'The domain was changed through PATCH /v1/domains/{id} (destination, metadata, redirect, customer reference or TLS settings); `data.changes` names the fields that changed.',
+  'hostname.certificate_renewed': "The domain's certificate was renewed; `data.certificate` is the new one.",
+  'hostname.certificate_expiring': "The certificate served for the domain expires in `data.days_left` days (14, then 3) and has not been replaced.",
+  'hostname.certificate_failed': "Renewing the domain's certificate still fails with a third of its life or less left; `data.problem` says why.",
 };
+
+/** The kinds whose `data` also carries the certificate (WebhookCertificateEventData). */
+const certificateKinds = new Set<EventKindName>(['hostname.certificate_renewed', 'hostname.certificate_expiring', 'hostname.certificate_failed']);
 
 /** The domain an event is about, as it was when the event happened. */
 export const WebhookEventData = named('WebhookEventData', Type.Object({
@@ -50,6 +56,27 @@ export const WebhookEventData = named('WebhookEventData', Type.Object({
   changes: Type.Optional(Type.Array(named('DomainChangedField', StringEnum(['destination_id', 'metadata', 'redirect', 'external_customer_id', 'tls'], { description: 'A field PATCH /v1/domains/{id} changed' })), { description: '`hostname.updated` only: the fields that changed' })),
 }, { additionalProperties: false, description: 'The domain an event is about, as it was when the event happened' }));
 
+/** The certificate a certificate event is about. */
+export const WebhookCertificateFacts = named('WebhookCertificateFacts', Type.Object({
+  serial: Type.String({ description: 'Serial number (lowercase hex)' }),
+  issuer: Type.String({ description: "The issuing CA's distinguished name" }),
+  source: StringEnum(['managed', 'custom'], { description: '`managed`: ordered by us over ACME; `custom`: uploaded by you' }),
+  not_before: { ...Timestamp, description: 'Start of validity' },
+  not_after: { ...Timestamp, description: 'End of validity' },
+  renews_at: { ...Timestamp, description: 'When renewal is due (two thirds of the lifetime)' },
+}, { additionalProperties: false, description: 'The certificate a certificate event is about' }));
+
+/** The domain and its certificate, for the hostname.certificate_* events. */
+export const WebhookCertificateEventData = named('WebhookCertificateEventData', Type.Object({
+  ...WebhookEventData.properties,
+  certificate: WebhookCertificateFacts,
+  days_left: Type.Optional(Type.Integer({ description: '`hostname.certificate_expiring` only: 14 or 3' })),
+  problem: Type.Optional(Type.Object({
+    code: Type.String({ description: 'Stable code of the last refusal (e.g. challenge_failed, certificate_order_limit)' }),
+    message: Type.String({ description: 'What happened and what to do' }),
+  }, { additionalProperties: false, description: '`hostname.certificate_failed` only: why the renewal fails' })),
+}, { additionalProperties: false, description: 'The domain a certificate event is about, with the certificate' }));
+
 /** `hostname.dns_broken` → `HostnameDnsBrokenEvent`: the component of one kind's body. */
 export function eventComponentName(kind: EventKindName): string {
   return `${kind.split(/[._]/).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}Event`;
@@ -61,7 +88,7 @@ export function webhookEventPayload(kind: EventKindName) {
     id: Type.String({ pattern: '^evt_[0-9a-z]+$', description: 'Event id (`evt_…`), stable across retries' }),
     event: Type.Literal(kind, { description: 'The event kind' }),
     created_at: { ...Timestamp, description: 'When the event happened (not when it was sent)' },
-    data: WebhookEventData,
+    data: certificateKinds.has(kind) ? WebhookCertificateEventData : WebhookEventData,
   }, { additionalProperties: false, description: descriptions[kind] }));
 }
 

@@ -15,8 +15,17 @@ export interface HostnameEventData {
   changes?: string[];
 }
 
+/** What certificate events (renewed, expiring, failed) say about the certificate. */
+export interface CertificateEventFacts extends HostnameEventData {
+  certificate: { serial: string; issuer: string; source: 'managed' | 'custom'; not_before: string; not_after: string; renews_at: string };
+  /** hostname.certificate_expiring: 14 or 3. */
+  days_left?: number;
+  /** hostname.certificate_failed: why the renewal fails. */
+  problem?: { code: string; message: string };
+}
+
 /** Appends an event to the outbox inside the caller's transaction; the webhooks fan-out reads it. */
-export async function appendEvent(tx: Pick<DatabaseTransactionConnection, 'query'>, organizationId: string, kind: EventKind, data: HostnameEventData): Promise<string> {
+export async function appendEvent(tx: Pick<DatabaseTransactionConnection, 'query'>, organizationId: string, kind: EventKind, data: HostnameEventData | CertificateEventFacts): Promise<string> {
   const id = newId('event');
   await tx.query(sql.unsafe`
     insert into events (id, organization_id, kind, domain_id, data)

@@ -210,3 +210,22 @@ def test_construct_event_refuses_signed_bodies_that_are_not_hostgate_events() ->
         webhooks.verify(EVENT, "t=1,v1=" + "0" * 64, "whsec_test")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="secret"):
         webhooks.verify("{}", "t=1,v1=" + "0" * 64, "")
+
+
+def test_a_certificate_event_carries_the_certificate() -> None:
+    body = json.dumps({
+        "id": "evt_2", "event": "hostname.certificate_expiring", "created_at": "2026-11-26T10:00:00.000Z",
+        "data": {
+            "id": "dom_1", "hostname": "shop.example.com", "status": "active", "destination_id": "dst_1", "external_customer_id": None,
+            "certificate": {
+                "serial": "0a1b", "issuer": "CN=R11, O=Let's Encrypt, C=US", "source": "managed",
+                "not_before": "2026-09-01T00:00:00.000Z", "not_after": "2026-11-30T00:00:00.000Z", "renews_at": "2026-10-31T00:00:00.000Z",
+            },
+            "days_left": 14,
+        },
+    })
+    event = webhooks.construct_event(body, webhooks.signature_header(body, "whsec_test"), "whsec_test")
+    assert event.event == "hostname.certificate_expiring"
+    assert event.data.days_left == 14 and event.data.problem is None
+    assert event.data.certificate is not None and event.data.certificate.source == "managed"
+    assert event.data.certificate.not_after.year == 2026

@@ -725,6 +725,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "hostname.certificate_renewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * hostname.certificate_renewed: The domain's certificate was renewed; `data.certificate` is the new one.
+         * @description Every delivery is a `POST` with `Content-Type: application/json` and a compact JSON body. `Service-Signature: t=<unix seconds>,v1=<hex>`: `v1` is the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint secret (the whole `whsec_…` string). Verify on the raw body as received (a re-serialised body will not match), compare in constant time, and refuse a `t` more than 300 s from now either way (the tolerance of sdk/webhooks.ts `verifyWebhook`). Each attempt is signed afresh, so a retry hours later is not stale. While a secret is being rotated a second `v1` (signed with the previous secret) follows the first; accept the delivery if any `v1` matches. Delivery is at least once: de-duplicate on `Service-Event-Id` (equal to the body's `id`, the same on every attempt and retry). Answer `2xx` within 15 s to acknowledge; anything else is retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); `410 Gone` stops retries and disables the endpoint; `Retry-After` on 429/503 is honoured.
+         */
+        post: operations["webhooks.hostnameCertificateRenewed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "hostname.certificate_expiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * hostname.certificate_expiring: The certificate served for the domain expires in `data.days_left` days (14, then 3) and has not been replaced.
+         * @description Every delivery is a `POST` with `Content-Type: application/json` and a compact JSON body. `Service-Signature: t=<unix seconds>,v1=<hex>`: `v1` is the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint secret (the whole `whsec_…` string). Verify on the raw body as received (a re-serialised body will not match), compare in constant time, and refuse a `t` more than 300 s from now either way (the tolerance of sdk/webhooks.ts `verifyWebhook`). Each attempt is signed afresh, so a retry hours later is not stale. While a secret is being rotated a second `v1` (signed with the previous secret) follows the first; accept the delivery if any `v1` matches. Delivery is at least once: de-duplicate on `Service-Event-Id` (equal to the body's `id`, the same on every attempt and retry). Answer `2xx` within 15 s to acknowledge; anything else is retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); `410 Gone` stops retries and disables the endpoint; `Retry-After` on 429/503 is honoured.
+         */
+        post: operations["webhooks.hostnameCertificateExpiring"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "hostname.certificate_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * hostname.certificate_failed: Renewing the domain's certificate still fails with a third of its life or less left; `data.problem` says why.
+         * @description Every delivery is a `POST` with `Content-Type: application/json` and a compact JSON body. `Service-Signature: t=<unix seconds>,v1=<hex>`: `v1` is the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint secret (the whole `whsec_…` string). Verify on the raw body as received (a re-serialised body will not match), compare in constant time, and refuse a `t` more than 300 s from now either way (the tolerance of sdk/webhooks.ts `verifyWebhook`). Each attempt is signed afresh, so a retry hours later is not stale. While a secret is being rotated a second `v1` (signed with the previous secret) follows the first; accept the delivery if any `v1` matches. Delivery is at least once: de-duplicate on `Service-Event-Id` (equal to the body's `id`, the same on every attempt and retry). Answer `2xx` within 15 s to acknowledge; anything else is retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); `410 Gone` stops retries and disables the endpoint; `Retry-After` on 429/503 is honoured.
+         */
+        post: operations["webhooks.hostnameCertificateFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -838,11 +898,16 @@ export interface components {
          */
         CertificateMethod: "dns-01" | "http-01";
         /**
-         * @description none → pending_validation → issued → deployed (served by the edge)
+         * @description managed: ordered by Hostgate over ACME; custom: your own, uploaded
          * @enum {string}
          */
-        CertificateStatus: "none" | "pending_validation" | "issued" | "deployed";
-        /** @description Certificate track, independent of `status` */
+        CertificateSource: "managed" | "custom";
+        /**
+         * @description none → pending_validation → issued → deployed (served by the edge); blocked: no order can be placed while `problem` holds (delegation CNAME or CAA)
+         * @enum {string}
+         */
+        CertificateStatus: "none" | "blocked" | "pending_validation" | "issued" | "deployed";
+        /** @description Certificate track, independent of `status`, with the facts of the newest certificate */
         CertificateTrack: {
             status: components["schemas"]["CertificateStatus"];
             /** @description How the certificate is validated; null before anything started */
@@ -851,6 +916,18 @@ export interface components {
             problem: components["schemas"]["TrackProblem"] | null;
             /** @description When the track last changed; null before */
             updated_at: string | null;
+            /** @description Start of the newest certificate's validity; null while the domain has none */
+            not_before: string | null;
+            /** @description End of the newest certificate's validity; null while the domain has none */
+            not_after: string | null;
+            /** @description Its serial number (lowercase hex); null while the domain has none */
+            serial: string | null;
+            /** @description The issuing CA's distinguished name; null while the domain has none */
+            issuer: string | null;
+            /** @description Where it comes from; null while the domain has none */
+            source: components["schemas"]["CertificateSource"] | null;
+            /** @description When its renewal is due (two thirds of its lifetime; docs/api-decisions.md, "Certificate lifecycle"); null while the domain has none */
+            renews_at: string | null;
         };
         /** @description An HTTPS origin of your application that customer hostnames are served from */
         Destination: {
@@ -1088,7 +1165,7 @@ export interface components {
          * @description The kind of a webhook event (docs/api-decisions.md, "Webhooks")
          * @enum {string}
          */
-        EventKind: "hostname.created" | "hostname.verified" | "hostname.active" | "hostname.failed" | "hostname.suspended" | "hostname.deleting" | "hostname.deleted" | "hostname.dns_broken" | "hostname.updated";
+        EventKind: "hostname.created" | "hostname.verified" | "hostname.active" | "hostname.failed" | "hostname.suspended" | "hostname.deleting" | "hostname.deleted" | "hostname.dns_broken" | "hostname.updated" | "hostname.certificate_renewed" | "hostname.certificate_expiring" | "hostname.certificate_failed";
         /** @description The certificate is issued and the domain is served (status `active`). */
         HostnameActiveEvent: {
             /** @description Event id (`evt_…`), stable across retries */
@@ -1104,6 +1181,54 @@ export interface components {
              */
             created_at: string;
             data: components["schemas"]["WebhookEventData"];
+        };
+        /** @description The certificate served for the domain expires in `data.days_left` days (14, then 3) and has not been replaced. */
+        HostnameCertificateExpiringEvent: {
+            /** @description Event id (`evt_…`), stable across retries */
+            id: string;
+            /**
+             * @description The event kind
+             * @constant
+             */
+            event: "hostname.certificate_expiring";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when it was sent)
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookCertificateEventData"];
+        };
+        /** @description Renewing the domain's certificate still fails with a third of its life or less left; `data.problem` says why. */
+        HostnameCertificateFailedEvent: {
+            /** @description Event id (`evt_…`), stable across retries */
+            id: string;
+            /**
+             * @description The event kind
+             * @constant
+             */
+            event: "hostname.certificate_failed";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when it was sent)
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookCertificateEventData"];
+        };
+        /** @description The domain's certificate was renewed; `data.certificate` is the new one. */
+        HostnameCertificateRenewedEvent: {
+            /** @description Event id (`evt_…`), stable across retries */
+            id: string;
+            /**
+             * @description The event kind
+             * @constant
+             */
+            event: "hostname.certificate_renewed";
+            /**
+             * Format: date-time
+             * @description When the event happened (not when it was sent)
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookCertificateEventData"];
         };
         /** @description A domain was created (status `pending_dns`). */
         HostnameCreatedEvent: {
@@ -1362,7 +1487,7 @@ export interface components {
             url: string;
             /** @description Your note about the endpoint; null when none */
             description: string | null;
-            /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken`, `hostname.updated` */
+            /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken`, `hostname.updated`, `hostname.certificate_renewed`, `hostname.certificate_expiring`, `hostname.certificate_failed` */
             events: components["schemas"]["SubscribedEvent"][];
             /** @description False: no deliveries are made */
             enabled: boolean;
@@ -1390,7 +1515,7 @@ export interface components {
          * @description An event kind, or `*` for every kind (alone)
          * @enum {string}
          */
-        SubscribedEvent: "hostname.created" | "hostname.verified" | "hostname.active" | "hostname.failed" | "hostname.suspended" | "hostname.deleting" | "hostname.deleted" | "hostname.dns_broken" | "hostname.updated" | "*";
+        SubscribedEvent: "hostname.created" | "hostname.verified" | "hostname.active" | "hostname.failed" | "hostname.suspended" | "hostname.deleting" | "hostname.deleted" | "hostname.dns_broken" | "hostname.updated" | "hostname.certificate_renewed" | "hostname.certificate_expiring" | "hostname.certificate_failed" | "*";
         /** @description One hostname of the top list */
         TopHostname: {
             /** @description The domain */
@@ -1502,6 +1627,60 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
         };
+        /** @description The domain a certificate event is about, with the certificate */
+        WebhookCertificateEventData: {
+            /** @description The domain (`dom_…`) */
+            id: string;
+            /** @description The hostname (lowercase, punycode for IDNs) */
+            hostname: string;
+            /** @description The domain's status when the event happened */
+            status: components["schemas"]["DomainStatus"];
+            /** @description Its destination (`dst_…`) */
+            destination_id: string;
+            /** @description Your reference for the customer, as given at the domain's creation or last PATCH */
+            external_customer_id: string | null;
+            /** @description Your metadata of the domain when the event happened; null when none is set */
+            metadata: components["schemas"]["DomainMetadata"] | null;
+            /** @description `hostname.updated` only: the fields that changed */
+            changes?: components["schemas"]["DomainChangedField"][];
+            certificate: components["schemas"]["WebhookCertificateFacts"];
+            /** @description `hostname.certificate_expiring` only: 14 or 3 */
+            days_left?: number;
+            /** @description `hostname.certificate_failed` only: why the renewal fails */
+            problem?: {
+                /** @description Stable code of the last refusal (e.g. challenge_failed, certificate_order_limit) */
+                code: string;
+                /** @description What happened and what to do */
+                message: string;
+            };
+        };
+        /** @description The certificate a certificate event is about */
+        WebhookCertificateFacts: {
+            /** @description Serial number (lowercase hex) */
+            serial: string;
+            /** @description The issuing CA's distinguished name */
+            issuer: string;
+            /**
+             * @description `managed`: ordered by us over ACME; `custom`: uploaded by you
+             * @enum {string}
+             */
+            source: "managed" | "custom";
+            /**
+             * Format: date-time
+             * @description Start of validity
+             */
+            not_before: string;
+            /**
+             * Format: date-time
+             * @description End of validity
+             */
+            not_after: string;
+            /**
+             * Format: date-time
+             * @description When renewal is due (two thirds of the lifetime)
+             */
+            renews_at: string;
+        };
         /** @description One event sent to one webhook endpoint */
         WebhookDelivery: {
             /** @description Identifier (whd_…) */
@@ -1557,7 +1736,7 @@ export interface components {
             url: string;
             /** @description Your note about the endpoint; null when none */
             description: string | null;
-            /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken`, `hostname.updated` */
+            /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken`, `hostname.updated`, `hostname.certificate_renewed`, `hostname.certificate_expiring`, `hostname.certificate_failed` */
             events: components["schemas"]["SubscribedEvent"][];
             /** @description False: no deliveries are made */
             enabled: boolean;
@@ -1593,7 +1772,7 @@ export interface components {
             url: string;
             /** @description Your note about the endpoint; null when none */
             description: string | null;
-            /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken`, `hostname.updated` */
+            /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken`, `hostname.updated`, `hostname.certificate_renewed`, `hostname.certificate_expiring`, `hostname.certificate_failed` */
             events: components["schemas"]["SubscribedEvent"][];
             /** @description False: no deliveries are made */
             enabled: boolean;
@@ -3237,7 +3416,7 @@ export interface operations {
                 "application/json": {
                     /** @description https URL with any port, path and query; no credentials or fragment; the host must be public */
                     url: string;
-                    /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken`, `hostname.updated`. Default ["*"] */
+                    /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken`, `hostname.updated`, `hostname.certificate_renewed`, `hostname.certificate_expiring`, `hostname.certificate_failed`. Default ["*"] */
                     events?: components["schemas"]["SubscribedEvent"][];
                     /** @description Your note about the endpoint (up to 500 characters) */
                     description?: string;
@@ -3624,7 +3803,7 @@ export interface operations {
                 "application/json": {
                     /** @description https URL with any port, path and query; no credentials or fragment; the host must be public */
                     url?: string;
-                    /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken`, `hostname.updated`. Narrowing it cancels the pending deliveries of the kinds dropped */
+                    /** @description Subscribed event kinds: ["*"] (every event) or a list of `hostname.created`, `hostname.verified`, `hostname.active`, `hostname.failed`, `hostname.suspended`, `hostname.deleting`, `hostname.deleted`, `hostname.dns_broken`, `hostname.updated`, `hostname.certificate_renewed`, `hostname.certificate_expiring`, `hostname.certificate_failed`. Narrowing it cancels the pending deliveries of the kinds dropped */
                     events?: components["schemas"]["SubscribedEvent"][];
                     /** @description true re-enables (and clears disabled_reason); false pauses deliveries */
                     enabled?: boolean;
@@ -6212,6 +6391,135 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["HostnameUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: retries stop and the endpoint is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: no further attempts */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none within 15 s) is retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.hostnameCertificateRenewed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; a second `v1` during a secret rotation */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
+                "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
+                "User-Agent": "Hostgate-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HostnameCertificateRenewedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: retries stop and the endpoint is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: no further attempts */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none within 15 s) is retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.hostnameCertificateExpiring": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; a second `v1` during a secret rotation */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
+                "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
+                "User-Agent": "Hostgate-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HostnameCertificateExpiringEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: retries stop and the endpoint is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Acknowledged: no further attempts */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (or none within 15 s) is retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhooks.hostnameCertificateFailed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; a second `v1` during a secret rotation */
+                "Service-Signature": string;
+                /** @description The event's id (`evt_…`), equal to the body's `id`; de-duplicate on it */
+                "Service-Event-Id": string;
+                /** @description Always `Hostgate-Webhooks/1` */
+                "User-Agent": "Hostgate-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HostnameCertificateFailedEvent"];
             };
         };
         responses: {

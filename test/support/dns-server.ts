@@ -12,7 +12,8 @@ export type TestRecord =
   | { type: 'AAAA'; value: string }
   | { type: 'CNAME'; value: string }
   | { type: 'CAA'; flags?: number; tag: 'issue' | 'issuewild' | 'iodef'; value: string }
-  | { type: 'TXT'; value: string };
+  | { type: 'TXT'; value: string }
+  | { type: 'NS'; value: string };
 
 export interface TestDnsServer {
   address: string;
@@ -72,6 +73,7 @@ export async function startTestDnsServer(): Promise<TestDnsServer> {
           case 'CNAME': response.answers.push({ ...base, type: Packet.TYPE.CNAME, domain: r.value }); break;
           case 'CAA': response.answers.push({ ...base, type: Packet.TYPE.CAA, flags: r.flags ?? 0, tag: r.tag, value: r.value }); break;
           case 'TXT': response.answers.push({ ...base, type: Packet.TYPE.TXT, data: r.value }); break;
+          case 'NS': response.answers.push({ ...base, type: Packet.TYPE.NS, ns: r.value }); break;
         }
       };
       // Follow CNAMEs inside our zone, as a recursive resolver would, adding each step.

@@ -2,6 +2,7 @@
 // imported as types only, so no Postgres, DNS or HTTP code reaches the workflow bundle.
 import { proxyActivities, proxyLocalActivities, workflowInfo, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import type { createCertificateActivities } from '../../activities/certificates.ts';
+import type { createCertificateLifecycleActivities } from '../../activities/certificate-lifecycle.ts';
 import type { createDnsCheckActivities } from '../../activities/dns-check.ts';
 import type { createDomainActivities } from '../../activities/domain.ts';
 import type { createMoveActivities } from '../../activities/moves.ts';
@@ -19,6 +20,8 @@ export type AcmeActivities = ReturnType<typeof createCertificateActivities>;
 // (Backoffs beyond a minute become durable timers, localRetryThreshold.)
 const dbSteps = { startToCloseTimeout: '30 seconds', retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' } } as const;
 export const store = proxyLocalActivities<ReturnType<typeof createDomainActivities>>(dbSteps);
+/** The certificate history, problems and notices (activities/certificate-lifecycle.ts). */
+export const lifecycleStore = proxyLocalActivities<ReturnType<typeof createCertificateLifecycleActivities>>(dbSteps);
 
 // DNS lookups: a few seconds each. A SERVFAIL/timeout comes back as a result (the workflow's own
 // backoff handles it); only infrastructure errors (Postgres) land in this retry policy.

@@ -35,6 +35,8 @@ export class DomainContext {
   turns = 0;
   /** Workflow time of the last DNS check that found DNS right (no second check right after it). */
   dnsVerifiedAt: number | null = null;
+  /** Expiry notices asked for in this run, per certificate id (Postgres de-duplicates too). */
+  readonly expiryNoticed = new Map<string, number>();
   /** The one-attempt issuance did not finish: the next issuance goes step by step. */
   issueStepByStep = false;
   /** The phase a delete or suspend signal cancels. */

@@ -55,6 +55,7 @@ __all__ = [
     "TopHostname",
     "OrganizationAnalytics",
     "Page",
+    "WebhookCertificateFacts",
     "WebhookEventData",
     "WebhookEvent",
 ]
@@ -71,6 +72,9 @@ WebhookEventKind = Literal[
     "hostname.deleted",
     "hostname.dns_broken",
     "hostname.updated",
+    "hostname.certificate_renewed",
+    "hostname.certificate_expiring",
+    "hostname.certificate_failed",
 ]
 Plan = Literal["starter", "growth", "scale"]
 BillingStatus = Literal["inactive", "active", "past_due", "canceled"]
@@ -143,10 +147,23 @@ class OwnershipTrack(_Model):
 
 @dataclass
 class CertificateTrack(_Model):
-    status: Literal["none", "pending_validation", "issued", "deployed"]
+    """The certificate track, with the facts of the domain's newest certificate (None while it has none)."""
+
+    #: ``blocked``: no order can be placed while ``problem`` holds (delegation CNAME or CAA).
+    status: Literal["none", "blocked", "pending_validation", "issued", "deployed"]
     method: Literal["dns-01", "http-01"] | None
     problem: Problem | None
     updated_at: datetime | None
+    not_before: datetime | None = None
+    not_after: datetime | None = None
+    #: Lowercase hex.
+    serial: str | None = None
+    #: The issuing CA's distinguished name.
+    issuer: str | None = None
+    #: ``managed``: ordered by Hostgate over ACME; ``custom``: your own.
+    source: Literal["managed", "custom"] | None = None
+    #: When renewal is due (two thirds of the lifetime).
+    renews_at: datetime | None = None
 
 
 @dataclass
@@ -234,6 +251,9 @@ WebhookEventFilter = Literal[
     "hostname.deleted",
     "hostname.dns_broken",
     "hostname.updated",
+    "hostname.certificate_renewed",
+    "hostname.certificate_expiring",
+    "hostname.certificate_failed",
 ]
 
 
@@ -466,6 +486,18 @@ class Page(Generic[T]):
 
 
 @dataclass
+class WebhookCertificateFacts(_Model):
+    """The certificate a ``hostname.certificate_*`` event is about."""
+
+    serial: str
+    issuer: str
+    source: Literal["managed", "custom"]
+    not_before: datetime
+    not_after: datetime
+    renews_at: datetime
+
+
+@dataclass
 class WebhookEventData(_Model):
     """The domain an event is about, as it was when the event happened."""
 
@@ -478,6 +510,12 @@ class WebhookEventData(_Model):
     metadata: dict[str, str] | None = None
     #: ``hostname.updated`` only: the fields that changed.
     changes: list[Literal["destination_id", "metadata", "redirect", "external_customer_id", "tls"]] | None = None
+    #: ``hostname.certificate_*`` events only: the certificate.
+    certificate: WebhookCertificateFacts | None = None
+    #: ``hostname.certificate_expiring`` only: 14 or 3.
+    days_left: int | None = None
+    #: ``hostname.certificate_failed`` only: why the renewal fails.
+    problem: Problem | None = None
 
 
 @dataclass

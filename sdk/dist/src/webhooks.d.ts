@@ -15,6 +15,22 @@ export interface HostgateEventData {
     metadata: Record<string, string> | null;
     /** `hostname.updated` only: the fields that changed. */
     changes?: Array<'destination_id' | 'metadata' | 'redirect' | 'external_customer_id' | 'tls'>;
+    /** `hostname.certificate_*` events only: the certificate (timestamps RFC 3339). */
+    certificate?: {
+        serial: string;
+        issuer: string;
+        source: 'managed' | 'custom';
+        not_before: string;
+        not_after: string;
+        renews_at: string;
+    };
+    /** `hostname.certificate_expiring` only: 14 or 3. */
+    days_left?: number;
+    /** `hostname.certificate_failed` only: why the renewal fails. */
+    problem?: {
+        code: string;
+        message: string;
+    };
 }
 /** A delivery's body, discriminated by `event`: `switch (e.event) { case 'hostname.active': … }`. */
 export type HostgateEvent = {

@@ -7,6 +7,7 @@ export const EVENT_KINDS = [
     'hostname.created', 'hostname.verified', 'hostname.active', 'hostname.failed',
     'hostname.suspended', 'hostname.deleting', 'hostname.deleted', 'hostname.dns_broken',
     'hostname.updated',
+    'hostname.certificate_renewed', 'hostname.certificate_expiring', 'hostname.certificate_failed',
 ];
 const isString = (v) => typeof v === 'string';
 function checkEvent(value) {

@@ -4,12 +4,14 @@
 import { ActivityFailure, ApplicationFailure, isCancellation, log, TemporalFailure } from '@temporalio/workflow';
 import type { DomainState } from '../../../contracts/domain-workflow.ts';
 import type { Problem } from '../../../model/problem.ts';
-import { CERTIFICATE_REFUSED, refusalProblem } from '../../../model/certificate-issuance.ts';
+import { CERTIFICATE_REFUSED, refusalProblem, refusalRetryAt } from '../../../model/certificate-issuance.ts';
 import { acme, acmeLocal, acmeLocalOptions, acmeOptions, ISSUE_WAIT_BUDGET_MS, type AcmeActivities } from '../activity-proxies.ts';
 import type { DomainWorkflowCarry } from '../../../contracts/domain-workflow.ts';
 import type { DomainContext } from '../context.ts';
 
-export type Issued = { ok: true; certificate: NonNullable<DomainWorkflowCarry['certificate']>; state?: DomainState | undefined } | { ok: false; problem: Problem };
+export type Issued = { ok: true; certificate: NonNullable<DomainWorkflowCarry['certificate']>; state?: DomainState | undefined; arrivedAt: number }
+  /** `retryAt`: the refusal says when to try again (the per-domain brake). */
+  | { ok: false; problem: Problem; retryAt: number | null };
 
 /**
  * The ApplicationFailure an activity failed with: wrapped in an ActivityFailure for activities,
@@ -56,10 +58,12 @@ export async function issue(ctx: DomainContext, expectedSeq?: number): Promise<I
       await acme.validateCertificateOrder.executeWithOptions({ ...acmeOptions, summary: `HTTP-01 validation of ${hostname}` }, [{ domainId, orderUrl }]);
       cert = await acme.finalizeCertificateOrder.executeWithOptions({ ...acmeOptions, summary: `finalize and store certificate of ${hostname}` }, [{ domainId, orderUrl, then }]);
     }
-    return { ok: true, certificate: { id: cert.certificateId, notBefore: Date.parse(cert.notBefore), notAfter: Date.parse(cert.notAfter) }, state: cert.state };
+    // Arrival as the activity saw it, when later than this workflow task's time (see IssuedCertificate).
+    const arrivedAt = Math.max(Date.now(), cert.answeredAt ? Date.parse(cert.answeredAt) : 0);
+    return { ok: true, certificate: { id: cert.certificateId, notBefore: Date.parse(cert.notBefore), notAfter: Date.parse(cert.notAfter) }, state: cert.state, arrivedAt };
   } catch (error) {
     const cause = applicationCause(error);
-    if (cause?.type === CERTIFICATE_REFUSED) return { ok: false, problem: refusalProblem(cause) };
+    if (cause?.type === CERTIFICATE_REFUSED) return { ok: false, problem: refusalProblem(cause), retryAt: refusalRetryAt(cause) };
     throw error;
   }
 }

@@ -1,25 +1,27 @@
 // pending_certificate: a DNS check unless one just found DNS right, then a certificate; refusals
-// back off (at once on verify) and after CERT_MAX_FAILURES the domain is failed.
+// back off (at once on verify) and after CERT_MAX_FAILURES the domain is failed. A certificate
+// due on arrival backs off like a refusal; the per-domain brake is waited out (certificate-pace.ts).
 import { CancellationScope, patched } from '@temporalio/workflow';
-import { dnsLocal, dnsLocalOptions, moveStore, store } from '../activity-proxies.ts';
+import { dueOnArrival, dueOnArrivalProblem } from '../../../model/certificate-lifetime.ts';
+import { dnsLocal, dnsLocalOptions, lifecycleStore, moveStore, store } from '../activity-proxies.ts';
 import { backoff, CERT_BACKOFF_CAP, CERT_BACKOFF_FIRST, CERT_MAX_FAILURES } from '../backoff.ts';
 import type { DomainContext } from '../context.ts';
 import { awaitDeployment } from './await-deployment.ts';
+import { lifetimeAware, usable, waitForBrake } from './certificate-pace.ts';
 import { issue } from './issue.ts';
 import { MOVES_PATCH } from './wait-for-dns.ts';
 
 /** How long a successful DNS check stands in for the check before issuance. */
 const JUST_VERIFIED_MS = 60_000;
-/** A stored certificate with less left than this is not deployed: a new one is issued instead. */
-const STILL_USABLE_MS = 24 * 60 * 60_000;
 
 export async function obtainCertificate(ctx: DomainContext): Promise<void> {
   const { carry, pending, domainId, hostname } = ctx;
+  const aware = lifetimeAware();
   // A zero-downtime move's certificate, obtained before DNS pointed here, when the check that
   // moved the domain did not take it in (the periodic one on the DNS task queue issues nothing).
   if (!carry.certificate && !carry.movesOff && patched(MOVES_PATCH)) carry.certificate = await moveStore.heldCertificate({ domainId });
   // Issued but not yet served (an edge must deploy it before the domain is active).
-  if (carry.certificate && carry.certificate.notAfter - Date.now() > STILL_USABLE_MS) return awaitDeployment(ctx);
+  if (carry.certificate && usable(carry.certificate, Date.now(), aware)) return awaitDeployment(ctx);
   for (;;) {
     if (carry.certFailures > 0) {
       const delay = backoff(carry.certFailures, CERT_BACKOFF_FIRST, CERT_BACKOFF_CAP);
@@ -41,16 +43,31 @@ export async function obtainCertificate(ctx: DomainContext): Promise<void> {
     ctx.dnsVerifiedAt = null;
     const result = await issue(ctx, ctx.state.seq);
     if (result.ok) {
-      carry.certFailures = 0;
       carry.certificate = result.certificate;
       if (result.state) ctx.adopt(result.state);
-      return;
+      if (!aware || !dueOnArrival(result.certificate, result.arrivedAt)) {
+        carry.certFailures = 0;
+        return;
+      }
+      // Already due: ordering again now would loop. A problem, and the refusal backoff.
+      carry.certFailures++;
+      await CancellationScope.nonCancellable(() => lifecycleStore.certificateTrouble({ domainId, kind: 'due_on_arrival', problem: dueOnArrivalProblem(result.certificate) }));
+      // Finalize activated it (no edge to wait for): the active phase paces its renewal.
+      if (ctx.state.status !== 'pending_certificate') return;
+    } else if (aware && result.retryAt !== null) {
+      // The per-domain brake (the activity recorded the history row): not a failure, a wait.
+      await CancellationScope.nonCancellable(() => store.recordProblem({ domainId, problem: result.problem }));
+      await waitForBrake(ctx, result.retryAt);
+      if (ctx.turnEndsRun()) return;
+      continue;
+    } else {
+      carry.certFailures++;
+      await CancellationScope.nonCancellable(() => store.recordProblem({ domainId, problem: result.problem }));
     }
-    carry.certFailures++;
-    await CancellationScope.nonCancellable(() => store.recordProblem({ domainId, problem: result.problem }));
     if (carry.certFailures >= CERT_MAX_FAILURES) {
-      await ctx.transition('gave_up', `certificate refused ${carry.certFailures} times: ${result.problem.code}`);
+      await ctx.transition('gave_up', `certificate refused ${carry.certFailures} times: ${result.ok ? 'certificate_due_on_arrival' : result.problem.code}`);
       return;
     }
+    if (aware && ctx.turnEndsRun()) return;
   }
 }

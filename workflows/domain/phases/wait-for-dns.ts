@@ -8,7 +8,9 @@ import { ActivityFailure, CancellationScope, condition, log, patched } from '@te
 import type { Problem } from '../../../model/problem.ts';
 import type { VerifyDnsInput } from '../../../activities/dns-check.ts';
 import type { VerifyAndIssueResult } from '../../../activities/verify-and-issue.ts';
-import { dnsBackground, dnsBackgroundOptions, moveLocal, moveLocalOptions, store, verifyLocal, verifyLocalOptions } from '../activity-proxies.ts';
+import { dnsBackground, dnsBackgroundOptions, lifecycleStore, moveLocal, moveLocalOptions, store, verifyLocal, verifyLocalOptions } from '../activity-proxies.ts';
+import { dueOnArrival, dueOnArrivalProblem } from '../../../model/certificate-lifetime.ts';
+import { lifetimeAware } from './certificate-pace.ts';
 import { backoff, DNS_BACKOFF_CAP, DNS_BACKOFF_FIRST, DNS_GIVE_UP_AFTER } from '../backoff.ts';
 import { MAX_TURNS_PER_RUN, type DomainContext } from '../context.ts';
 
@@ -112,6 +114,11 @@ async function movedOn(ctx: DomainContext, result: VerifyAndIssueResult): Promis
   if (issuance?.ok) {
     carry.certFailures = 0;
     carry.certificate = { id: issuance.certificate.certificateId, notBefore: Date.parse(issuance.certificate.notBefore), notAfter: Date.parse(issuance.certificate.notAfter) };
+    // Already due for renewal: a problem and the backoff, not another order at once (issue 22).
+    if (lifetimeAware() && dueOnArrival(carry.certificate, Math.max(Date.now(), issuance.certificate.answeredAt ? Date.parse(issuance.certificate.answeredAt) : 0))) {
+      carry.certFailures++;
+      await CancellationScope.nonCancellable(() => lifecycleStore.certificateTrouble({ domainId: ctx.domainId, kind: 'due_on_arrival', problem: dueOnArrivalProblem(carry.certificate!) }));
+    }
   } else if (issuance?.refused) {
     carry.certFailures++;
     await CancellationScope.nonCancellable(() => store.recordProblem({ domainId: ctx.domainId, problem: issuance.refused }));
