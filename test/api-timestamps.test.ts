@@ -10,6 +10,8 @@ import { createBillingProvider } from '../billing/create-provider.ts';
 import { sql } from '../db/pool.ts';
 import { domainMovesRepository } from '../db/repositories/domain-moves.ts';
 import { domainsRepository } from '../db/repositories/domains.ts';
+import { trafficRepository } from '../db/repositories/traffic.ts';
+import { TrafficAggregator } from '../model/analytics-counters.ts';
 import { webhookDeliveriesRepository } from '../db/repositories/webhook-deliveries.ts';
 import { createLogger } from '../logging/logger.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
@@ -77,6 +79,12 @@ describe('timestamps on every read', () => {
     await domainMovesRepository(db).markIssued(active, 'crt_timestamps_active');
     expect((await domains.transition(active, 'certificate_deployed', 'certificate deployed')).changed).toBe(true);
 
+    // Traffic of the active domain, as an edge flushes it (its analytics buckets carry timestamps).
+    const traffic = new TrafficAggregator();
+    traffic.add({ status: 200, bytesIn: 100, bytesOut: 1000, originMs: 20, totalMs: 25, httpVersion: 'HTTP/2.0', tlsVersion: 'TLSv1.3', termination: '----', counted: true, domainId: active, host: 'www.timestamps.example' }, Date.now() - 120_000);
+    await db.query(sql.unsafe`insert into edge_nodes (id) values ('edge-timestamps')`);
+    await trafficRepository(db).flush('edge-timestamps', traffic.take(), null);
+
     // Deliveries to the endpoint, one with an attempt recorded and its next one scheduled.
     const deliveries = webhookDeliveriesRepository(db);
     await deliveries.fanOut(100);
@@ -100,7 +108,7 @@ describe('timestamps on every read', () => {
     const ids: Record<string, string> = {
       '/v1/destinations/{id}': destination, '/v1/domains/{id}': moving, '/v1/webhook-endpoints/{id}': endpoint,
       '/v1/webhook-deliveries/{id}': delivery, '/v1/webhook-deliveries/{id}/attempts': delivery,
-      '/v1/billing/invoices/{id}': invoice, '/v1/widget/domains/{id}': widgetDomainId,
+      '/v1/billing/invoices/{id}': invoice, '/v1/widget/domains/{id}': widgetDomainId, '/v1/domains/{id}/analytics': active,
     };
     const answers: { op: string; schema: Json; body: Json }[] = [];
     for (const [template, item] of Object.entries<Json>(doc.paths)) {
@@ -145,6 +153,7 @@ describe('timestamps on every read', () => {
       'GET /v1/usage data.period_start', 'GET /v1/usage data.period_end',
       'GET /v1/billing/invoices/{id} data.created_at', 'GET /v1/billing/invoices data[].period_end',
       'GET /v1/widget/domains/{id} data.certificate.updated_at', 'GET /v1/widget/domains data[].created_at',
+      'GET /v1/domains/{id}/analytics data.start', 'GET /v1/domains/{id}/analytics data.buckets[].start', 'GET /v1/analytics data.start',
       'POST /v1/widget-sessions data.expires_at', 'POST /v1/webhook-endpoints/{id}/rotate-secret data.previous_secret_expires_at',
     ]));
   });
