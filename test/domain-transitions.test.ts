@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sql } from '../db/pool.ts';
 import { destinationsRepository } from '../db/repositories/destinations.ts';
-import { domainsRepository } from '../db/repositories/domains.ts';
+import { DomainConflictError, domainsRepository } from '../db/repositories/domains.ts';
 import { organizationsRepository } from '../db/repositories/organizations.ts';
 import { canTransition, domainStatuses, domainTransitionNames, domainTransitions } from '../model/domain-status.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
@@ -64,5 +64,32 @@ describe('domain transitions', () => {
     }
     const targets = new Set(domainTransitionNames.map((name) => domainTransitions[name].to));
     expect([...domainStatuses].filter((s) => s !== 'pending_dns' && !targets.has(s))).toEqual([]);
+  });
+
+  it('create: the domain, its first history row, hostname.created and the outbox start, in one statement (issue 26)', async () => {
+    const db = database.db;
+    const hostname = `c${++n}.transitions.example`;
+    const { domain, outboxId } = await domainsRepository(db).create({ organizationId, destinationId, hostname, isApex: false, externalCustomerId: 'cust-1' });
+    expect(domain).toMatchObject({ organization_id: organizationId, destination_id: destinationId, hostname, status: 'pending_dns', status_seq: 0, external_customer_id: 'cust-1' });
+    const traces = await db.one(sql.unsafe`
+      select (select json_agg(json_build_object('seq', seq, 'from', from_status, 'to', to_status, 'reason', reason)) from domain_status_history where domain_id = ${domain.id}) as history,
+             (select json_agg(json_build_object('kind', kind, 'organization_id', organization_id, 'data', data)) from events where domain_id = ${domain.id}) as events,
+             (select json_agg(json_build_object('id', id, 'kind', kind, 'workflow_id', workflow_id, 'payload', payload)) from workflow_outbox where workflow_id = ${`domain/${domain.id}`} or id = ${outboxId}) as outbox`);
+    expect(traces).toEqual({
+      history: [{ seq: 0, from: null, to: 'pending_dns', reason: 'created' }],
+      events: [{ kind: 'hostname.created', organization_id: organizationId, data: { id: domain.id, hostname, status: 'pending_dns', destination_id: destinationId, external_customer_id: 'cust-1' } }],
+      outbox: [{ id: outboxId, kind: 'start_domain', workflow_id: expect.any(String), payload: { domainId: domain.id, organizationId, hostname, isApex: false } }],
+    });
+  });
+
+  it('create: a hostname already connected → DomainConflictError, nothing written, and the caller\'s transaction goes on (no savepoint needed)', async () => {
+    const db = database.db;
+    const hostname = `c${++n}.transitions.example`;
+    await domainsRepository(db).create({ organizationId, destinationId, hostname, isApex: false });
+    const after = await db.transaction(async (tx) => {
+      await expect(domainsRepository(db).create({ organizationId, destinationId, hostname, isApex: false }, tx)).rejects.toBeInstanceOf(DomainConflictError);
+      return tx.oneFirst(sql.unsafe`select count(*)::int from domains where hostname = ${hostname}`);
+    });
+    expect(after).toBe(1);
   });
 });

@@ -1,6 +1,6 @@
-// GET /v1/usage and the counting behind it (migration 009): active and peak hostnames move in the
-// same transaction as every domain status change, whatever code path makes it; bandwidth comes
-// from the edge's hourly buckets; a period that ended is read as the next one.
+// GET /v1/usage and the counting behind it (migrations 009, 017): active and peak hostnames move in
+// the same transaction as every domain status change, at its commit, whatever code path makes it;
+// bandwidth comes from the edge's hourly buckets; a period that ended is read as the next one.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { sql } from '../db/pool.ts';
@@ -142,10 +142,42 @@ describe('usage counting and GET /v1/usage', () => {
     expect((await client(t.app, auth).get('/v1/usage')).json().data).toMatchObject({ active_hostnames: 4, peak_hostnames: 4, period_start: read.period_start });
   });
 
+  it('a create holds no lock on the usage row until its commit (issue 26): concurrent creates do not wait for each other', async () => {
+    const { org, destinationId } = await orgWithDestination();
+    const db = t.database.db;
+    let seenInside: { active: number; lockedElsewhere: boolean } | undefined;
+    await db.transaction(async (tx) => {
+      await domainsRepository(db).create({ organizationId: org.id, destinationId, hostname: host(), isApex: false }, tx);
+      // Another connection may lock the row while this create is open: the counting happens at commit.
+      const other = await db.transaction(async (tx2) => tx2.maybeOne(sql.unsafe`
+        select active_hostnames from organization_usage where organization_id = ${org.id} for update nowait`)) as { active_hostnames: number } | null;
+      seenInside = { active: other!.active_hostnames, lockedElsewhere: false };
+    });
+    expect(seenInside).toEqual({ active: 0, lockedElsewhere: false });
+    expect((await usageRepository(db).get(org.id))!).toMatchObject({ active_hostnames: 1, peak_hostnames: 1 });
+    // Rolled back: never counted.
+    await expect(db.transaction(async (tx) => {
+      await domainsRepository(db).create({ organizationId: org.id, destinationId, hostname: host(), isApex: false }, tx);
+      throw new Error('abandon');
+    })).rejects.toThrow('abandon');
+    expect((await usageRepository(db).get(org.id))!).toMatchObject({ active_hostnames: 1, peak_hostnames: 1 });
+  });
+
+  it('a domain created and deleted in one transaction counts at its commit: active back to 0, the peak 1 (it was counted)', async () => {
+    const { org, destinationId } = await orgWithDestination();
+    const db = t.database.db;
+    await db.transaction(async (tx) => {
+      const { domain } = await domainsRepository(db).create({ organizationId: org.id, destinationId, hostname: host(), isApex: false }, tx);
+      await tx.query(sql.unsafe`update domains set status = 'deleted', deleted_at = hg_now() where id = ${domain.id}`);
+    });
+    expect((await usageRepository(db).get(org.id))!).toMatchObject({ active_hostnames: 0, peak_hostnames: 1 });
+  });
+
   describe('property: under concurrent creates, activations, suspensions, resumes, failures and deletions', () => {
     // The oracle: every status change of every domain, in the order the changes took the
-    // organization's usage row (a test-only trigger named after the counting one fires after it,
-    // while that row lock is held, so its sequence number is that order). From this log alone,
+    // organization's usage row (a test-only deferred trigger named after the counting one fires
+    // after it at commit, while that row lock is held until the commit ends, so its sequence number
+    // is that order — the commit order). From this log alone,
     // with the billable list of the model, the true active count after each change and its
     // maximum follow — independently of the counter under test.
     beforeAll(async () => {
@@ -159,8 +191,8 @@ describe('usage counting and GET /v1/usage', () => {
           return null;
         end $$`);
       await t.database.db.query(sql.unsafe`
-        create trigger domains_usage_count_zz_test_log after insert or update of status or delete on domains
-        for each row execute function test_log_status()`);
+        create constraint trigger domains_usage_count_zz_test_log after insert or update of status or delete on domains
+        deferrable initially deferred for each row execute function test_log_status()`);
     });
 
     type Op = { kind: 'create' } | { kind: 'move'; move: DomainTransitionName; pick: number };
