@@ -77,7 +77,7 @@ describe('domain transitions', () => {
              (select json_agg(json_build_object('id', id, 'kind', kind, 'workflow_id', workflow_id, 'payload', payload)) from workflow_outbox where workflow_id = ${`domain/${domain.id}`} or id = ${outboxId}) as outbox`);
     expect(traces).toEqual({
       history: [{ seq: 0, from: null, to: 'pending_dns', reason: 'created' }],
-      events: [{ kind: 'hostname.created', organization_id: organizationId, data: { id: domain.id, hostname, status: 'pending_dns', destination_id: destinationId, external_customer_id: 'cust-1' } }],
+      events: [{ kind: 'hostname.created', organization_id: organizationId, data: { id: domain.id, hostname, status: 'pending_dns', destination_id: destinationId, external_customer_id: 'cust-1', metadata: null } }],
       outbox: [{ id: outboxId, kind: 'start_domain', workflow_id: expect.any(String), payload: { domainId: domain.id, organizationId, hostname, isApex: false } }],
     });
   });
