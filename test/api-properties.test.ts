@@ -327,6 +327,14 @@ function fieldValues(ctx: Ctx, name: string, schema: Schema | undefined): { vali
       : fc.string({ unit: 'grapheme', maxLength: 50 }),
     external_customer_id: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }),
     allowed_origins: fc.subarray(['https://app.props.example.com', 'http://localhost:5173', 'https://shop.props.example:8443'], { minLength: 1 }),
+    // POST /v1/domains: mostly left out (undefined is dropped by JSON.stringify); "www" pairs an apex
+    // (h<n>.example) and is refused (400) for a subdomain.
+    also_connect: fc.constantFrom(undefined, undefined, undefined, 'www'),
+    // PATCH /v1/domains/{id} (docs/domain-settings.md): values it takes, so its handler runs.
+    metadata: fc.oneof(fc.constant(null), fc.dictionary(fc.stringMatching(/^[a-z_]{1,12}$/), fc.string({ maxLength: 40 }), { maxKeys: 5 })),
+    redirect: fc.oneof(fc.constant(null), fc.record({ to: fc.constantFrom('https://vendor.example/', 'https://app.example.com/x?y=1'), status: fc.constantFrom(301, 302, 307, 308), preserve_path: fc.boolean() })),
+    tls: fc.record({ min_version: fc.constantFrom('1.2', '1.3'), hsts: fc.oneof(fc.constant(null), fc.record({ max_age: fc.integer({ min: 0, max: 63_072_000 }), include_subdomains: fc.constant(false), preload: fc.constant(false) })) }, { requiredKeys: [] })
+      .filter((t) => Object.keys(t).length > 0),
     // Billing: the test organization's return origin is https://vendor.example.
     plan: fc.constantFrom('starter', 'growth', 'scale'),
     ...Object.fromEntries(['success_url', 'cancel_url', 'return_url'].map((f) => [f, fc.constantFrom('https://vendor.example/ok', 'https://vendor.example/billing?x=1', 'https://other.example/ok')])),
@@ -408,6 +416,11 @@ function listValue(ctx: Ctx, name: string): fc.Arbitrary<string> {
     case 'status': return fc.constantFrom(...domainStatuses, ...deliveryStatuses);
     case 'endpoint_id': return fc.constantFrom(...ctx.ids.endpoint);
     case 'hostname': return fc.oneof(fc.domain(), fc.constantFrom('shop0.props.example', 'SHOP1.props.example.', 'bücher.example'));
+    // Analytics (docs/analytics.md): a range inside every interval's bound, whichever of the two is sent.
+    case 'from': return fc.integer({ min: 2, max: 20 }).map((h) => new Date(Date.now() - h * 3_600_000).toISOString());
+    case 'to': return fc.integer({ min: 0, max: 60 }).map((m) => new Date(Date.now() - m * 60_000).toISOString());
+    case 'interval': return fc.constantFrom('minute', 'hour', 'day');
+    case 'sort': return fc.constantFrom('requests', 'errors', 'bytes');
     default: return fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 });
   }
 }
