@@ -13,11 +13,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Generic, Literal, TypeVar
+from typing import Generic, Literal, TypeVar
 
-import httpx
-
-from ._decode import encode
+from ._model_base import ResponseMeta, _Model
+from .models_analytics import (
+    AnalyticsBucket,
+    AnalyticsInterval,
+    AnalyticsSort,
+    AnalyticsTotals,
+    DomainAnalytics,
+    OrganizationAnalytics,
+    TopHostname,
+)
 
 __all__ = [
     "ResponseMeta",
@@ -79,29 +86,6 @@ WebhookEventKind = Literal[
 Plan = Literal["starter", "growth", "scale"]
 BillingStatus = Literal["inactive", "active", "past_due", "canceled"]
 DnsRecordType = Literal["CNAME", "A", "AAAA", "TXT"]
-
-
-@dataclass
-class ResponseMeta:
-    """What the API answered besides the body."""
-
-    status: int
-    request_id: str | None
-    #: True when this answer is a replay of an earlier request with the same Idempotency-Key.
-    idempotent_replayed: bool
-    headers: httpx.Headers
-    #: How many HTTP requests the call took (1 + retries).
-    attempts: int
-
-
-class _Model:
-    #: The HTTP details of the call that returned this object (None on nested objects).
-    last_response: ResponseMeta | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """The object as JSON-ready data, with the API's field names (timestamps as ``…Z`` strings)."""
-        data: dict[str, Any] = encode(self)
-        return data
 
 
 @dataclass
@@ -379,97 +363,6 @@ class Invoice(_Model):
     provider_invoice_id: str | None
     items: list[InvoiceItem]
     created_at: datetime
-
-
-AnalyticsInterval = Literal["minute", "hour", "day"]
-AnalyticsSort = Literal["requests", "errors", "bytes"]
-
-
-@dataclass
-class AnalyticsTotals(_Model):
-    """Traffic counters summed over a range and every edge; percentiles in ms (None: no origin answer)."""
-
-    requests: int
-    status_2xx: int
-    status_3xx: int
-    status_4xx: int
-    status_5xx: int
-    edge_answers: int
-    no_answer: int
-    bytes_in: int
-    bytes_out: int
-    http1: int
-    http2: int
-    tls12: int
-    tls13: int
-    origin_ms_p50: float | None
-    origin_ms_p95: float | None
-    origin_ms_p99: float | None
-    total_ms_mean: float | None
-
-
-@dataclass
-class AnalyticsBucket(_Model):
-    """One bucket of a domain's traffic (minute, hour or day starting at ``start``)."""
-
-    start: datetime
-    requests: int
-    status_2xx: int
-    status_3xx: int
-    status_4xx: int
-    status_5xx: int
-    edge_answers: int
-    no_answer: int
-    bytes_in: int
-    bytes_out: int
-    http1: int
-    http2: int
-    tls12: int
-    tls13: int
-    origin_ms_p50: float | None
-    origin_ms_p95: float | None
-    origin_ms_p99: float | None
-    total_ms_mean: float | None
-
-
-@dataclass
-class DomainAnalytics(_Model):
-    """A domain's traffic over [``start``, ``end``): totals and the buckets with traffic, oldest first."""
-
-    domain_id: str
-    hostname: str
-    start: datetime
-    end: datetime
-    interval: AnalyticsInterval
-    totals: AnalyticsTotals
-    buckets: list[AnalyticsBucket]
-
-
-@dataclass
-class TopHostname(_Model):
-    domain_id: str
-    hostname: str
-    requests: int
-    errors: int
-    bytes: int
-    status_4xx: int
-    status_5xx: int
-    bytes_in: int
-    bytes_out: int
-
-
-@dataclass
-class OrganizationAnalytics(_Model):
-    """The organization's traffic totals and one page of its top hostnames (``next_cursor`` continues)."""
-
-    start: datetime
-    end: datetime
-    interval: AnalyticsInterval
-    sort: AnalyticsSort
-    totals: AnalyticsTotals
-    top: list[TopHostname]
-    has_more: bool
-    next_cursor: str | None
 
 
 T = TypeVar("T")
