@@ -121,7 +121,7 @@ describe('Hostgate client against the real API', () => {
       expect([pair.domain.hostname, pair.also_connected.hostname, pair.also_connected.redirect]).toEqual([`www.${apex}`, apex, { to: `www.${apex}`, status: 301, preserve_path: true }]);
       const changed = await hg.domains.update(pair.domain.id, { destination_id: second.id, metadata: { plan: 'pro' }, tls: { min_version: '1.3' } }, key('upd'));
       expect([changed.destination_id, changed.metadata, changed.tls]).toEqual([second.id, { plan: 'pro' }, { min_version: '1.3', hsts: null }]);
-      expect((await hg.domains.list({ 'metadata[plan]': 'pro' } as never).toArray()).map((d) => d.id)).toEqual([pair.domain.id]);
+      expect((await hg.domains.list({ 'metadata[plan]': 'pro' }).toArray()).map((d) => d.id)).toEqual([pair.domain.id]);
       const moved = await hg.destinations.update(second.id, { url: `https://moved-${uniq()}.example.com:8443` }, key('dst-upd'));
       expect(moved.port).toBe(8443);
     });

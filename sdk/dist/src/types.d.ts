@@ -57,7 +57,10 @@ export type DomainVerification = Schemas['Verification'];
 export type OwnershipTrack = Schemas['OwnershipTrack'];
 export type CertificateTrack = Schemas['CertificateTrack'];
 export type DomainCreateParams = RequestBody<'/v1/domains', 'post'>;
-export type DomainListParams = QueryParams<'/v1/domains', 'get'>;
+/** GET /v1/domains's filters, with one `metadata[key]` filter typed as the API takes it (`{ 'metadata[plan]': 'pro' }`). */
+export type DomainListParams = QueryParams<'/v1/domains', 'get'> & {
+    [key: `metadata[${string}]`]: string;
+};
 export type DomainUpdateParams = RequestBody<'/v1/domains/{id}', 'patch'>;
 export type DomainMetadata = Schemas['DomainMetadata'];
 export type DomainRedirect = Schemas['DomainRedirect'];
