@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import tls from 'node:tls';
 import { sql } from '../db/pool.ts';
 import { createAdminSocket } from '../edge/agent/admin-socket.ts';
 import { isOurHaproxy } from '../edge/agent/haproxy-supervisor.ts';
@@ -16,36 +15,8 @@ import { edgeGet, insertDomain, setDomainStatus, startEdgeProcess, type EdgeProc
 import { createTestCa, startTestOrigin, type TestCa, type TestOrigin } from './support/origin.ts';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.ts';
 import { waitFor } from './support/wait.ts';
+import { rawRequest } from './support/edge-bytes.ts';
 
-/**
- * HTTP bytes as HAProxy counts them (%U / %B, and the stick-table counters): the start line, each
- * header's name and value, the empty line and the body; a header's ": " and CRLF are not
- * counted (HAProxy holds messages as name/value pairs, whatever the HTTP version on the wire).
- */
-function httpBytes(message: Buffer): number {
-  const text = message.toString('latin1');
-  const head = text.slice(0, text.indexOf('\r\n\r\n'));
-  const headerLines = head.split('\r\n').length - 1;
-  return message.length - 4 * headerLines;
-}
-
-/** One request on its own TLS connection; the request and response bytes as HAProxy counts them. */
-function rawRequest(port: number, hostname: string, requestPath: string): Promise<{ sent: number; received: number; status: number }> {
-  return new Promise((resolve, reject) => {
-    const socket = tls.connect({ host: '127.0.0.1', port, servername: hostname, rejectUnauthorized: false });
-    const request = `GET ${requestPath} HTTP/1.1\r\nHost: ${hostname}\r\nUser-Agent: edge-test\r\nConnection: close\r\n\r\n`;
-    const chunks: Buffer[] = [];
-    socket.setTimeout(10_000, () => socket.destroy(new Error('timeout')));
-    socket.on('secureConnect', () => socket.write(request));
-    socket.on('data', (c: Buffer) => chunks.push(c));
-    socket.on('end', () => {
-      const response = Buffer.concat(chunks);
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(response.toString('latin1'))?.[1] ?? 0);
-      resolve({ sent: httpBytes(Buffer.from(request)), received: httpBytes(response), status });
-    });
-    socket.on('error', reject);
-  });
-}
 
 describe('edge resilience', () => {
   let database: TestDatabase;
