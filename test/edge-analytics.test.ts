@@ -1,5 +1,5 @@
 // Traffic analytics on the real edge (issue 24): HAProxy's request log → the agent over loopback
-// UDP → minute rows in Postgres. Known statuses from a real origin (200, 404, 500, a controlled
+// HAProxy's log ring → TCP → minute rows in Postgres. Known statuses from a real origin (200, 404, 500, a controlled
 // delay), 502 with the origin down, 503 suspended, 421 unknown; percentiles within the histogram's
 // error; an agent killed mid-minute (no double counting, lost lines counted); a clean stop whose
 // final reading and flush land, with the billing bytes and the analytics bytes equal.

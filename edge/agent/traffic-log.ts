@@ -12,8 +12,11 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { TRAFFIC_LOG_FORMAT, type TrafficAggregator } from '../../model/analytics-counters.ts';
 
 const RING_NAME = 'hostgate_traffic';
-/** Lines held while the agent is busy or away: ~30k lines of ~120 bytes (a few seconds at full rate). */
-const RING_BYTES = 4 * 1024 * 1024;
+/**
+ * Lines held while the agent is busy or away: ~120k lines of ~130 bytes, 4 s at 30k req/s (an
+ * agent starved of CPU that long on a loaded machine still loses nothing). Allocated at start.
+ */
+const RING_BYTES = 16 * 1024 * 1024;
 /** Longer lines are truncated by HAProxy (the host is last: a truncated one fails the parse, counted as lost). */
 const MAX_LINE = 2048;
 /**
