@@ -104,7 +104,7 @@ export interface Config {
     hstsMaxAge: number;
     threads: number;
     bandwidthIntervalMs: number;
-    /** Request log → traffic analytics (docs/analytics.md): the agent's UDP port (-1: a free one, remembered; 0: off) and flush period. */
+    /** Request log → traffic analytics (docs/analytics.md): the agent's loopback TCP port HAProxy's log ring forwards to (-1: a free one, remembered; 0: off) and flush period. */
     trafficLogPort: number;
     analyticsFlushMs: number;
     pollIntervalMs: number;

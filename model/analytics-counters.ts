@@ -192,7 +192,7 @@ export class TrafficAggregator {
     addLine(c, line);
   }
 
-  /** Feeds one datagram (one line; a trailing newline is allowed). */
+  /** Feeds one line (a trailing newline is allowed). */
   addRaw(text: string, now: number): void {
     const line = parseTrafficLine(text);
     if (line) this.add(line, now);

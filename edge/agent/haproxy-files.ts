@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { crtOptions, optionsTls13, type ServedHost } from './desired-diff.ts';
-import { trafficLogConfig } from './traffic-log.ts';
+import { trafficLogConfig, trafficRingConfig } from './traffic-log.ts';
 
 const EDGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const TEMPLATE_PATH = path.join(EDGE_DIR, 'haproxy.cfg.template');
@@ -109,6 +109,7 @@ export async function renderConfig(paths: StatePaths, v: TemplateValues): Promis
     EDGE_ID: v.edgeId,
     FORBIDDEN_ORIGINS: forbiddenOriginRules(v.forbiddenOrigins),
     TRAFFIC_LOG: trafficLogConfig(v.trafficLogPort ?? 0),
+    TRAFFIC_RING: trafficRingConfig(v.trafficLogPort ?? 0),
     HSTS: v.hstsMaxAge > 0 ? `http-after-response set-header Strict-Transport-Security "max-age=${v.hstsMaxAge}"` : '# HSTS: off (HOSTGATE_EDGE_HSTS_MAX_AGE=0)',
   };
   return template.replace(/\$\{([A-Z_]+)\}/g, (_, name: string) => {
