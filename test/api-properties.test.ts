@@ -584,7 +584,7 @@ describe('API properties: every route, random and malformed input', () => {
   it('with a valid API key, schema-shaped bodies, real ids and list filters reach the handlers and never answer 5xx', async () => {
     // Each operation gets its own runs, so each is sure to be exercised whatever the seed.
     // At least 20 runs each: with 30 operations, 10 runs left an operation whose filters are often
-    // refused (a cursor of another list) unreached about once in a hundred seeds.
+    // refused (a cursor of another list) unreached in a clean-clone run.
     const perOp = Math.max(20, Math.ceil(300 / ctx.ops.length));
     const reached = new Map<string, number>();
     for (const op of ctx.ops) {
