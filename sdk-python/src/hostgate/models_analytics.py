@@ -37,27 +37,11 @@ class AnalyticsTotals(_Model):
 
 
 @dataclass
-class AnalyticsBucket(_Model):
-    """One bucket of a domain's traffic (minute, hour or day starting at ``start``)."""
+class AnalyticsBucket(AnalyticsTotals):
+    """One bucket of a domain's traffic (minute, hour or day starting at ``start``): the counters of
+    :class:`AnalyticsTotals` (the API shares them too) and its start."""
 
     start: datetime
-    requests: int
-    status_2xx: int
-    status_3xx: int
-    status_4xx: int
-    status_5xx: int
-    edge_answers: int
-    no_answer: int
-    bytes_in: int
-    bytes_out: int
-    http1: int
-    http2: int
-    tls12: int
-    tls13: int
-    origin_ms_p50: float | None
-    origin_ms_p95: float | None
-    origin_ms_p99: float | None
-    total_ms_mean: float | None
 
 
 @dataclass
