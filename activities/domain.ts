@@ -12,7 +12,7 @@ import type { DomainTransitionName } from '../model/domain-status.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { DomainState } from '../contracts/domain-workflow.ts';
 import type { Problem } from '../model/problem.ts';
-import { certificateStillFresh } from '../model/domain-settings.ts';
+import { stillUsable } from '../model/certificate-lifetime.ts';
 
 export interface DomainActivityDeps { db: Db; logger: Logger; config: Pick<Config, 'edgeDeployment' | 'edgeDeployOverdueSeconds'> }
 
@@ -75,7 +75,7 @@ export function createDomainActivities({ db, logger, config }: DomainActivityDep
      */
     async freshCertificate(domainId: string): Promise<{ certificateId: string; serial: string; notBefore: string; notAfter: string } | null> {
       const latest = await certificates.latestLive(domainId);
-      if (!latest || !certificateStillFresh(Date.parse(latest.not_before), Date.parse(latest.not_after), Date.now())) return null;
+      if (!latest || !stillUsable({ notBefore: Date.parse(latest.not_before), notAfter: Date.parse(latest.not_after) }, Date.now())) return null;
       const full = await certificates.byId(latest.id);
       return { certificateId: full.id, serial: full.serial, notBefore: full.not_before, notAfter: full.not_after };
     },

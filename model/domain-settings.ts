@@ -1,7 +1,6 @@
 // What a vendor may change on a connected domain (issue 23): metadata, an edge redirect and
 // per-hostname TLS settings. Pure checks and encodings shared by the API (which refuses bad
 // values with the `param` that is wrong) and the edge (which serves the stored values).
-import { stillUsable } from './certificate-lifetime.ts';
 
 /** Metadata limits (Cloudflare for SaaS's custom metadata is of this size). */
 export const METADATA_MAX_KEYS = 50;
@@ -91,13 +90,4 @@ export function checkHsts(h: HstsSetting): SettingProblem | null {
 export function pairedHostname(hostname: string, isApex: boolean, also: 'www' | 'apex'): string | null {
   if (also === 'www') return isApex ? `www.${hostname}` : null;
   return hostname.startsWith('www.') ? hostname.slice(4) : null;
-}
-
-/**
- * A stored certificate is reused (resume, re-point) instead of ordering a new one while more than
- * a third of its lifetime is left: the point at which renewal would order one anyway. The same
- * rule as issuance's (model/certificate-lifetime.ts), so reuse and renewal never disagree.
- */
-export function certificateStillFresh(notBefore: number, notAfter: number, now: number): boolean {
-  return stillUsable({ notBefore, notAfter }, now);
 }

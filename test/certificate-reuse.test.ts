@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { run as cli } from '../cli/hostgate.ts';
 import { sql } from '../db/pool.ts';
-import { certificateStillFresh } from '../model/domain-settings.ts';
+import { stillUsable } from '../model/certificate-lifetime.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
 import { startAcmeStack, EDGE, type AcmeStack } from './support/acme-stack.ts';
 import { client } from './support/http.ts';
@@ -44,8 +44,8 @@ describe('a fresh certificate is reused', () => {
 
   it('the rule: more than a third of the lifetime left', () => {
     const day = 86_400_000;
-    expect(certificateStillFresh(0, 90 * day, 59 * day)).toBe(true);
-    expect(certificateStillFresh(0, 90 * day, 61 * day)).toBe(false);
+    expect(stillUsable({ notBefore: 0, notAfter: 90 * day }, 59 * day)).toBe(true);
+    expect(stillUsable({ notBefore: 0, notAfter: 90 * day }, 61 * day)).toBe(false);
   });
 
   it('suspend → resume: active again with the same certificate and no new order', async () => {
