@@ -104,6 +104,11 @@ describe('timestamps on every read', () => {
     expect(widgetDomain.statusCode).toBe(201);
     const widgetDomainId = widgetDomain.json().data.id as string;
     await domainMovesRepository(db).markIssued(widgetDomainId, 'crt_timestamps_widget');
+    // Stored certificates, so every read's certificate facts (issue 22) are filled and checked too.
+    for (const [domainId, certId] of [[active, 'crt_timestamps_active'], [widgetDomainId, 'crt_timestamps_widget'], [moving, 'crt_timestamps']] as const) {
+      await db.query(sql.unsafe`insert into certificates (id, domain_id, serial, issuer, not_before, not_after, chain_pem, key_id)
+        values (${certId}, ${domainId}, ${`serial-${certId}`}, 'CN=Test CA', hg_now() - interval '1 day 0.5 seconds', hg_now() + interval '89 days', 'pem', 'k1')`);
+    }
 
     const ids: Record<string, string> = {
       '/v1/destinations/{id}': destination, '/v1/domains/{id}': moving, '/v1/webhook-endpoints/{id}': endpoint,
@@ -152,6 +157,8 @@ describe('timestamps on every read', () => {
       'GET /v1/webhook-deliveries/{id} data.next_attempt_at', 'GET /v1/webhook-deliveries data[].created_at', 'GET /v1/webhook-deliveries/{id}/attempts data[].started_at',
       'GET /v1/usage data.period_start', 'GET /v1/usage data.period_end',
       'GET /v1/billing/invoices/{id} data.created_at', 'GET /v1/billing/invoices data[].period_end',
+      'GET /v1/domains/{id} data.certificate.not_after', 'GET /v1/domains/{id} data.certificate.renews_at', 'GET /v1/domains data[].certificate.not_before',
+      'GET /v1/widget/domains/{id} data.certificate.not_after',
       'GET /v1/widget/domains/{id} data.certificate.updated_at', 'GET /v1/widget/domains data[].created_at',
       'GET /v1/domains/{id}/analytics data.start', 'GET /v1/domains/{id}/analytics data.buckets[].start', 'GET /v1/analytics data.start',
       'POST /v1/widget-sessions data.expires_at', 'POST /v1/webhook-endpoints/{id}/rotate-secret data.previous_secret_expires_at',

@@ -22,7 +22,7 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const usage = usageRepository(db);
   const lifecycle = certificateLifecycleRepository(db);
   const present = (d: Parameters<typeof presentDomain>[0]) => presentDomain(d, config);
-  /** A domain with its newest certificate's facts (every read shows them). */
+  /** A domain just written, with its newest certificate's facts (reads join them in their own statement). */
   const presentWithFacts = async (d: Parameters<typeof presentDomain>[0]) => presentDomain(d, config, (await lifecycle.latestFacts([d.id])).get(d.id) ?? null);
   const notFound = (id: string) => new ApiError('domain_not_found', `domain ${id} does not exist`, { param: 'id' });
   // Starts and signals go through the outbox; kicking it after commit is the fast path, and the
@@ -80,9 +80,7 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const n = normalizeHostname(q.hostname, { serviceDomain: config.serviceDomain });
       hostname = n.ok ? n.hostname : q.hostname.toLowerCase();
     }
-    const page = await domains.list(principalOf(request).organizationId, { status: q.status, hostname, externalCustomerId: q.external_customer_id, metadata }, { limit: q.limit ?? 20, cursor: q.cursor }, (d) => d);
-    const facts = await lifecycle.latestFacts(page.data.map((d) => d.id));
-    return { ...page, data: page.data.map((d) => presentDomain(d, config, facts.get(d.id) ?? null)) };
+    return domains.list(principalOf(request).organizationId, { status: q.status, hostname, externalCustomerId: q.external_customer_id, metadata }, { limit: q.limit ?? 20, cursor: q.cursor }, (d, facts) => presentDomain(d, config, facts));
   });
 
   app.get('/domains/:id', {
@@ -95,9 +93,9 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request) => {
     const { organizationId } = principalOf(request);
-    const domain = await domains.get(organizationId, request.params.id);
-    if (!domain) throw notFound(request.params.id);
-    return { data: { ...await presentWithFacts(domain), bandwidth: presentBandwidth(await usage.domainBandwidth(organizationId, domain.id)) } };
+    const found = await domains.getWithFacts(organizationId, request.params.id);
+    if (!found) throw notFound(request.params.id);
+    return { data: { ...presentDomain(found.domain, config, found.facts), bandwidth: presentBandwidth(await usage.domainBandwidth(organizationId, found.domain.id)) } };
   });
 
   app.patch('/domains/:id', {

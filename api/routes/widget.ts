@@ -16,7 +16,7 @@ import { ApiError, type ErrorCode } from '../errors.ts';
 import { answerError } from '../plugins/errors.ts';
 import { widgetAuthPlugin, widgetSessionOf } from '../plugins/widget-auth.ts';
 import { presentWidgetDomain } from '../presenters/widget-domain.ts';
-import { certificateLifecycleRepository } from '../../db/repositories/certificate-lifecycle.ts';
+import type { CertificateFacts } from '../../db/repositories/certificate-lifecycle.ts';
 import { DataOf, ListQuery, PageOf } from '../schemas/common.ts';
 import { CreateWidgetDomainBody, HandoverBody, WidgetDomain, WidgetDomainIdParams } from '../schemas/widget.ts';
 import { hostnameConnector } from '../services/connect-hostname.ts';
@@ -48,19 +48,19 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config, dispatcher } = app.deps;
   const domains = domainsRepository(db);
   const sessions = widgetSessionsRepository(db);
-  const lifecycle = certificateLifecycleRepository(db);
   const present = (d: DomainRow) => presentWidgetDomain(d, config);
-  /** A read: with the newest certificate's facts. */
-  const presentRead = async (d: DomainRow) => presentWidgetDomain(d, config, (await lifecycle.latestFacts([d.id])).get(d.id) ?? null);
+  /** A read: with the newest certificate's facts (ownDomain reads them with the domain). */
+  const presentRead = ({ domain, facts }: { domain: DomainRow; facts: CertificateFacts | null }) => presentWidgetDomain(domain, config, facts);
   const notFound = (id: string) => new ApiError('widget_domain_not_found', `domain ${id} does not exist for this widget session`, { param: 'id' });
   const kick = (ids?: number[]) => { void dispatcher?.kick(ids); };
   const connectHostname = hostnameConnector(app.deps);
 
   /** The domain when the widget created it for this session's customer; else widget_domain_not_found. */
-  async function ownDomain(session: WidgetSessionRow, id: string): Promise<DomainRow> {
-    const domain = await domains.get(session.organization_id, id);
-    if (!domain || domain.widget_session_id === null || domain.external_customer_id !== session.external_customer_id || domain.status === 'deleted') throw notFound(id);
-    return domain;
+  async function ownDomain(session: WidgetSessionRow, id: string): Promise<{ domain: DomainRow; facts: CertificateFacts | null }> {
+    const found = await domains.getWithFacts(session.organization_id, id);
+    const domain = found?.domain;
+    if (!found || !domain || domain.widget_session_id === null || domain.external_customer_id !== session.external_customer_id || domain.status === 'deleted') throw notFound(id);
+    return found;
   }
 
   for (const url of ['/widget/domains', '/widget/domains/:id', '/widget/domains/:id/verify', '/widget/domains/:id/handover']) {
@@ -119,7 +119,7 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: DataOf(WidgetDomain, 'The domain') },
     },
   }, async (request) => {
-    return { data: await presentRead(await ownDomain(widgetSessionOf(request), request.params.id)) };
+    return { data: presentRead(await ownDomain(widgetSessionOf(request), request.params.id)) };
   });
 
   app.post('/widget/domains/:id/verify', {
@@ -159,6 +159,6 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       && previous.external_customer_id === session.external_customer_id
       && Date.parse(previous.expires_at) > Date.now() - HANDOVER_GRACE_MS;
     if (!previous || !sameCustomer || !(await sessions.handOver(id, previous.id, session.id))) throw notFound(id);
-    return { data: await presentRead(await ownDomain(session, id)) };
+    return { data: presentRead(await ownDomain(session, id)) };
   });
 };

@@ -5,6 +5,7 @@ import { domainWorkflowId, type DomainSignalPayload } from '../../contracts/doma
 import { newId } from '../ids.ts';
 import { afterCursor, toPage, type Page } from '../pagination.ts';
 import { row, sql, type Db } from '../pool.ts';
+import type { CertificateFacts } from './certificate-lifecycle.ts';
 import { appendEvent, type HostnameEventData } from './events.ts';
 import { domainSignalInsert, workflowOutboxRepository } from './workflow-outbox.ts';
 import type { Problem } from '../../model/problem.ts';
@@ -43,6 +44,28 @@ const columnNames = Object.keys(DomainRow.properties) as Array<keyof DomainRow>;
 const columns = sql.join(columnNames.map((c) => sql.identifier([c])), sql.fragment`, `);
 const HostRow = row(Type.Object({ host: Type.String() }));
 const CreatedRow = row(Type.Object({ ...DomainRow.properties, outbox_id: Type.Number() }));
+/**
+ * Reads show the domain's newest live certificate (issue 22): joined in the read's own statement,
+ * not fetched by a second query per read (that second query cost reads 22–28 % in bench:api).
+ */
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
+const WithFactsSchema = Type.Object({
+  ...DomainRow.properties,
+  cert_serial: NullableString, cert_issuer: NullableString, cert_source: NullableString, cert_not_before: NullableNumber, cert_not_after: NullableNumber,
+});
+const WithFactsRow = row(WithFactsSchema);
+type WithFacts = Static<typeof WithFactsSchema>;
+const newestCertificate = sql.fragment`left join lateral (
+  select c.serial as cert_serial, c.issuer as cert_issuer, c.source as cert_source,
+    (extract(epoch from c.not_before) * 1000)::float8 as cert_not_before, (extract(epoch from c.not_after) * 1000)::float8 as cert_not_after
+  from certificates c where c.domain_id = domains.id and c.deleted_at is null order by c.not_after desc limit 1) newest on true`;
+function splitFacts(r: WithFacts): { domain: DomainRow; facts: CertificateFacts | null } {
+  const { cert_serial, cert_issuer, cert_source, cert_not_before, cert_not_after, ...domain } = r;
+  const facts = cert_serial === null ? null
+    : { serial: cert_serial, issuer: cert_issuer!, source: cert_source as CertificateFacts['source'], notBefore: cert_not_before!, notAfter: cert_not_after! };
+  return { domain, facts };
+}
 const TransitionRow = row(Type.Object({ ...DomainRow.properties, changed: Type.Boolean(), previous_status: DomainRow.properties.status }));
 
 export class DomainConflictError extends Error {
@@ -235,6 +258,12 @@ export function domainsRepository(db: Db) {
       return db.maybeOne(sql.type(Domain)`select ${columns} from domains where id = ${id} and organization_id = ${organizationId}`);
     },
 
+    /** `get` with the newest live certificate's facts, in one statement. */
+    async getWithFacts(organizationId: string, id: string): Promise<{ domain: DomainRow; facts: CertificateFacts | null } | null> {
+      const found = await db.maybeOne(sql.type(WithFactsRow)`select ${columns}, newest.* from domains ${newestCertificate} where id = ${id} and organization_id = ${organizationId}`);
+      return found && splitFacts(found);
+    },
+
     /** Whether any organization has this hostname connected (not deleted): Hostgate serves it. */
     async isConnected(hostname: string): Promise<boolean> {
       return db.exists(sql.unsafe`select 1 from domains where hostname = ${hostname} and status <> 'deleted'`);
@@ -244,17 +273,18 @@ export function domainsRepository(db: Db) {
       return db.maybeOne(sql.type(Domain)`select ${columns} from domains where id = ${id}`);
     },
 
-    async list<U>(organizationId: string, filters: DomainFilters, page: { limit: number; cursor?: string | undefined }, map: (d: DomainRow) => U): Promise<Page<U>> {
+    /** A page of the organization's domains, newest first, each with its newest live certificate's facts. */
+    async list<U>(organizationId: string, filters: DomainFilters, page: { limit: number; cursor?: string | undefined }, map: (d: DomainRow, facts: CertificateFacts | null) => U): Promise<Page<U>> {
       const conditions = [sql.fragment`organization_id = ${organizationId}`, afterCursor(page.cursor)];
       if (filters.status) conditions.push(sql.fragment`status = ${filters.status}`);
       if (filters.hostname) conditions.push(sql.fragment`hostname = ${filters.hostname}`);
       if (filters.externalCustomerId) conditions.push(sql.fragment`external_customer_id = ${filters.externalCustomerId}`);
       // Containment uses the GIN index (migration 013).
       if (filters.metadata) conditions.push(sql.fragment`metadata @> ${sql.jsonb({ [filters.metadata.key]: filters.metadata.value })}`);
-      const rows = await db.any(sql.type(Domain)`
-        select ${columns} from domains where ${sql.join(conditions, sql.fragment` and `)}
+      const rows = await db.any(sql.type(WithFactsRow)`
+        select ${columns}, newest.* from domains ${newestCertificate} where ${sql.join(conditions, sql.fragment` and `)}
         order by created_at desc, id desc limit ${page.limit + 1}`);
-      return toPage(rows, page.limit, map);
+      return toPage(rows, page.limit, (r) => { const { domain, facts } = splitFacts(r); return map(domain, facts); });
     },
 
     /** Makes a named transition if the lifecycle allows it; records history and its event. */
