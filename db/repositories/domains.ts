@@ -186,6 +186,8 @@ export function domainsRepository(db: Db) {
     async create(input: { organizationId: string; destinationId: string; hostname: string; isApex: boolean; externalCustomerId?: string | null; widgetSessionId?: string | null }, tx?: DatabaseTransactionConnection): Promise<{ domain: DomainRow; outboxId: number }> {
       const id = newId('domain');
       const start: OutboxPayload<'start_domain'> = { domainId: id, organizationId: input.organizationId, hostname: input.hostname, isApex: input.isApex };
+      // The event's data as every other event writes it (HostnameEventData): a new domain is pending_dns, with no metadata.
+      const createdEvent: HostnameEventData = { id, hostname: input.hostname, status: 'pending_dns', destination_id: input.destinationId, external_customer_id: input.externalCustomerId ?? null, metadata: null };
       const created = await (tx ?? db).maybeOne(sql.type(CreatedRow)`
         with d as (
           insert into domains (id, organization_id, destination_id, hostname, is_apex, external_customer_id, widget_session_id)
@@ -199,7 +201,7 @@ export function domainsRepository(db: Db) {
         ), event as (
           insert into events (id, organization_id, kind, domain_id, data)
           select ${newId('event')}, d.organization_id, 'hostname.created', d.id,
-            jsonb_build_object('id', d.id, 'hostname', d.hostname, 'status', d.status, 'destination_id', d.destination_id, 'external_customer_id', d.external_customer_id, 'metadata', d.metadata)
+            ${sql.jsonb(createdEvent as never)}
           from d
         ), outbox as (
           insert into workflow_outbox (kind, workflow_id, payload)
