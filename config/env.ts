@@ -120,6 +120,7 @@ const variables = {
   HOSTGATE_EDGE_HEALTH_PORT: { schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: undefined, describe: "a TCP port for the edge's health endpoint on HOSTGATE_EDGE_BIND_ADDRESS (200 in sync, 503 otherwise; 0 or unset: off; `npm start` sets 8490)" },
   HOSTGATE_EDGE_HEALTH_MAX_LAG_MS: { schema: Type.Integer({ minimum: 1000, maximum: 3600000 }), default: '30000', describe: "milliseconds the edge's last complete read of Postgres may be old for it to count as in sync (keep it above the poll interval)" },
   HOSTGATE_EDGE_SOCKET_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '5000', describe: "milliseconds one HAProxy runtime-API command may take" },
+  HOSTGATE_EDGE_BOOT_FIRST_HOSTS: { schema: Type.Integer({ minimum: 0, maximum: 1000000 }), default: '5000', describe: 'at a fresh start with more hostnames than this, HAProxy starts serving the busiest this many and loads the rest in a reload behind them (0: load all before serving)' },
   HOSTGATE_EDGE_START_TIMEOUT_MS: { schema: Type.Integer({ minimum: 1000, maximum: 3600000 }), default: '300000', describe: 'milliseconds HAProxy may take to start or reload (grows with the number of certificates)' },
   // Prometheus endpoints (config.metrics; docs/operations.md, "Metrics")
   HOSTGATE_METRICS_HOST: { schema: Type.String({ minLength: 1 }), default: '127.0.0.1', describe: 'the interface the Prometheus endpoints listen on (loopback by default: not public)' },

@@ -115,6 +115,8 @@ export interface Config {
     healthMaxLagMs: number;
     socketTimeoutMs: number;
     startTimeoutMs: number;
+    /** A fresh start with more hostnames serves this many first (0: all at once). */
+    bootFirstHosts: number;
   };
 
   // --- Observability ---
@@ -284,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
       healthMaxLagMs: raw.HOSTGATE_EDGE_HEALTH_MAX_LAG_MS,
       socketTimeoutMs: raw.HOSTGATE_EDGE_SOCKET_TIMEOUT_MS,
       startTimeoutMs: raw.HOSTGATE_EDGE_START_TIMEOUT_MS,
+      bootFirstHosts: raw.HOSTGATE_EDGE_BOOT_FIRST_HOSTS,
     },
 
     metrics: { host: raw.HOSTGATE_METRICS_HOST, apiPort: raw.HOSTGATE_API_METRICS_PORT ?? 0, workerPort: raw.HOSTGATE_WORKER_METRICS_PORT ?? 0, workerSdkPort: raw.HOSTGATE_WORKER_SDK_METRICS_PORT ?? 0, edgePort: raw.HOSTGATE_EDGE_METRICS_PORT ?? 0 },

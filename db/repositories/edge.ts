@@ -132,6 +132,16 @@ export function edgeRepository(db: Db) {
       if (domainIds.length === 0) return [];
       return db.any(sql.type(Serving)`${servingSelect} and d.id = any(${sql.array([...domainIds], 'text')})`);
     },
+    /**
+     * The domains with the most traffic over the last day, busiest first: what a large edge
+     * serves first while it loads the rest (agent.ts, staged boot).
+     */
+    async busiestDomains(limit: number): Promise<string[]> {
+      const rows = await db.any(sql.type(ChangedRow)`
+        select domain_id from domain_bandwidth_hourly where hour >= hg_now() - interval '1 day'
+        group by domain_id order by sum(bytes_in + bytes_out) desc limit ${limit}`);
+      return rows.map((r) => r.domain_id);
+    },
     /** The database's clock, the mark the next `changedSince` starts from. */
     async now(): Promise<string> {
       return db.oneFirst(sql.type(NowRow)`select hg_now() as now`);

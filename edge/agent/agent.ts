@@ -15,14 +15,18 @@ import type { SecretBox } from '../../security/secret-box.ts';
 import { createAdminSocket } from './admin-socket.ts';
 import { createBandwidthMeter } from './bandwidth-meter.ts';
 import { destinationHosts, diff, parseRoute, routeValue, type HostChange, type ServedHost } from './desired-diff.ts';
+import { createListFiles } from './list-files.ts';
+import { ServedIndex } from './served-index.ts';
+import { buildDesiredInSlices, splitForBoot } from './staged-boot.ts';
 import {
   ensureDefaultCertificate, prepareStateDir, readLists, removeCertificate, removeStaleCertificates, renderConfig, statePaths,
-  writeAtomic, writeCertificate, writeLists, type TemplateValues,
+  writeAtomic, writeCertificate, type TemplateValues,
 } from './haproxy-files.ts';
 import { createHaproxyRuntime } from './haproxy-runtime.ts';
 import { createSupervisor } from './haproxy-supervisor.ts';
 import { createOriginAddresses } from './origin-addresses.ts';
-import { buildDesired, CertificateCache, type Desired, type DomainProblem } from './snapshot.ts';
+import { buildDesired, CertificateCache, type Desired, type DesiredHost, type DomainProblem } from './snapshot.ts';
+import type { ServingRow } from '../../db/repositories/edge.ts';
 import { createDeploymentReport } from './deployment-report.ts';
 import { createHealthTracker } from './health.ts';
 import { createTrafficAnalytics } from './analytics-flush.ts';
@@ -43,6 +47,8 @@ export interface AgentSettings extends TemplateValues {
   originDnsRefreshMs: number;
   socketTimeoutMs: number;
   startTimeoutMs: number;
+  /** A fresh start with more hostnames serves this many first, the rest after a reload (0: all at once). */
+  bootFirstHosts: number;
 }
 
 export function agentSettings(config: Config): AgentSettings {
@@ -73,6 +79,7 @@ export function agentSettings(config: Config): AgentSettings {
     originDnsRefreshMs: e.originDnsRefreshMs,
     socketTimeoutMs: e.socketTimeoutMs,
     startTimeoutMs: e.startTimeoutMs,
+    bootFirstHosts: e.bootFirstHosts,
   };
 }
 
@@ -104,6 +111,9 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
   const origins = createOriginAddresses({ admin, mapFile: paths.originMap, resolvers: s.resolvers, maxRefreshMs: s.originDnsRefreshMs, logger });
   /** What HAProxy serves, as the agent last read or changed it. */
   let served = new Map<string, ServedHost>();
+  /** Its indexes (a domain's hosts, destinations in use), so one change does not walk them all. */
+  const index = new ServedIndex();
+  const lists = createListFiles(paths);
   /** Every hostname → domain seen by this process (bandwidth of hosts removed since still counts). */
   const domainByHost = new Map<string, string>();
   const problems = new Map<string, DomainProblem[]>();
@@ -115,6 +125,8 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
   const pending = new Set<string>();
   let flushTimer: NodeJS.Timeout | null = null;
   let lastSyncAt: Date | null = null;
+  /** A staged boot is loading the rest (staged-boot.ts): full reconciles wait for it. */
+  let staging: Promise<void> | null = null;
 
   const supervisor = createSupervisor({
     binary: s.haproxyBin, paths, admin, logger, startTimeoutMs: s.startTimeoutMs,
@@ -143,9 +155,10 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
 
   const remember = (served: Map<string, ServedHost>) => {
     for (const [h, v] of served) { const d = v.route && parseRoute(v.route)?.domainId; if (d) domainByHost.set(h, d); }
+    index.rebuild(served);
   };
   const allProblems = () => [...problems.values()].flat();
-  const servingCount = () => [...served.values()].filter((v) => v.route !== null).length;
+  const servingCount = () => index.servingCount();
 
   function noteProblems(desired: Desired, full: boolean) {
     if (full) problems.clear();
@@ -162,6 +175,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
   async function applyChanges(changes: HostChange[]): Promise<{ deployed: Deployment[]; removed: string[]; failed: number }> {
     const deployed: Deployment[] = [];
     const removed: string[] = [];
+    const touched: string[] = [];
     let failed = 0;
     for (const change of changes) {
       const before = served.get(change.hostname);
@@ -179,17 +193,19 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       };
       if (after.route === null && !after.inCrtList) served.delete(change.hostname);
       else served.set(change.hostname, after);
+      index.note(change.hostname, before, served.get(change.hostname));
+      touched.push(change.hostname);
       if (change.putCertificate) await writeCertificate(paths, change.hostname, change.putCertificate.pem);
       if (change.dropCertificate) await removeCertificate(paths, change.hostname);
-      if (change.domainId) domainByHost.set(change.hostname, change.domainId);
+      if (change.domainId) { domainByHost.set(change.hostname, change.domainId); index.link(change.domainId, change.hostname); }
       if (change.certificateId && change.domainId) deployed.push({ domainId: change.domainId, certificateId: change.certificateId });
       else if (change.route === null && change.domainId) removed.push(change.domainId);
     }
     if (changes.length > 0) {
-      await writeLists(paths, served);
+      await lists.update(served, touched);
       // Not awaited: a new destination's first lookup must not delay its route (HAProxy's
       // do-resolve answers for it until the origin map has its address).
-      origins.track(destinationHosts(served)).catch((error) => logger.warn({ err: String(error) }, 'edge: updating origin addresses failed; the next refresh retries'));
+      origins.track(index.destinations()).catch((error) => logger.warn({ err: String(error) }, 'edge: updating origin addresses failed; the next refresh retries'));
     }
     return { deployed, removed, failed };
   }
@@ -204,6 +220,9 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
 
   /** Full pass: Postgres against HAProxy's own view. */
   function reconcile(): Promise<{ changes: number; serving: number }> {
+    // While a staged boot loads the rest, a full pass would add them one by one through the
+    // runtime API (≈ 1.5 ms each); the staged boot reconciles once the reload serves them.
+    if (staging) return staging.then(() => ({ changes: 0, serving: servingCount() }));
     return exclusive(async () => {
       const readAt = Date.now();
       const desired = buildDesired(await repo.servingAll(), deps.secretBox, cache);
@@ -232,13 +251,38 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       const ids = new Set(domainIds);
       const desired = buildDesired(await repo.servingFor(domainIds), deps.secretBox, cache, domainIds);
       noteProblems(desired, false);
-      const changes = diff(desired.hosts, served, (h, route) => ids.has((route && parseRoute(route)?.domainId) || domainByHost.get(h) || ''));
+      const changes = diff(desired.hosts, served, (h, route) => ids.has((route && parseRoute(route)?.domainId) || domainByHost.get(h) || ''), index.hostsOf(ids));
       const { deployed, removed, failed } = await applyChanges(changes);
       if (failed > 0) health.noteFailure();
       if (changes.length > 0) logger.info({ domains: domainIds.length, changes: changes.length }, 'edge: applied domain changes');
       await report(deployed, removed);
       return changes.length;
     });
+  }
+
+  const servedFor = (h: DesiredHost): ServedHost => ({ route: routeValue(h), inCrtList: h.certificate !== null, tls13: h.minTls === '1.3' });
+
+  /**
+   * The second stage of a staged boot: the rest validated in slices and written, then one reload
+   * (the old worker serves the first ones until the new one has loaded everything), then a full
+   * reconcile for whatever changed meanwhile.
+   */
+  async function loadRest(rows: readonly ServingRow[], t0: number): Promise<void> {
+    const more = await buildDesiredInSlices(rows, deps.secretBox, cache);
+    for (const p of more.problems) logger.error({ domainId: p.domain_id, host: p.hostname, code: p.code, problem: p.message }, 'edge: domain row skipped');
+    for (const h of more.hosts.values()) if (h.certificate) await writeCertificate(paths, h.hostname, h.certificate.pem);
+    logger.info({ hosts: more.hosts.size, ms: Math.round(performance.now() - t0) }, 'edge: staged boot: the rest is written; reloading HAProxy to load it');
+    await exclusive(async () => {
+      for (const h of more.hosts.values()) if (!served.has(h.hostname)) served.set(h.hostname, servedFor(h));
+      remember(served);
+      await lists.rewrite(served);
+      await origins.track(index.destinations());
+      // A reload resets HAProxy's counters: record them first.
+      await meter.readOnce().catch((error) => logger.warn({ err: String(error) }, 'edge: bandwidth reading before reload failed'));
+      await traffic.flush().catch((error) => logger.warn({ err: String(error) }, 'edge: analytics flush before reload failed'));
+      await supervisor.reload();
+    });
+    logger.info({ serving: servingCount(), ms: Math.round(performance.now() - t0) }, 'edge: staged boot: serving every hostname');
   }
 
   function schedule(domainId: string) {
@@ -296,11 +340,16 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       // Before HAProxy: the configuration names the port, and lines sent before it listens are lost.
       await traffic.start();
       let desired: Desired | null = null;
+      let rest: ServingRow[] = [];
       try {
         // The node row first: deployments reference it.
         await beat({ synced: false, starting: true });
-        const rows = await repo.servingAll();
+        let rows = await repo.servingAll();
         phase('snapshot_read_ms');
+        if (s.bootFirstHosts > 0 && rows.length > s.bootFirstHosts && (await supervisor.workerPid()) === null) {
+          const busiest = await repo.busiestDomains(s.bootFirstHosts).catch(() => []);
+          ({ first: rows, rest } = splitForBoot(rows, busiest, s.bootFirstHosts));
+        }
         desired = buildDesired(rows, deps.secretBox, cache);
         phase('snapshot_validated_ms');
         noteProblems(desired, true);
@@ -317,15 +366,15 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
           const next = new Map<string, ServedHost>();
           for (const h of desired.hosts.values()) {
             if (h.certificate) await writeCertificate(paths, h.hostname, h.certificate.pem);
-            next.set(h.hostname, { route: routeValue(h), inCrtList: h.certificate !== null, tls13: h.minTls === '1.3' });
+            next.set(h.hostname, servedFor(h));
           }
           served = next;
-          await writeLists(paths, served);
+          await lists.rewrite(served);
           await removeStaleCertificates(paths, served);
           phase('files_written_ms');
         } else {
           served = await readLists(paths);
-          await writeLists(paths, served);
+          await lists.rewrite(served);
         }
         // HAProxy loads the origin map with the rest (it must exist, even empty).
         await origins.prepare(destinationHosts(served));
@@ -341,7 +390,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
         if (changed) {
           // The template or settings changed since that HAProxy started: reload, after the
           // files match what it serves and its counters are recorded (a reload resets them).
-          await writeLists(paths, served);
+          await lists.rewrite(served);
           await meter.readOnce().catch((error) => logger.warn({ err: String(error) }, 'edge: bandwidth reading before reload failed'));
           await traffic.flush().catch((error) => logger.warn({ err: String(error) }, 'edge: analytics flush before reload failed'));
           await supervisor.reload();
@@ -349,11 +398,18 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       }
       remember(served);
       await origins.adopt().catch((error) => logger.warn({ err: String(error) }, 'edge: reading the origin map failed; HAProxy resolves origins itself until the next refresh'));
-      if (desired) {
+      if (desired && rest.length > 0) {
+        const t0Rest = performance.now();
+        const loading = loadRest(rest, t0Rest);
+        staging = loading.catch((error) => { logger.error({ err: String(error) }, 'edge: staged boot: loading the rest failed; the reconcile adds what is missing'); })
+          .finally(() => { staging = null; });
+        // Once the rest is served, the full pass catches up on what changed meanwhile.
+        void staging.then(() => reconcile()).catch((error) => logger.warn({ err: String(error) }, 'edge: reconcile after the staged boot failed; retrying on schedule'));
+      } else if (desired) {
         await reconcile().catch((error) => logger.warn({ err: String(error) }, 'edge: first reconcile failed; retrying on schedule'));
         phase('first_reconcile_ms');
       }
-      logger.info({ mode, serving: servingCount(), problems: allProblems().length, port: s.httpsPort, ...phases }, 'edge: serving');
+      logger.info({ mode, serving: servingCount(), staged: rest.length, problems: allProblems().length, port: s.httpsPort, ...phases }, 'edge: serving');
       if (s.databaseUrl) {
         listener = listenForEdgeChanges(s.databaseUrl, {
           onDomain: schedule,
@@ -382,7 +438,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
         // The request count of the old worker, so completeness does not lose the requests since the last flush.
         await traffic.flush().catch((error) => logger.warn({ err: String(error) }, 'edge: analytics flush before reload failed'));
         await writeConfig();
-        await writeLists(paths, served);
+        await lists.rewrite(served);
         await supervisor.reload();
       });
     },
