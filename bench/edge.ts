@@ -402,9 +402,10 @@ async function main(): Promise<Record<string, unknown>> {
   };
   const firstServed = await servedAfter(probe[0]!, 900_000);
   const serving = edge.logs.find((l) => l.msg === 'edge: serving') ?? {};
-  const staged = Number(serving.staged ?? 0);
-  if (staged > 0) {
-    progress(`  first hostnames served after ${round(firstServed / 1000)} s; HAProxy loads the other ${staged} behind them`);
+  const staged = serving.staged === true;
+  const firstStage = Number(serving.serving ?? 0);
+  if (staged) {
+    progress(`  the first ${firstStage} hostnames served after ${round(firstServed / 1000)} s; HAProxy loads the rest behind them`);
     while (!edge.logs.some((l) => l.msg === 'edge: staged boot: serving every hostname')) {
       if (performance.now() - bootStart > 900_000) throw new Error('the staged boot did not finish within 900 s');
       await sleep(200);
@@ -431,7 +432,7 @@ async function main(): Promise<Record<string, unknown>> {
   return {
     ...machine, ...throughputFigures, ...analytics,
     scale_hostnames: listed,
-    scale_boot_to_serving_s: round(bootToServing / 1000), scale_first_served_s: round(firstServed / 1000), scale_staged_hostnames: staged,
+    scale_boot_to_serving_s: round(bootToServing / 1000), scale_first_served_s: round(firstServed / 1000), scale_first_stage_hostnames: staged ? firstStage : null,
     scale_agent_ready_s: round(agentReady / 1000),
     scale_haproxy_rss_mib: round(rss / 2 ** 20, 0), scale_haproxy_pss_mib: round(pss / 2 ** 20, 0), scale_boot_phases_ms: bootPhases,
     scale_add_p50_ms: round(pct(runtimeAdd, 50)), scale_add_p99_ms: round(pct(runtimeAdd, 99)),

@@ -160,7 +160,7 @@ describe('configuration', () => {
       httpHost: '127.0.0.1', httpPort: 8080,
       id: 'edge-local', httpsPort: 8443, bindAddress: '127.0.0.1', stateDir: path.join('/srv/hg', 'edge'),
       haproxyBin: '/usr/sbin/haproxy', originCaFile: '@system-ca', resolvers: [], originDnsRefreshMs: 30000, hstsMaxAge: 0, threads: 0,
-      bandwidthIntervalMs: 60000, trafficLogPort: -1, analyticsFlushMs: 10000, pollIntervalMs: 5000, reconcileIntervalMs: 60000, heartbeatIntervalMs: 10000, healthPort: 0, healthMaxLagMs: 30000, socketTimeoutMs: 5000, startTimeoutMs: 300000, bootFirstHosts: 5000,
+      bandwidthIntervalMs: 60000, trafficLogPort: -1, analyticsFlushMs: 10000, pollIntervalMs: 5000, reconcileIntervalMs: 60000, heartbeatIntervalMs: 10000, healthPort: 0, healthMaxLagMs: 30000, socketTimeoutMs: 5000, startTimeoutMs: 300000, bootFirstHosts: 2000,
     } satisfies Config['edge']);
     expect(loadConfig({
       HOSTGATE_HOST: '0.0.0.0', HOSTGATE_HTTP_PORT: '80',

@@ -13,7 +13,6 @@ import { ensureDefaultCertificate, prepareStateDir, renderConfig, statePaths } f
 import { isOurHaproxy, parseShowProc } from '../edge/agent/haproxy-supervisor.ts';
 import { createListFiles } from '../edge/agent/list-files.ts';
 import { ServedIndex } from '../edge/agent/served-index.ts';
-import { splitForBoot } from '../edge/agent/staged-boot.ts';
 import { createOriginAddresses, nextAddress, originMapContent, refreshDelayMs, type Lookup } from '../edge/agent/origin-addresses.ts';
 import { certificateKeyContext, redirectValue, type DesiredHost } from '../edge/agent/snapshot.ts';
 import { checkCertificate, checkDestination, checkHostname } from '../edge/agent/validate.ts';
@@ -302,13 +301,6 @@ describe('one change costs the same at any size (issue 26)', () => {
     const everyone = () => true;
     expect(diff(new Map(), served, everyone, ['b.test', 'gone.test']).map((c) => c.hostname)).toEqual(['b.test']);
     expect(diff(new Map(), served, everyone).map((c) => c.hostname)).toEqual(['a.test', 'b.test']);
-  });
-
-  it('serves the busiest first at a staged boot, then fills up in snapshot order', () => {
-    const rows = ['a', 'b', 'c', 'd', 'e'].map((x) => ({ domain_id: `dom_${x}` }));
-    expect(splitForBoot(rows, ['dom_d'], 2)).toEqual({ first: [{ domain_id: 'dom_d' }, { domain_id: 'dom_a' }], rest: [{ domain_id: 'dom_b' }, { domain_id: 'dom_c' }, { domain_id: 'dom_e' }] });
-    expect(splitForBoot(rows, [], 0).rest).toEqual([]);
-    expect(splitForBoot(rows, [], 5).rest).toEqual([]);
   });
 
   it('appends an added host to the crt-list and map, and rewrites them for anything else', async () => {

@@ -127,6 +127,13 @@ export function edgeRepository(db: Db) {
     async servingAll(): Promise<readonly ServingRow[]> {
       return db.any(sql.type(Serving)`${servingSelect} order by d.hostname`);
     },
+    /**
+     * At most `limit` serving rows: those of `first` (domain ids), then the others by hostname —
+     * what a staged boot serves before the rest (edge/agent/staged-boot.ts).
+     */
+    async servingFirst(first: readonly string[], limit: number): Promise<readonly ServingRow[]> {
+      return db.any(sql.type(Serving)`${servingSelect} order by d.id = any(${sql.array([...first], 'text')}) desc, d.hostname limit ${limit}`);
+    },
     /** The same rows for some domains; a domain missing from the answer is not to be served. */
     async servingFor(domainIds: readonly string[]): Promise<readonly ServingRow[]> {
       if (domainIds.length === 0) return [];

@@ -6,7 +6,6 @@
 // with Postgres. With Postgres gone, HAProxy keeps serving what it has.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import type { Config } from '../../config/index.ts';
 import type { Db } from '../../db/pool.ts';
 import { edgeRepository, type Deployment } from '../../db/repositories/edge.ts';
 import { listenForEdgeChanges, type EdgeListener } from '../../db/repositories/edge-listener.ts';
@@ -17,10 +16,10 @@ import { createBandwidthMeter } from './bandwidth-meter.ts';
 import { destinationHosts, diff, parseRoute, routeValue, type HostChange, type ServedHost } from './desired-diff.ts';
 import { createListFiles } from './list-files.ts';
 import { ServedIndex } from './served-index.ts';
-import { buildDesiredInSlices, splitForBoot } from './staged-boot.ts';
+import { buildDesiredInSlices } from './staged-boot.ts';
 import {
   ensureDefaultCertificate, prepareStateDir, readLists, removeCertificate, removeStaleCertificates, renderConfig, statePaths,
-  writeAtomic, writeCertificate, type TemplateValues,
+  writeAtomic, writeCertificate,
 } from './haproxy-files.ts';
 import { createHaproxyRuntime } from './haproxy-runtime.ts';
 import { createSupervisor } from './haproxy-supervisor.ts';
@@ -31,57 +30,7 @@ import { createDeploymentReport } from './deployment-report.ts';
 import { createHealthTracker } from './health.ts';
 import { createTrafficAnalytics } from './analytics-flush.ts';
 import { rejectAfter } from '../../process/deadline.ts';
-import { GLOBAL_UNICAST_IPV6, NON_PUBLIC_GLOBAL_IPV6_CIDRS, NON_PUBLIC_IPV4_CIDRS } from '../../security/outbound-url.ts';
-
-export interface AgentSettings extends TemplateValues {
-  edgeId: string;
-  stateDir: string;
-  haproxyBin: string;
-  databaseUrl: string | undefined;
-  bandwidthIntervalMs: number;
-  analyticsFlushMs: number;
-  pollIntervalMs: number;
-  reconcileIntervalMs: number;
-  heartbeatIntervalMs: number;
-  healthMaxLagMs: number;
-  originDnsRefreshMs: number;
-  socketTimeoutMs: number;
-  startTimeoutMs: number;
-  /** A fresh start with more hostnames serves this many first, the rest after a reload (0: all at once). */
-  bootFirstHosts: number;
-}
-
-export function agentSettings(config: Config): AgentSettings {
-  const e = config.edge;
-  return {
-    edgeId: e.id,
-    forbiddenOrigins: config.allowPrivateTargets ? null : {
-      ipv4: [...NON_PUBLIC_IPV4_CIDRS, ...config.edgeIpv4.map((ip) => `${ip}/32`)],
-      ipv6Allowed: GLOBAL_UNICAST_IPV6,
-      ipv6: [...NON_PUBLIC_GLOBAL_IPV6_CIDRS, ...config.edgeIpv6.map((ip) => `${ip}/128`)],
-    },
-    stateDir: e.stateDir,
-    haproxyBin: e.haproxyBin,
-    databaseUrl: config.db.url,
-    bindAddress: e.bindAddress,
-    httpsPort: e.httpsPort,
-    originCaFile: e.originCaFile,
-    resolvers: e.resolvers,
-    hstsMaxAge: e.hstsMaxAge,
-    threads: e.threads,
-    bandwidthIntervalMs: e.bandwidthIntervalMs,
-    trafficLogPort: e.trafficLogPort,
-    analyticsFlushMs: e.analyticsFlushMs,
-    pollIntervalMs: e.pollIntervalMs,
-    reconcileIntervalMs: e.reconcileIntervalMs,
-    heartbeatIntervalMs: e.heartbeatIntervalMs,
-    healthMaxLagMs: e.healthMaxLagMs,
-    originDnsRefreshMs: e.originDnsRefreshMs,
-    socketTimeoutMs: e.socketTimeoutMs,
-    startTimeoutMs: e.startTimeoutMs,
-    bootFirstHosts: e.bootFirstHosts,
-  };
-}
+import type { AgentSettings } from './settings.ts';
 
 // Notified domains are applied together after this pause (a burst of commits → one pass).
 const NOTIFY_BATCH_MS = 10;
@@ -218,35 +167,58 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
     }
   }
 
-  /** Full pass: Postgres against HAProxy's own view. */
-  function reconcile(): Promise<{ changes: number; serving: number }> {
+  /** Domains targeted passes took on while a full pass was reading (one set per reading pass). */
+  const readingPasses = new Set<Set<string>>();
+
+  /**
+   * Full pass: Postgres against HAProxy's own view. The reads (every serving row, validated in
+   * slices) happen outside the one-change-at-a-time chain, so changes keep flowing meanwhile (at
+   * 20,051 hostnames a full pass inside the chain held an added hostname back for up to 13.7 s);
+   * the domains a targeted pass took on since the read began are left to those passes.
+   */
+  async function reconcile(): Promise<{ changes: number; serving: number }> {
     // While a staged boot loads the rest, a full pass would add them one by one through the
     // runtime API (≈ 1.5 ms each); the staged boot reconciles once the reload serves them.
     if (staging) return staging.then(() => ({ changes: 0, serving: servingCount() }));
-    return exclusive(async () => {
-      const readAt = Date.now();
-      const desired = buildDesired(await repo.servingAll(), deps.secretBox, cache);
+    const later = new Set<string>();
+    readingPasses.add(later);
+    try {
+      return await fullPass(later);
+    } finally {
+      readingPasses.delete(later);
+    }
+  }
+
+  async function fullPass(later: Set<string>): Promise<{ changes: number; serving: number }> {
+    const readAt = Date.now();
+    const desired = await buildDesiredInSlices(await repo.servingAll(), deps.secretBox, cache);
+    const outcome = await exclusive(async () => {
+      for (const [h, want] of desired.hosts) if (later.has(want.domainId)) desired.hosts.delete(h);
       cache.retain(new Set([...desired.hosts.values()].flatMap((h) => (h.certificate ? [h.certificate.id] : []))));
       noteProblems(desired, true);
       served = await runtime.readServed();
       remember(served);
-      const changes = diff(desired.hosts, served, () => true);
+      const changes = diff(desired.hosts, served, (h, route) => !later.has((route && parseRoute(route)?.domainId) || domainByHost.get(h) || ''));
       const { removed, failed } = await applyChanges(changes);
       if (changes.length > 0) logger.info({ changes: changes.length, failed }, 'edge: reconcile repaired drift');
       await removeStaleCertificates(paths, served);
       const all = [...desired.hosts.values()].filter((h) => h.certificate && served.get(h.hostname)?.inCrtList)
         .map((h) => ({ domainId: h.domainId, certificateId: h.certificate!.id }));
-      await reportDeployments(all, removed);
-      await repo.pruneDeployments(s.edgeId, all.map((d) => d.domainId));
-      lastSyncAt = new Date();
-      if (failed === 0) health.noteSynced(readAt, true); else health.noteFailure();
-      await beat({ synced: failed === 0 });
-      return { changes: changes.length, serving: servingCount() };
+      return { changes: changes.length, removed, failed, all };
     });
+    // Reports, outside the chain: they change nothing HAProxy serves. (`later` stays registered
+    // until the prune: a targeted pass's deployment meanwhile is not pruned.)
+    await reportDeployments(outcome.all, outcome.removed);
+    await repo.pruneDeployments(s.edgeId, [...new Set([...outcome.all.map((d) => d.domainId), ...later])]);
+    lastSyncAt = new Date();
+    if (outcome.failed === 0) health.noteSynced(readAt, true); else health.noteFailure();
+    await beat({ synced: outcome.failed === 0 });
+    return { changes: outcome.changes, serving: servingCount() };
   }
 
   /** Targeted pass for notified or polled domains. */
   function applyDomains(domainIds: string[]): Promise<number> {
+    for (const later of readingPasses) for (const id of domainIds) later.add(id);
     return exclusive(async () => {
       const ids = new Set(domainIds);
       const desired = buildDesired(await repo.servingFor(domainIds), deps.secretBox, cache, domainIds);
@@ -267,8 +239,8 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
    * (the old worker serves the first ones until the new one has loaded everything), then a full
    * reconcile for whatever changed meanwhile.
    */
-  async function loadRest(rows: readonly ServingRow[], t0: number): Promise<void> {
-    const more = await buildDesiredInSlices(rows, deps.secretBox, cache);
+  async function loadRest(first: Set<string>, t0: number): Promise<void> {
+    const more = await buildDesiredInSlices((await repo.servingAll()).filter((r) => !first.has(r.domain_id)), deps.secretBox, cache);
     for (const p of more.problems) logger.error({ domainId: p.domain_id, host: p.hostname, code: p.code, problem: p.message }, 'edge: domain row skipped');
     for (const h of more.hosts.values()) if (h.certificate) await writeCertificate(paths, h.hostname, h.certificate.pem);
     logger.info({ hosts: more.hosts.size, ms: Math.round(performance.now() - t0) }, 'edge: staged boot: the rest is written; reloading HAProxy to load it');
@@ -340,16 +312,21 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       // Before HAProxy: the configuration names the port, and lines sent before it listens are lost.
       await traffic.start();
       let desired: Desired | null = null;
-      let rest: ServingRow[] = [];
+      let staged = false;
       try {
         // The node row first: deployments reference it.
         await beat({ synced: false, starting: true });
-        let rows = await repo.servingAll();
-        phase('snapshot_read_ms');
-        if (s.bootFirstHosts > 0 && rows.length > s.bootFirstHosts && (await supervisor.workerPid()) === null) {
+        let rows: readonly ServingRow[];
+        if (s.bootFirstHosts > 0 && (await supervisor.workerPid()) === null) {
+          // One more row than the first stage holds tells whether there is a rest to load.
           const busiest = await repo.busiestDomains(s.bootFirstHosts).catch(() => []);
-          ({ first: rows, rest } = splitForBoot(rows, busiest, s.bootFirstHosts));
+          rows = await repo.servingFirst(busiest, s.bootFirstHosts + 1);
+          staged = rows.length > s.bootFirstHosts;
+          if (staged) rows = rows.slice(0, s.bootFirstHosts);
+        } else {
+          rows = await repo.servingAll();
         }
+        phase('snapshot_read_ms');
         desired = buildDesired(rows, deps.secretBox, cache);
         phase('snapshot_validated_ms');
         noteProblems(desired, true);
@@ -398,9 +375,8 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       }
       remember(served);
       await origins.adopt().catch((error) => logger.warn({ err: String(error) }, 'edge: reading the origin map failed; HAProxy resolves origins itself until the next refresh'));
-      if (desired && rest.length > 0) {
-        const t0Rest = performance.now();
-        const loading = loadRest(rest, t0Rest);
+      if (desired && staged) {
+        const loading = loadRest(new Set(desired.domainIds), performance.now());
         staging = loading.catch((error) => { logger.error({ err: String(error) }, 'edge: staged boot: loading the rest failed; the reconcile adds what is missing'); })
           .finally(() => { staging = null; });
         // Once the rest is served, the full pass catches up on what changed meanwhile.
@@ -409,7 +385,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
         await reconcile().catch((error) => logger.warn({ err: String(error) }, 'edge: first reconcile failed; retrying on schedule'));
         phase('first_reconcile_ms');
       }
-      logger.info({ mode, serving: servingCount(), staged: rest.length, problems: allProblems().length, port: s.httpsPort, ...phases }, 'edge: serving');
+      logger.info({ mode, serving: servingCount(), staged, problems: allProblems().length, port: s.httpsPort, ...phases }, 'edge: serving');
       if (s.databaseUrl) {
         listener = listenForEdgeChanges(s.databaseUrl, {
           onDomain: schedule,

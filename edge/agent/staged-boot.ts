@@ -2,28 +2,16 @@
 // 1,000 certificates per second of one core (perf: 55 % of it in OSSL_DECODER_CTX_new_for_pkey, a
 // decoder context built for every private key and every DH-parameter probe, docs/scale.md), so at
 // 100,000 hostnames nothing was served for 98 s of HAProxy's start plus the agent's own work.
-// Now HAProxy starts on the busiest hostnames (HOSTGATE_EDGE_BOOT_FIRST_HOSTS, by the last day's
-// bytes, then in snapshot order) and serves them within seconds; the rest are validated in
-// slices that let the event loop breathe, written, and loaded by a reload, during which the old
-// worker keeps serving the first ones.
+// Now the agent reads only the busiest hostnames (HOSTGATE_EDGE_BOOT_FIRST_HOSTS, by the last
+// day's bytes, then by name: db/repositories/edge.ts servingFirst) and HAProxy starts on them and
+// serves them within seconds; the rest are read, validated in slices that let the event loop
+// breathe, written, and loaded by a reload, during which the old worker keeps serving the first.
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { SecretBox } from '../../security/secret-box.ts';
 import { buildDesired, type CertificateCache, type Desired } from './snapshot.ts';
 
 /** Validation slice: about 50 ms of work, so notifications and heartbeats are not held up. */
 const SLICE = 500;
-
-/** The rows HAProxy starts with (busiest domains first, then in order) and the rest. */
-export function splitForBoot<R extends { domain_id: string }>(rows: readonly R[], busiest: readonly string[], first: number): { first: R[]; rest: R[] } {
-  if (first <= 0 || rows.length <= first) return { first: [...rows], rest: [] };
-  const wanted = new Set(busiest.slice(0, first));
-  const head: R[] = [];
-  const tail: R[] = [];
-  for (const r of rows) (wanted.has(r.domain_id) ? head : tail).push(r);
-  // Fill up to `first` with the others, in the snapshot's order (by hostname).
-  const fill = Math.max(0, first - head.length);
-  return { first: [...head, ...tail.slice(0, fill)], rest: tail.slice(fill) };
-}
 
 /** buildDesired over many rows in slices, yielding between them. */
 export async function buildDesiredInSlices(rows: Parameters<typeof buildDesired>[0], secretBox: SecretBox, cache: CertificateCache): Promise<Desired> {
