@@ -28,7 +28,7 @@
 //                completeness over the bench, the 24 h-of-minutes analytics read (bench/support/edge-analytics.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
@@ -329,6 +329,8 @@ async function main(): Promise<Record<string, unknown>> {
   }
 
   // --- deployment latency -------------------------------------------------------------------
+  // BENCH_EDGE_LOG=<file>: every sample with its time and the edge's log lines, to line slow ones up.
+  const sampleTimes: { hostname: string; at: number; ms: number }[] = [];
   const deploy = async (n: number, prefix: string): Promise<number[]> => {
     const latencies: number[] = [];
     for (let i = 0; i < n; i++) {
@@ -343,6 +345,7 @@ async function main(): Promise<Record<string, unknown>> {
         await sleep(2);
       }
       latencies.push(performance.now() - committed);
+      sampleTimes.push({ hostname, at: Date.now(), ms: round(latencies.at(-1)!) });
     }
     return latencies;
   };
@@ -428,6 +431,7 @@ async function main(): Promise<Record<string, unknown>> {
   progress(`  boot to serving all ${listed} certificates: ${round(bootToServing / 1000)} s (first served after ${round(firstServed / 1000)} s, agent ready after ${round(agentReady / 1000)} s); HAProxy RSS ${round(rss / 2 ** 20, 0)} MiB summed over master and worker, PSS ${round(pss / 2 ** 20, 0)} MiB (pages they share counted once)`);
   const runtimeAdd = await deploy(samples, 'add');
   progress(`  adding one hostname beside ${listed}: p50 ${round(pct(runtimeAdd, 50))} ms, p99 ${round(pct(runtimeAdd, 99))} ms`);
+  if (process.env.BENCH_EDGE_LOG) writeFileSync(process.env.BENCH_EDGE_LOG, JSON.stringify({ samples: sampleTimes, logs: edge.logs }));
 
   return {
     ...machine, ...throughputFigures, ...analytics,

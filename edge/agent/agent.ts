@@ -16,7 +16,7 @@ import { createBandwidthMeter } from './bandwidth-meter.ts';
 import { destinationHosts, diff, parseRoute, routeValue, type HostChange, type ServedHost } from './desired-diff.ts';
 import { createListFiles } from './list-files.ts';
 import { ServedIndex } from './served-index.ts';
-import { buildDesiredInSlices } from './staged-boot.ts';
+import { buildDesiredInSlices, readServingRows } from './snapshot-read.ts';
 import {
   ensureDefaultCertificate, prepareStateDir, readLists, removeCertificate, removeStaleCertificates, renderConfig, statePaths,
   writeAtomic, writeCertificate,
@@ -191,7 +191,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
 
   async function fullPass(later: Set<string>): Promise<{ changes: number; serving: number }> {
     const readAt = Date.now();
-    const desired = await buildDesiredInSlices(await repo.servingAll(), deps.secretBox, cache);
+    const desired = await buildDesiredInSlices(await readServingRows(repo, cache), deps.secretBox, cache);
     const outcome = await exclusive(async () => {
       for (const [h, want] of desired.hosts) if (later.has(want.domainId)) desired.hosts.delete(h);
       cache.retain(new Set([...desired.hosts.values()].flatMap((h) => (h.certificate ? [h.certificate.id] : []))));
@@ -235,9 +235,14 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
   const servedFor = (h: DesiredHost): ServedHost => ({ route: routeValue(h), inCrtList: h.certificate !== null, tls13: h.minTls === '1.3' });
 
   /**
-   * The second stage of a staged boot: the rest validated in slices and written, then one reload
-   * (the old worker serves the first ones until the new one has loaded everything), then a full
-   * reconcile for whatever changed meanwhile.
+   * The second stage of a staged boot (issue 26). HAProxy 2.6 on OpenSSL 3.0 loads ≈ 1,000
+   * certificates per second of one core (perf: 55 % in OSSL_DECODER_CTX_new_for_pkey, a decoder
+   * context built for every private key and every DH-parameter probe; docs/scale.md), so at
+   * 100,000 hostnames nothing was served for 98 s of HAProxy's start plus the agent's own work.
+   * Now the boot reads only the busiest HOSTGATE_EDGE_BOOT_FIRST_HOSTS (servingFirst) and HAProxy
+   * serves them within seconds; here the rest are read, validated in slices that let the event
+   * loop breathe, written, and loaded by one reload (the old worker serves the first ones until
+   * the new one has loaded everything); then a full reconcile for whatever changed meanwhile.
    */
   async function loadRest(first: Set<string>, t0: number): Promise<void> {
     const more = await buildDesiredInSlices((await repo.servingAll()).filter((r) => !first.has(r.domain_id)), deps.secretBox, cache);
