@@ -4,6 +4,7 @@
 import type { CommonQueryMethods } from 'slonik';
 import { Type, type Static } from 'typebox';
 import { row, sql, type Db } from '../pool.ts';
+import { currentFirst } from './certificates.ts';
 import type { Problem } from '../../model/problem.ts';
 import { deployedEverywhere, type EdgeState } from '../../model/edge-health.ts';
 
@@ -31,7 +32,7 @@ export const ServingRow = Type.Object({
 export type ServingRow = Static<typeof ServingRow>;
 const Serving = row(ServingRow);
 
-// The newest stored certificate that still has its key; the domain row only when the edge has
+// The current stored certificate that still has its key (a custom one in place, else the newest); the domain row only when the edge has
 // something to do for it (any other status, or a domain that is gone, means "not served").
 const servingSelect = sql.fragment`
   select d.id as domain_id, d.hostname, d.status, dest.host as destination_host, dest.port as destination_port,
@@ -42,7 +43,7 @@ const servingSelect = sql.fragment`
   left join lateral (
     select id, serial, chain_pem, private_key_enc, key_id from certificates
     where domain_id = d.id and deleted_at is null and private_key_enc is not null
-    order by created_at desc, id desc limit 1
+    order by ${currentFirst()} limit 1
   ) c on true
   where (d.status = any(${sql.array([...edgeStatuses], 'text')})
     -- A zero-downtime move: a certificate obtained before DNS points at us is deployed ahead, so
