@@ -49,7 +49,6 @@ export const errorCatalogue = {
   certificate_expired: { status: 422, example: 'the certificate expired at 2026-10-01T00:00:00.000Z', param: 'certificate' },
   certificate_not_yet_valid: { status: 422, example: 'the certificate is valid only from 2026-12-01T00:00:00.000Z', param: 'certificate' },
   certificate_untrusted: { status: 422, example: 'the certificate is self-signed; send one issued by a public CA (or by a CA the operator configured in HOSTGATE_CUSTOM_CERT_CA_FILE)', param: 'certificate' },
-  custom_certificate_not_found: { status: 404, example: 'domain dom_7q3w9e1r5t2y has no custom certificate in place', param: 'id' },
   rate_limited: { status: 429, example: 'too many requests for this API key; retry after 1 s' },
   headers_too_large: { status: 431, example: 'the request headers are larger than 16 KiB' },
   internal_error: { status: 500, example: 'an internal error occurred; retry later, and quote the request id if it persists' },

@@ -131,7 +131,7 @@ describe("the customer's own certificate: PUT/DELETE /v1/domains/{id}/certificat
     expect(refusal(bare)[1]).toBe('idempotency_key_missing');
   });
 
-  it('DELETE withdraws it (still served until a managed one is stored), signals the workflow; a second DELETE is custom_certificate_not_found', async () => {
+  it('DELETE withdraws it (still served until a managed one is stored), signals the workflow; a second DELETE changes nothing', async () => {
     const id = await domain('removed.custom.example.com');
     const cert = await pki.issue(['removed.custom.example.com']);
     await put(id, cert);
@@ -142,7 +142,10 @@ describe("the customer's own certificate: PUT/DELETE /v1/domains/{id}/certificat
     const [row] = await rows(id);
     expect([row.withdrawn_at !== null, row.deleted_at, row.private_key_enc !== null]).toEqual([true, null, true]);
     expect(await t.database.db.anyFirst(sql.unsafe`select kind from certificate_history where domain_id = ${id} order by id`)).toEqual(['custom_installed', 'custom_removed']);
-    expect(refusal(await api.delete(`/v1/domains/${id}/certificate`))).toEqual([404, 'custom_certificate_not_found', 'id']);
+    // Again: nothing in place, nothing changes, the same answer.
+    const again = await api.delete(`/v1/domains/${id}/certificate`);
+    expect([again.statusCode, again.json().data.certificate.source]).toEqual([200, 'custom']);
+    expect(await t.database.db.anyFirst(sql.unsafe`select kind from certificate_history where domain_id = ${id} order by id`)).toEqual(['custom_installed', 'custom_removed']);
     // A managed certificate stored later wins over the withdrawn one on reads (and at the edge).
     await t.database.db.query(sql.unsafe`insert into certificates (id, domain_id, serial, issuer, not_before, not_after, chain_pem, key_id)
       values ('crt_managed_after', ${id}, 'abc123', 'CN=Pebble', hg_now(), hg_now() + interval '90 days', 'pem', 'k')`);

@@ -81,10 +81,10 @@ export const domainCertificateRoutes: FastifyPluginAsyncTypebox = async (app) =>
   });
 
   app.delete('/domains/:id/certificate', {
-    config: { apiKey: true, scope: 'domains:write', idempotent: true, errors: ['domain_not_found', 'domain_deleted', 'custom_certificate_not_found'] },
+    config: { apiKey: true, scope: 'domains:write', idempotent: true, errors: ['domain_not_found', 'domain_deleted'] },
     schema: {
       tags: ['domains'], operationId: 'domains.deleteCertificate', summary: 'Stop serving your own certificate: back to managed certificates',
-      description: "Takes your own certificate out of place: Hostgate orders a managed certificate for the domain (it needs the domain's DNS to point at Hostgate) and serves it once stored. Until then your certificate, if still valid, stays served (`certificate.source` reads `custom` meanwhile). `404 custom_certificate_not_found` when none is in place.",
+      description: "Takes your own certificate out of place: Hostgate orders a managed certificate for the domain (it needs the domain's DNS to point at Hostgate) and serves it once stored. Until then your certificate, if still valid, stays served (`certificate.source` reads `custom` meanwhile). A domain with none in place answers the same, unchanged.",
       params: DomainIdParams,
       response: { 200: DataOf(Domain, 'The domain; its certificate facts change when the managed certificate is stored') },
     },
@@ -93,10 +93,8 @@ export const domainCertificateRoutes: FastifyPluginAsyncTypebox = async (app) =>
     const id = request.params.id;
     let outboxIds: number[] = [];
     const answer = await writeAndAnswer(request, reply, 200, async (tx) => {
+      // None in place (never put, or removed already): nothing to do, the same answer (a DELETE is idempotent).
       const change = settled(id, await custom.remove(tx, organizationId, id));
-      if (change.result === 'done' && change.certificateId === null) {
-        throw new ApiError('custom_certificate_not_found', `domain ${id} has no custom certificate in place`, { param: 'id' });
-      }
       if (change.result === 'done') outboxIds = change.outboxIds;
       return await answerOf(tx, organizationId, id);
     });
