@@ -3,6 +3,7 @@
 // reason. When a managed certificate takes over from one about to lapse is
 // model/certificate-lifetime.ts's (customTakeoverAt: the workflow bundle imports it).
 import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 
 /** Largest PEM chain and key accepted (the body limit is 64 KiB; a chain of 10 RSA-4096 certificates is ≈ 20 KiB). */
@@ -44,6 +45,14 @@ function nodeRoots(): X509Certificate[] {
 /** The certificates of a PEM bundle (an operator's CA file); throws when one does not parse. */
 export function parseCertificateBundle(pem: string): X509Certificate[] {
   return (pem.match(CERT_BLOCK) ?? []).map((b) => new X509Certificate(b));
+}
+
+/** The operator's extra trust anchors (HOSTGATE_CUSTOM_CERT_CA_FILE), read once at start: a bad file is an error there. */
+export function loadOperatorCas(path: string | undefined): X509Certificate[] {
+  if (!path) return [];
+  const cas = parseCertificateBundle(readFileSync(path, 'utf8'));
+  if (cas.length === 0) throw new Error(`HOSTGATE_CUSTOM_CERT_CA_FILE (${path}) holds no PEM certificate`);
+  return cas;
 }
 
 /**

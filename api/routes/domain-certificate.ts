@@ -2,8 +2,6 @@
 // PUT /v1/domains/{id}/certificate validates it (model/custom-certificate.ts), stores it with its
 // key sealed, and the edge serves it (the certificates trigger); the domain's workflow stops
 // managed issuance (a `certificate` signal through the outbox). DELETE puts managed issuance back.
-import { readFileSync } from 'node:fs';
-import type { X509Certificate } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DatabaseTransactionConnection } from 'slonik';
 import type { Db } from '../../db/pool.ts';
@@ -11,7 +9,7 @@ import { certificateKeyContext } from '../../acme/keys.ts';
 import { newId } from '../../db/ids.ts';
 import { customCertificatesRepository, type CustomChange } from '../../db/repositories/custom-certificates.ts';
 import { domainsRepository } from '../../db/repositories/domains.ts';
-import { checkCustomCertificate, parseCertificateBundle } from '../../model/custom-certificate.ts';
+import { checkCustomCertificate, loadOperatorCas } from '../../model/custom-certificate.ts';
 import { ApiError } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
 import { writeAndAnswer } from '../plugins/idempotency.ts';
@@ -19,14 +17,6 @@ import { presentDomain } from '../presenters/domain.ts';
 import { DataOf } from '../schemas/common.ts';
 import { PutCertificateBody } from '../schemas/custom-certificates.ts';
 import { Domain, DomainIdParams } from '../schemas/domains.ts';
-
-/** The operator's extra trust anchors (HOSTGATE_CUSTOM_CERT_CA_FILE), read once at start: a bad file stops the API. */
-export function loadOperatorCas(path: string | undefined): X509Certificate[] {
-  if (!path) return [];
-  const cas = parseCertificateBundle(readFileSync(path, 'utf8'));
-  if (cas.length === 0) throw new Error(`HOSTGATE_CUSTOM_CERT_CA_FILE (${path}) holds no PEM certificate`);
-  return cas;
-}
 
 export const domainCertificateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config, dispatcher } = app.deps;
