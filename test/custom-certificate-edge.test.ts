@@ -131,4 +131,33 @@ describe("the customer's own certificate at the edge", () => {
     expect(await orders(id)).toBe(0);
     expect(await managedCount(id)).toBe(0);
   }, 90_000);
+
+  it('a domain whose managed order keeps failing (pending_certificate, backing off) goes active at once on a PUT, and stops ordering', async () => {
+    const hostname = 'refused.custom-edge.test';
+    acme.dns.set(hostname, [{ type: 'CNAME', value: EDGE }]);
+    // No challenge listener: Pebble's HTTP-01 validation fails, the workflow backs off (a minute first).
+    await acme.stopChallenges();
+    let id = '';
+    try {
+      id = (await api.post('/v1/domains', { hostname, destination_id: dst })).json().data.id as string;
+      await api.post(`/v1/domains/${id}/verify`);
+      const refused = await waitFor('the certificate refused', async () => { const d = await read(id); return d.status === 'pending_certificate' && d.verification.problem ? d : null; }, 60_000, 200);
+      expect(refused.verification.problem.code).toMatch(/challenge|refused|validation|connection/);
+    } finally {
+      await acme.serveChallenges(t.database.db);
+    }
+    const ordersBefore = await orders(id);
+    const cert = await pki.issue([hostname]);
+    const at = Date.now();
+    expect((await api.put(`/v1/domains/${id}/certificate`, { certificate: cert.chainPem, private_key: cert.keyPem })).statusCode).toBe(200);
+    // Active long before the backoff would have ordered again, with the custom certificate served.
+    const active = await waitFor('active with the custom certificate', async () => { const d = await read(id); return d.status === 'active' ? d : null; }, 20_000, 100);
+    expect(Date.now() - at).toBeLessThan(10_000);
+    expect(active.certificate).toMatchObject({ source: 'custom', serial: serial(cert) });
+    expect(active.verification.problem).toBeNull();
+    expect((await served(hostname, pki.rootPem))?.serial).toBe(serial(cert));
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await orders(id)).toBe(ordersBefore);
+    expect(await managedCount(id)).toBe(0);
+  }, 120_000);
 });
