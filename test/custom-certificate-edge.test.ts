@@ -46,7 +46,18 @@ describe("the customer's own certificate at the edge", () => {
     dst = (await api.post('/v1/destinations', { url: 'https://app.vendor.test:8443' })).json().data.id;
   }, 120_000);
 
+  // Workflow ids of runs that took the custom-certificate step, saved as replay fixtures when
+  // HG_RECORD_HISTORIES=1 (test/replay.test.ts).
+  const recorded: Record<string, string> = {};
   afterAll(async () => {
+    if (process.env.HG_RECORD_HISTORIES === '1') {
+      const { execFileSync } = await import('node:child_process');
+      const { writeFileSync } = await import('node:fs');
+      for (const [name, id] of Object.entries(recorded)) {
+        const json = execFileSync('temporal', ['workflow', 'show', '--address', t.temporal.address, '--workflow-id', `domain/${id}`, '--output', 'json'], { encoding: 'utf8' });
+        writeFileSync(`test/histories/domain-custom-${name}.json`, json);
+      }
+    }
     await edge?.stop();
     await edge?.cleanup();
     await worker?.stop();
@@ -113,6 +124,7 @@ describe("the customer's own certificate at the edge", () => {
     expect(await managedCount(activeId)).toBe(2);
     const shown = await read(activeId);
     expect(shown).toMatchObject({ status: 'active', certificate: { source: 'managed', serial: managed.serial, method: 'http-01' } });
+    recorded['put-delete-managed'] = activeId;
     expect(await t.database.db.anyFirst(sql.unsafe`select kind from certificate_history where domain_id = ${activeId} order by id`))
       .toEqual(['issued', ...Array(20).fill('custom_installed'), 'custom_removed', 'renewed']);
   }, 90_000);
@@ -153,6 +165,7 @@ describe("the customer's own certificate at the edge", () => {
     // Active long before the backoff would have ordered again, with the custom certificate served.
     const active = await waitFor('active with the custom certificate', async () => { const d = await read(id); return d.status === 'active' ? d : null; }, 20_000, 100);
     expect(Date.now() - at).toBeLessThan(10_000);
+    recorded['refused-then-put'] = id;
     expect(active.certificate).toMatchObject({ source: 'custom', serial: serial(cert) });
     expect(active.verification.problem).toBeNull();
     expect((await served(hostname, pki.rootPem))?.serial).toBe(serial(cert));
