@@ -148,6 +148,9 @@ export function createMoveActivities({ db, config, logger, secretBox }: MoveActi
       if (!challengeZone || !issueByDns01) return { enabled: false, ownership: null, certificate: null, problem: null };
       const d = await domains.getById(domainId);
       if (!d || d.status !== 'pending_dns') return { enabled: true, ownership: null, certificate: null, problem: null };
+      // The customer's own certificate is in place: no managed order (it is served ahead anyway).
+      const current = await certificates.latestLive(domainId);
+      if (current?.source === 'custom' && !current.withdrawn) return { enabled: true, ownership: null, certificate: null, problem: null };
       let ownership = d.ownership as OwnershipTrack | null;
       if (ownership?.status !== 'verified') {
         ownership = await checkOwnership(d);

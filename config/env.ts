@@ -81,6 +81,7 @@ const variables = {
   // Certificate issuance (config.certificates; docs/api-decisions.md, "Certificate lifecycle")
   HOSTGATE_CERT_ORDERS_PER_HOUR: { schema: Type.Integer({ minimum: 1, maximum: 100 }), default: '5', describe: 'an integer from 1 to 100: ACME orders per domain per hour, whatever asks for them (the brake that keeps a renewal loop from reaching the CA)' },
   HOSTGATE_CERT_MIN_LIFETIME_SECONDS: { schema: Type.Integer({ minimum: 1, maximum: 34300800 }), default: '3600', describe: 'an integer from 1 to 34300800: certificates living shorter than this many seconds are flagged (history, logs) and renewed at the brake pace' },
+  HOSTGATE_CUSTOM_CERT_CA_FILE: { schema: Type.String({ minLength: 1 }), default: undefined, describe: "path to a PEM file of CA certificates that customers' own certificates may chain to, besides the public roots (docs/custom-certificates.md)" },
   // Webhooks (config.webhooks)
   HOSTGATE_WEBHOOK_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 60000 }), default: '15000', describe: 'an integer from 100 to 60000: milliseconds a webhook receiver has to answer (docs/api-decisions.md: 15 s)' },
   // Billing (config.billing; docs/billing.md). No STRIPE_SECRET_KEY: the built-in local provider.

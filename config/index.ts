@@ -75,7 +75,8 @@ export interface Config {
     limits: { pendingValidations: number; ordersPer3h: number; certsPerDomainWeek: number; failedValidationsPerHour: number };
   };
   /** Issuance that cannot run away (model/certificate-lifetime.ts). */
-  certificates: { ordersPerHour: number; minLifetimeSeconds: number };
+  /** `customCaFile`: extra trust anchors for customers' own certificates (docs/custom-certificates.md). */
+  certificates: { ordersPerHour: number; minLifetimeSeconds: number; customCaFile: string | undefined };
   webhooks: { timeoutMs: number };
   /** Payment provider: Stripe when a secret key is set, else the built-in local one. */
   billing: {
@@ -252,7 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
       challengeDnsServer: raw.HOSTGATE_CHALLENGE_DNS_SERVER,
       limits: { pendingValidations: raw.HOSTGATE_LIMIT_PENDING_VALIDATIONS, ordersPer3h: raw.HOSTGATE_LIMIT_ORDERS_PER_3H, certsPerDomainWeek: raw.HOSTGATE_LIMIT_CERTS_PER_DOMAIN_WEEK, failedValidationsPerHour: raw.HOSTGATE_LIMIT_FAILED_VALIDATIONS_PER_HOUR },
     },
-    certificates: { ordersPerHour: raw.HOSTGATE_CERT_ORDERS_PER_HOUR, minLifetimeSeconds: raw.HOSTGATE_CERT_MIN_LIFETIME_SECONDS },
+    certificates: { ordersPerHour: raw.HOSTGATE_CERT_ORDERS_PER_HOUR, minLifetimeSeconds: raw.HOSTGATE_CERT_MIN_LIFETIME_SECONDS, customCaFile: raw.HOSTGATE_CUSTOM_CERT_CA_FILE },
     webhooks: { timeoutMs: raw.HOSTGATE_WEBHOOK_TIMEOUT_MS },
     billing: {
       graceHours: raw.HOSTGATE_BILLING_GRACE_HOURS,

@@ -103,6 +103,7 @@ describe('configuration', () => {
     HOSTGATE_DNS_SERVERS: '192.0.2.53',
     HOSTGATE_ACME_DIRECTORY_URL: 'https://acme.example/directory',
     HOSTGATE_ACME_CA_BUNDLE: '/etc/ca.pem',
+    HOSTGATE_CUSTOM_CERT_CA_FILE: '/etc/customer-cas.pem',
     HOSTGATE_ACME_EMAIL: 'ops@example.com',
     HOSTGATE_ACME_CAA_IDENTITIES: 'pki.goog',
     HOSTGATE_CHALLENGE_ZONE: 'acme.example.com',

@@ -4,6 +4,7 @@
 import type { CommonQueryMethods } from 'slonik';
 import { Type, type Static } from 'typebox';
 import { row, sql, type Db } from '../pool.ts';
+import { currentFirst } from './certificates.ts';
 import type { Problem } from '../../model/problem.ts';
 import { deployedEverywhere, type EdgeState } from '../../model/edge-health.ts';
 
@@ -31,7 +32,7 @@ export const ServingRow = Type.Object({
 export type ServingRow = Static<typeof ServingRow>;
 const Serving = row(ServingRow);
 
-// The newest stored certificate that still has its key; the domain row only when the edge has
+// The current stored certificate that still has its key (a custom one in place, else the newest); the domain row only when the edge has
 // something to do for it (any other status, or a domain that is gone, means "not served").
 // Without the PEMs (`digest`), the same rows weigh ≈ 200 bytes instead of ≈ 5 KiB: what a full
 // reconcile reads, fetching PEMs only for certificates its cache does not hold (agent.ts).
@@ -45,7 +46,7 @@ const servingSelectOf = (withPems: boolean) => sql.fragment`
   left join lateral (
     select id, serial, chain_pem, private_key_enc, key_id from certificates
     where domain_id = d.id and deleted_at is null and private_key_enc is not null
-    order by created_at desc, id desc limit 1
+    order by ${currentFirst()} limit 1
   ) c on true
   where (d.status = any(${sql.array([...edgeStatuses], 'text')})
     -- A zero-downtime move: a certificate obtained before DNS points at us is deployed ahead, so

@@ -113,9 +113,11 @@ async function movedOn(ctx: DomainContext, result: VerifyAndIssueResult): Promis
   const issuance = result.issuance;
   if (issuance?.ok) {
     carry.certFailures = 0;
-    carry.certificate = { id: issuance.certificate.certificateId, notBefore: Date.parse(issuance.certificate.notBefore), notAfter: Date.parse(issuance.certificate.notAfter) };
+    carry.certificate = { id: issuance.certificate.certificateId, notBefore: Date.parse(issuance.certificate.notBefore), notAfter: Date.parse(issuance.certificate.notAfter),
+      // The customer's own certificate, in place before DNS pointed here (no order was placed).
+      ...(issuance.certificate.custom ? { custom: true } : {}) };
     // Already due for renewal: a problem and the backoff, not another order at once (issue 22).
-    if (lifetimeAware() && dueOnArrival(carry.certificate, Math.max(Date.now(), issuance.certificate.answeredAt ? Date.parse(issuance.certificate.answeredAt) : 0))) {
+    if (!carry.certificate.custom && lifetimeAware() && dueOnArrival(carry.certificate, Math.max(Date.now(), issuance.certificate.answeredAt ? Date.parse(issuance.certificate.answeredAt) : 0))) {
       carry.certFailures++;
       await CancellationScope.nonCancellable(() => lifecycleStore.certificateTrouble({ domainId: ctx.domainId, kind: 'due_on_arrival', problem: dueOnArrivalProblem(carry.certificate!) }));
     }
