@@ -28,6 +28,7 @@ import { createHealthTracker } from './health.ts';
 import { createTrafficAnalytics } from './analytics-flush.ts';
 import { rejectAfter } from '../../process/deadline.ts';
 import { GLOBAL_UNICAST_IPV6, NON_PUBLIC_GLOBAL_IPV6_CIDRS, NON_PUBLIC_IPV4_CIDRS } from '../../security/outbound-url.ts';
+import { coveringWildcard } from '../../model/wildcards.ts';
 
 export interface AgentSettings extends TemplateValues {
   edgeId: string;
@@ -129,8 +130,12 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
   };
   const meter = createBandwidthMeter({
     edgeId: s.edgeId, runtime, repository: repo, logger,
-    domainOf: (h) => domainByHost.get(h) ?? (served.get(h)?.route ? parseRoute(served.get(h)!.route!)?.domainId ?? null : null),
+    // A name with no route of its own was served by the wildcard over it (docs/wildcards.md).
+    domainOf: (h) => domainOfHost(h) ?? (coveringWildcard(h) ? domainOfHost(coveringWildcard(h)!) : null),
   });
+  function domainOfHost(h: string): string | null {
+    return domainByHost.get(h) ?? (served.get(h)?.route ? parseRoute(served.get(h)!.route!)?.domainId ?? null : null);
+  }
 
   const traffic = createTrafficAnalytics({ db: deps.db, admin, edgeId: s.edgeId, port: s.trafficLogPort ?? 0, portFile: `${paths.dir}/traffic-log.port`, logger });
 
