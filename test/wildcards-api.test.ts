@@ -111,6 +111,17 @@ describe('wildcard hostnames: API', () => {
     }
   });
 
+  it('the widget refuses a wildcard (the vendor decides on wildcards, through the server API)', async () => {
+    const session = (await a.post('/v1/widget-sessions', { external_customer_id: 'cus_w', allowed_origins: ['https://vendor.example'], destination_id: dstA })).json().data;
+    const res = await t.app.inject({
+      method: 'POST', url: '/v1/widget/domains', payload: { hostname: '*.widget-wild.com' },
+      headers: { authorization: `Bearer ${session.token}`, origin: 'https://vendor.example', 'idempotency-key': 'widget-wild-1' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatchObject({ code: 'widget_request_failed', param: 'hostname' });
+    expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from domains where hostname = '*.widget-wild.com'`)).toBe(0);
+  });
+
   it('the exclusion constraint holds for writes that bypass the API', async () => {
     const [orgA, orgB] = await t.database.db.anyFirst(sql.unsafe`select id from organizations order by created_at limit 2`) as string[];
     const [rowDstA] = await t.database.db.anyFirst(sql.unsafe`select id from destinations where organization_id = ${orgA!}`) as string[];

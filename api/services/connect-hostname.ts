@@ -74,16 +74,17 @@ export function hostnameConnector(deps: ConnectDeps) {
   function connectHostname<A>(request: FastifyRequest, reply: FastifyReply, input: ConnectInput<A>): Promise<Connected<A>>;
   async function connectHostname<A>(request: FastifyRequest, reply: FastifyReply, input: ConnectInput<A>): Promise<Connected<A>> {
     const forCustomer = input.widgetSessionId !== null;
-    const normalized = normalizeHostname(input.hostname, { serviceDomain: config.serviceDomain, allowWildcard: true });
+    // Wildcards are the vendor's decision (a wildcard covers every name under the customer's
+    // domain and bills as one hostname): the server API takes them, the widget does not
+    // (docs/wildcards.md), so a customer's `*.` is refused as before, reason `wildcard`.
+    const normalized = normalizeHostname(input.hostname, { serviceDomain: config.serviceDomain, allowWildcard: !forCustomer });
     if (!normalized.ok) throw new ApiError('invalid_request', normalized.message, { param: 'hostname', details: { reason: normalized.reason } });
     const { hostname, isApex } = normalized;
     const wildcard = normalized.wildcard === true;
     // A wildcard certificate can only be validated by DNS-01, which Hostgate answers through the
     // customer's delegated `_acme-challenge` CNAME into the challenge zone (docs/wildcards.md).
     if (wildcard && !config.moves.challengeZone) {
-      throw new ApiError('wildcard_requires_challenge_zone', forCustomer
-        ? `${hostname} is a wildcard, which this service cannot take; connect each hostname (for example www.${hostname.slice(2)}) separately`
-        : `${hostname} is a wildcard, whose certificate needs DNS-01 through the challenge zone, and none is configured (HOSTGATE_CHALLENGE_ZONE); connect each hostname separately or configure the challenge zone`, { param: 'hostname' });
+      throw new ApiError('wildcard_requires_challenge_zone', `${hostname} is a wildcard, whose certificate needs DNS-01 through the challenge zone, and none is configured (HOSTGATE_CHALLENGE_ZONE); connect each hostname separately or configure the challenge zone`, { param: 'hostname' });
     }
     if (wildcard && input.alsoConnect) throw new ApiError('invalid_request', `also_connect does not apply to a wildcard (${hostname})`, { param: 'also_connect' });
     const pairedName = input.alsoConnect ? pairedHostname(hostname, isApex, input.alsoConnect) : null;
