@@ -2,7 +2,7 @@
 // certificate cannot be validated by HTTP-01, so its orders — the first one and every renewal —
 // answer the CA with TXT values in the challenge zone, where the customer's
 // `_acme-challenge.<base>` CNAME points (the domain's own label, as for a move). The order, its
-// resumption and the validation stay those of order.ts/validate.ts; only where the answer lives
+// resumption and the validation stay those of order.ts and validate.ts; only where the answer lives
 // differs: PowerDNS's rows instead of the HTTP token table.
 //
 // Values at the domain's name are replaced, not added to: one domain has one open order at a
