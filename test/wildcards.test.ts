@@ -170,6 +170,24 @@ describe('wildcard hostnames end to end', () => {
     expect(JSON.parse(a.body).headers['x-hostgate-domain-id']).toBe(wildcardId);
   }, 180_000);
 
+  it('a wildcard moves with no downtime: ownership TXT and DNS-01 at <name> before the switch, one certificate in all', async () => {
+    const base = 'moving-wild.test';
+    acme.dns.set(`*.${base}`, [{ type: 'A', value: '192.0.2.80' }]);
+    const created = (await api.post('/v1/domains', { hostname: `*.${base}`, destination_id: destinationId })).json().data;
+    const txt = created.dns_records.find((r: { type: string }) => r.type === 'TXT');
+    const cname = created.dns_records.find((r: { name: string }) => r.name === `_acme-challenge.${base}`);
+    expect(txt.name).toBe(`_hostgate.${base}`);
+    acme.dns.set(txt.name, [{ type: 'TXT', value: txt.value }]);
+    acme.dns.set(cname.name, [{ type: 'CNAME', value: cname.value }]);
+    const held = await verifyUntil(created.id, 'the move\'s certificate deployed before the switch', (d) => d.certificate.status === 'deployed');
+    expect(held).toMatchObject({ status: 'pending_dns', ownership: { status: 'verified' }, certificate: { method: 'dns-01' }, verification: { problem: { code: 'wrong_target' } } });
+    const early = await edgeGet(edge.port, `early.${base}`, { ca: pebbleRoot });
+    expect(early).toMatchObject({ status: 200, authorized: true, san: `DNS:*.${base}` });
+    acme.dns.set(`*.${base}`, [{ type: 'CNAME', value: EDGE }]);
+    await verifyUntil(created.id, 'active after the switch', (d) => d.status === 'active');
+    expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from certificates where domain_id = ${created.id}`)).toBe(1);
+  }, 180_000);
+
   it('another organization cannot connect a name under the wildcard, nor a wildcard over the names of this one', async () => {
     const other = client(t.app, (await createOrgWithKey(t, undefined, 'Other org')).auth);
     const dst = (await other.post('/v1/destinations', { url: 'https://other.vendor.test:8443' })).json().data.id;
