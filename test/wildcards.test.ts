@@ -6,6 +6,7 @@
 // it is served with its own.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sql } from '../db/pool.ts';
+import { trafficRepository } from '../db/repositories/traffic.ts';
 import { startAcmeStack, EDGE, type AcmeStack } from './support/acme-stack.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
 import { edgeGet, startEdgeProcess, type EdgeProcess } from './support/haproxy-edge.ts';
@@ -69,7 +70,10 @@ describe('wildcard hostnames end to end', () => {
     worker = await startTestWorker(t.temporal, t.database.db, t.config);
     api = client(t.app, (await createOrgWithKey(t)).auth);
     destinationId = (await api.post('/v1/destinations', { url: 'https://app.vendor.test:8443' })).json().data.id;
-    edge = await startEdgeProcess({ databaseUrl: t.database.url, resolvers: acme.dns.server, originCaFile: originCa.certPath });
+    edge = await startEdgeProcess({
+      databaseUrl: t.database.url, resolvers: acme.dns.server, originCaFile: originCa.certPath,
+      env: { HOSTGATE_EDGE_ANALYTICS_FLUSH_MS: '200', HOSTGATE_EDGE_BANDWIDTH_INTERVAL_MS: '200' },
+    });
     pebbleRoot = await acme.pebble.rootPem();
   }, 120_000);
 
@@ -168,6 +172,15 @@ describe('wildcard hostnames end to end', () => {
     const a = await edgeGet(edge.port, `a.${BASE}`, { ca: pebbleRoot });
     expect(a).toMatchObject({ status: 200, serial: wildcardSerial });
     expect(JSON.parse(a.body).headers['x-hostgate-domain-id']).toBe(wildcardId);
+
+    // Analytics and billed bytes: requests for names under the wildcard count to the wildcard
+    // domain, the exact hostname's to its own.
+    const from = new Date(Date.now() - 10 * 60_000);
+    const to = new Date(Date.now() + 2 * 60_000);
+    const requestsOf = async (domainId: string) => (await trafficRepository(t.database.db).series(domainId, 'minute', from, to)).reduce((n, b) => n + b.counters.requests, 0);
+    const bytesOf = async (domainId: string) => Number(await t.database.db.oneFirst(sql.unsafe`select coalesce(sum(bytes_out), 0)::int8 from domain_bandwidth_hourly where domain_id = ${domainId}`));
+    await waitFor('the wildcard\'s requests and bytes counted to it', async () => (await requestsOf(wildcardId) >= 3 && await bytesOf(wildcardId) > 0) || null, 20_000, 200);
+    await waitFor('the exact hostname\'s counted to it', async () => (await requestsOf(id) >= 1 && await bytesOf(id) > 0) || null, 20_000, 200);
   }, 180_000);
 
   it('a wildcard moves with no downtime: ownership TXT and DNS-01 at <name> before the switch, one certificate in all', async () => {
