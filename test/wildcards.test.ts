@@ -181,6 +181,16 @@ describe('wildcard hostnames end to end', () => {
     const bytesOf = async (domainId: string) => Number(await t.database.db.oneFirst(sql.unsafe`select coalesce(sum(bytes_out), 0)::int8 from domain_bandwidth_hourly where domain_id = ${domainId}`));
     await waitFor('the wildcard\'s requests and bytes counted to it', async () => (await requestsOf(wildcardId) >= 3 && await bytesOf(wildcardId) > 0) || null, 20_000, 200);
     await waitFor('the exact hostname\'s counted to it', async () => (await requestsOf(id) >= 1 && await bytesOf(id) > 0) || null, 20_000, 200);
+
+    // A new agent adopting the running HAProxy reads the wildcard back (`show map`, `show ssl
+    // crt-list` with the `*.<name>` filter) as what it should serve: nothing to repair.
+    await edge.kill();
+    const mark = edge.logs.length;
+    await edge.start();
+    await edge.waitForLog('edge: serving', mark);
+    expect(edge.logs.slice(mark).find((l) => l.msg === 'edge: serving')).toMatchObject({ mode: 'adopted' });
+    expect(edge.logs.slice(mark).filter((l) => l.msg === 'edge: reconcile repaired drift')).toEqual([]);
+    expect(await edgeGet(edge.port, `c.${BASE}`, { ca: pebbleRoot })).toMatchObject({ status: 200, serial: wildcardSerial });
   }, 180_000);
 
   it('a wildcard moves with no downtime: ownership TXT and DNS-01 at <name> before the switch, one certificate in all', async () => {
