@@ -12,12 +12,14 @@
 //
 // The phases live in certificates/: order.ts → validate.ts → finalize.ts; the CA client, its
 // transport and the error classification in acme/; the SQL in db/repositories/.
+import { Resolver } from 'node:dns/promises';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/pool.ts';
 import { acmeAccountsRepository } from '../db/repositories/acme-accounts.ts';
 import { acmeOrdersRepository } from '../db/repositories/acme-orders.ts';
 import { certificateLifecycleRepository } from '../db/repositories/certificate-lifecycle.ts';
 import { certificatesRepository } from '../db/repositories/certificates.ts';
+import { challengeZoneRepository } from '../db/repositories/challenge-zone.ts';
 import { domainsRepository } from '../db/repositories/domains.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { SecretBox } from '../security/secret-box.ts';
@@ -25,6 +27,7 @@ import { createAcmeClients } from '../acme/client.ts';
 import type { AcmeResponse } from '../acme/transport.ts';
 import type { IssuanceContext } from './certificates/context.ts';
 import { createCaCalls } from './certificates/failures.ts';
+import { createDns01Publisher } from './certificates/dns01-publish.ts';
 import { createFinalizePhase } from './certificates/finalize.ts';
 import { createOrderPhase } from './certificates/order.ts';
 import type { FinalizeInput, IssuedCertificate } from './certificates/types.ts';
@@ -55,9 +58,14 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
     directoryUrl, caBundlePath: config.acme.caBundlePath, email: config.acme.email,
     accounts: acmeAccountsRepository(db), secretBox, logger, observe: deps.observeCaResponse, ca: calls.ca,
   });
+  // A wildcard's orders answer DNS-01 in the challenge zone, checked against OUR server (as moves do).
+  const ourServer = new Resolver({ timeout: 1_000, tries: 2, maxTimeout: 1_000 });
+  ourServer.setServers([config.moves.challengeDnsServer]);
+  const domains = domainsRepository(db);
+  const dns01 = createDns01Publisher({ zone: challengeZoneRepository(db), challengeZone: config.moves.challengeZone, ourServer, domains });
   const ctx: IssuanceContext = {
     ...calls, directoryUrl, client: clients.get, secretBox, logger, waiting: createWaiting(deps), activateOnIssue: config.edgeDeployment === 'skip',
-    orders: acmeOrdersRepository(db), certificates: certificatesRepository(db), domains: domainsRepository(db),
+    orders: acmeOrdersRepository(db), certificates: certificatesRepository(db), domains, dns01,
     lifecycle: certificateLifecycleRepository(db),
     limits: { ordersPerHour: config.certificates.ordersPerHour, minLifetimeMs: config.certificates.minLifetimeSeconds * 1000 },
   };

@@ -17,6 +17,7 @@
 //   Fast DNS costs one workflow task per check, as before.
 // - background: `recheckDns`, a regular activity on the DNS task queue (worker/create-worker.ts)
 //   with slots of its own and `backgroundBudgetMs`.
+import { randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../config/index.ts';
@@ -31,6 +32,8 @@ import {
   evaluateDnsVerification, isRetryableProblem, normName,
   type AddressLookup, type CaaFinding, type CaaRecord, type ChainEnd, type DnsObservation, type DnsProblem,
 } from '../model/dns-verification.ts';
+import { delegationName, delegationTarget } from '../model/domain-moves.ts';
+import { isWildcard, judgeDelegation, probeName, type DelegationLookup } from '../model/wildcards.ts';
 
 export interface VerifyDnsInput {
   domainId: string;
@@ -123,7 +126,14 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
    * `lookup_failed`, retryable — the lookups still in flight finish in the background, bounded by
    * the resolver's timeout × tries, and their answers are dropped.
    */
-  async function lookUp(domain: Pick<DomainRow, 'hostname' | 'is_apex'>, lane: DnsLane): Promise<{ result: DnsCheckResult; verification: StoredVerification; answered: boolean }> {
+  async function lookUp(domain: Pick<DomainRow, 'hostname' | 'is_apex'> & { challenge_label?: string }, lane: DnsLane): Promise<{ result: DnsCheckResult; verification: StoredVerification; answered: boolean }> {
+    // A wildcard (docs/wildcards.md): a fresh random name under it must reach us, and its
+    // `_acme-challenge.<base>` must be delegated to the challenge zone (DNS-01 is its only way to
+    // a certificate). Judged as the wildcard itself, so the messages name `*.<base>`.
+    const wildcard = isWildcard(domain.hostname);
+    const zone = config.moves.challengeZone;
+    const delegation = wildcard && zone && domain.challenge_label
+      ? { name: delegationName(domain.hostname), expected: delegationTarget(domain.challenge_label, zone) } : null;
     const started = Date.now();
     const budget = lane === 'local' ? config.dnsLimits.localBudgetMs : lane === 'probe' ? Math.min(PROBE_BUDGET_MS, config.dnsLimits.localBudgetMs) : config.dnsLimits.backgroundBudgetMs;
     const deadline = started + budget;
@@ -132,7 +142,7 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
     const resolver = resolverFor.get(lane);
     let outcome: 'answered' | 'budget_exceeded' | 'no_permit' = 'answered';
     try {
-      let observed: DnsObservation;
+      let observed: DnsObservation & { delegation?: DelegationLookup };
       if (!release) {
         outcome = 'no_permit';
         observed = nothingKnown(domain.hostname);
@@ -141,7 +151,7 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
         // lookups abandoned at the budget still count, so at most `localConcurrency` are ever in
         // flight on this lane.
         if (inWorkflowTask) dnsLocalLookupsInFlight.inc({ lane });
-        const lookups = observe(resolver, domain.hostname).finally(() => {
+        const lookups = observeWithDelegation(resolver, wildcard ? probeName(domain.hostname, randomBytes(5).toString('hex')) : domain.hostname, delegation?.name ?? null).finally(() => {
           release();
           if (inWorkflowTask) dnsLocalLookupsInFlight.dec({ lane });
         });
@@ -157,6 +167,18 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
         caaIdentities: config.acme.caaIdentities,
         observed,
       });
+      if (delegation) {
+        verdict.expected.push({ type: 'CNAME', name: delegation.name, value: delegation.expected });
+        const lookup: DelegationLookup = observed.delegation ?? { status: 'error' };
+        if (lookup.status === 'found') verdict.found.push({ type: 'CNAME', name: delegation.name, value: lookup.target });
+        const problem = verdict.ok ? judgeDelegation(delegation.name, delegation.expected, lookup) : null;
+        if (problem) { verdict.ok = false; verdict.problem = problem; }
+      } else if (wildcard) {
+        // A wildcard without the challenge zone (configuration removed after it was created): no
+        // certificate can be obtained for it.
+        const problem = { code: 'delegation_cname_missing' as const, message: `${domain.hostname} is a wildcard, whose certificate needs the challenge zone, which this service no longer has (HOSTGATE_CHALLENGE_ZONE)` };
+        if (verdict.ok) { verdict.ok = false; verdict.problem = problem; }
+      }
       return {
         result: { ok: verdict.ok, checked_at: checkedAt, problem: verdict.problem, retryable: isRetryableProblem(verdict.problem) },
         verification: { checked_at: checkedAt, expected: verdict.expected, found: verdict.found, problem: verdict.problem },
@@ -172,7 +194,8 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
   async function verifyIn(lane: DnsLane, { domainId, expectedSeq, hostname, isApex, transition = 'dns_verified' }: VerifyDnsInput): Promise<DnsCheckResult & { state: DomainState; hostname: string }> {
     // The workflow knows the hostname and whether it is an apex (both fixed at creation): then
     // the check costs one statement — the move when DNS is right, else storing what was found.
-    const known = hostname !== undefined && isApex !== undefined ? { hostname, is_apex: isApex } : null;
+    // (A wildcard's check needs its row: the delegation label.)
+    const known = hostname !== undefined && isApex !== undefined && !isWildcard(hostname) ? { hostname, is_apex: isApex } : null;
     const domain = known ? null : await liveDomain(domainId);
     const subject = known ?? domain!;
     const { result, verification, answered } = await lookUp(subject, lane);
@@ -226,6 +249,22 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
       return rest;
     },
   };
+}
+
+/** The observation, and for a wildcard its delegation CNAME's lookup (in parallel). */
+async function observeWithDelegation(resolver: Resolver, name: string, delegation: string | null): Promise<DnsObservation & { delegation?: DelegationLookup }> {
+  if (delegation === null) return observe(resolver, name);
+  const [observed, lookup] = await Promise.all([observe(resolver, name), lookUpDelegation(resolver, delegation)]);
+  return { ...observed, delegation: lookup };
+}
+
+async function lookUpDelegation(resolver: Resolver, name: string): Promise<DelegationLookup> {
+  try {
+    const targets = await resolver.resolveCname(name);
+    return targets[0] === undefined ? { status: 'missing' } : { status: 'found', target: normName(targets[0]) };
+  } catch (error) {
+    return statusOf(error) === 'error' ? { status: 'error' } : { status: 'missing' };
+  }
 }
 
 /** What a check that learned nothing observed: every lookup failed (→ `lookup_failed`). */

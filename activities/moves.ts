@@ -22,6 +22,7 @@ import { createAcmeClients } from '../acme/client.ts';
 import { judgeCaa, normName } from '../model/dns-verification.ts';
 import { delegationName, delegationTarget, limitCodes, ownershipRecordName, ownershipValue } from '../model/domain-moves.ts';
 import { normalizeHostname } from '../model/hostname.ts';
+import { wildcardBase } from '../model/wildcards.ts';
 import { brakeProblem, stillUsable } from '../model/certificate-lifetime.ts';
 import type { SecretBox } from '../security/secret-box.ts';
 import { createDns01Issuer } from './certificates/dns01.ts';
@@ -172,13 +173,14 @@ export function createMoveActivities({ db, config, logger, secretBox }: MoveActi
         return { enabled: true, ownership: 'verified', certificate: 'pending_validation', problem: problem.code };
       };
 
-      const parsed = normalizeHostname(d.hostname, { serviceDomain: '' });
+      const parsed = normalizeHostname(d.hostname, { serviceDomain: '', allowWildcard: true });
       const registeredDomain = parsed.ok ? parsed.registrableDomain : d.hostname;
       const counts = await moves.counts({ organizationId: d.organization_id, domainId, hostname: d.hostname, registeredDomain });
       if (entering && counts.pendingValidations >= limits.pendingValidations) return hold(limitProblem(counts, registeredDomain, true)!);
       const delegation = await checkDelegation(d);
       if (delegation) return hold(delegation);
-      const caa = judgeCaa(d.hostname, await relevantCaa(resolver, normName(d.hostname)), config.acme.caaIdentities);
+      // A wildcard's CAA set is looked up from its base (RFC 8659 §3), and judged with issuewild.
+      const caa = judgeCaa(d.hostname, await relevantCaa(resolver, normName(wildcardBase(d.hostname))), config.acme.caaIdentities);
       if (caa) return hold(caa.code === 'lookup_failed' ? { code: 'caa_lookup_failed', message: caa.message } : caa);
       const limit = limitProblem(counts, registeredDomain, false);
       if (limit) return hold(limit.code === 'failed_validations_limit' ? withLastRefusal(limit, track?.problem ?? null) : limit);

@@ -34,6 +34,8 @@ export const errorCatalogue = {
   unsupported_media_type: { status: 415, example: 'content type "text/plain" is not supported: send application/json' },
   idempotency_key_reused: { status: 422, example: 'this Idempotency-Key was used for a different request (method, path or body); use a new key for a new request' },
   apex_domains_unavailable: { status: 422, example: 'customer.com is an apex domain, which needs A/AAAA records to this service\'s edge, and no edge address is configured (HOSTGATE_EDGE_IPV4/HOSTGATE_EDGE_IPV6); connect a subdomain such as www.customer.com instead', param: 'hostname' },
+  // A wildcard hostname without the challenge zone its DNS-01 needs (issue 22, docs/wildcards.md).
+  wildcard_requires_challenge_zone: { status: 422, example: '*.customer.com is a wildcard, whose certificate needs DNS-01 through the challenge zone, and none is configured (HOSTGATE_CHALLENGE_ZONE); connect each hostname separately or configure the challenge zone', param: 'hostname' },
   // A widget session that names no destination while the organization has none or several (issue 18).
   destination_required: { status: 422, example: 'destination_id is required: the organization does not have exactly one destination, so the widget could not tell where domains point. Pass the destination_id of one of your destinations (GET /v1/destinations).', param: 'destination_id' },
   // Traffic analytics (issue 24, docs/analytics.md).

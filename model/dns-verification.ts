@@ -7,7 +7,9 @@ import { dnsRecordsFor, type DnsRecord, type EdgeTargets } from './dns-records.t
 
 export type DnsProblemCode =
   | 'nxdomain' | 'no_records' | 'wrong_target' | 'conflicting_records'
-  | 'caa_forbids_ca' | 'proxied_by_cdn' | 'lookup_failed';
+  | 'caa_forbids_ca' | 'proxied_by_cdn' | 'lookup_failed'
+  // A wildcard's `_acme-challenge.<name>` CNAME into the challenge zone (issue 22, docs/wildcards.md).
+  | 'delegation_cname_missing' | 'delegation_cname_wrong';
 
 export interface DnsProblem { code: DnsProblemCode; message: string }
 
@@ -160,7 +162,11 @@ export function evaluateDnsVerification(input: VerificationInput): VerificationR
   }
 }
 
-/** Judges the relevant CAA set for a non-wildcard name (RFC 8659 §4.2: only `issue` applies). */
+/**
+ * Judges the relevant CAA set (RFC 8659 §4.2): for a name, its `issue` records; for a wildcard
+ * (`*.<name>`, issue 22), its `issuewild` records when there are any, else its `issue` records
+ * (§4.3).
+ */
 export function judgeCaa(hostname: string, caa: CaaFinding, identities: string[]): DnsProblem | null {
   if (caa.status === 'error') {
     return { code: 'lookup_failed', message: `The CAA records of ${caa.name} could not be checked because its DNS servers did not answer. We will try again shortly.` };
@@ -175,14 +181,15 @@ export function judgeCaa(hostname: string, caa: CaaFinding, identities: string[]
       message: `${caa.name} has a CAA record marked critical with a tag certificate authorities do not understand ("${criticalUnknown.tag}"), so no certificate can be issued for ${hostname}. Remove that record or clear its critical flag.`,
     };
   }
-  const issue = caa.records.filter((r) => r.tag.toLowerCase() === 'issue');
+  const issueWild = hostname.startsWith('*.') ? caa.records.filter((r) => r.tag.toLowerCase() === 'issuewild') : [];
+  const issue = issueWild.length > 0 ? issueWild : caa.records.filter((r) => r.tag.toLowerCase() === 'issue');
   if (issue.length === 0) return null;
   const issuers = issue.map((r) => normName(r.value.split(';')[0] ?? ''));
   if (issuers.some((i) => ours.has(i))) return null;
   const named = unique(issuers.filter(Boolean));
   return {
     code: 'caa_forbids_ca',
-    message: `The CAA records on ${caa.name} ${named.length ? `allow only ${list(named)} to issue certificates` : 'forbid all certificate authorities from issuing certificates'}, so we cannot get one for ${hostname}. Add a CAA record on ${caa.name}: 0 issue "${ca}".`,
+    message: `The CAA records on ${caa.name} ${named.length ? `allow only ${list(named)} to issue certificates` : 'forbid all certificate authorities from issuing certificates'}, so we cannot get one for ${hostname}. Add a CAA record on ${caa.name}: 0 ${issueWild.length > 0 ? 'issuewild' : 'issue'} "${ca}".`,
   };
 }
 

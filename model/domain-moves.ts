@@ -2,13 +2,18 @@
 // still serves traffic elsewhere, and the problem codes of the ownership and certificate tracks.
 // Pure: imported by the API's presenters, the activities and tests alike.
 import type { DnsRecord } from './dns-records.ts';
+import { wildcardBase } from './wildcards.ts';
+
+// A wildcard `*.<base>` has its records at <base> (docs/wildcards.md): the CA looks for a
+// wildcard's DNS-01 answer at `_acme-challenge.<base>` (RFC 8555 §8.4), and a name under `*` would
+// be a literal `*` label most DNS providers' forms refuse.
 
 /** Where the ownership TXT record goes. */
-export const ownershipRecordName = (hostname: string) => `_hostgate.${hostname}`;
+export const ownershipRecordName = (hostname: string) => `_hostgate.${wildcardBase(hostname)}`;
 /** What it must hold (the token is per domain and random). */
 export const ownershipValue = (token: string) => `hostgate-verification=${token}`;
 /** Where the CA looks for the DNS-01 answer; the customer delegates it to us with a CNAME. */
-export const delegationName = (hostname: string) => `_acme-challenge.${hostname}`;
+export const delegationName = (hostname: string) => `_acme-challenge.${wildcardBase(hostname)}`;
 /** The name in our challenge zone the delegation CNAME points at (opaque: no hostname in it). */
 export const delegationTarget = (label: string, zone: string) => `${label}.${zone.toLowerCase().replace(/\.$/, '')}`;
 

@@ -13,7 +13,8 @@ export type HostnameRejection =
   | 'single_label' | 'service_domain' | 'public_suffix' | 'mixed_script' | 'confusable';
 
 export type HostnameResult =
-  | { ok: true; hostname: string; isApex: boolean; registrableDomain: string }
+  /** `wildcard`: the name is `*.<base>` (only with `allowWildcard`; see model/wildcards.ts). */
+  | { ok: true; hostname: string; isApex: boolean; registrableDomain: string; wildcard?: true }
   | { ok: false; reason: HostnameRejection; message: string };
 
 const MAX_HOSTNAME = 253;
@@ -38,10 +39,18 @@ function fail(reason: HostnameRejection, message: string): HostnameResult {
  * Special-use names (`.example`, `.test`, `.localhost`) are not refused here: they are harmless (DNS
  * verification simply never succeeds on the public internet) and the local stack and tests use them.
  */
-export function normalizeHostname(input: string, opts: { serviceDomain: string }): HostnameResult {
+export function normalizeHostname(input: string, opts: { serviceDomain: string; allowWildcard?: boolean }): HostnameResult {
   let name = String(input ?? '').trim().toLowerCase();
   if (name === '') return fail('empty', 'Enter a hostname, for example shop.example.com.');
   if (name.length > MAX_INPUT) return fail('too_long', `A hostname can be at most ${MAX_HOSTNAME} characters long.`);
+  // A wildcard (issue 22) is exactly one leading `*.` label over a name that passes every rule
+  // below by itself: `*.com`, `*.co.uk` and `*.*.example.com` are refused with the base's reason.
+  if (opts.allowWildcard && name.startsWith('*.')) {
+    const base = normalizeHostname(name.slice(2), { serviceDomain: opts.serviceDomain });
+    if (!base.ok) return base.reason === 'wildcard' ? fail('wildcard', 'A wildcard has exactly one "*." at the start, for example *.shop.example.com.') : base;
+    if (base.hostname.length + 2 > MAX_HOSTNAME) return fail('too_long', `A hostname can be at most ${MAX_HOSTNAME} characters long (this one has ${base.hostname.length + 2} once converted).`);
+    return { ok: true, hostname: `*.${base.hostname}`, isApex: false, registrableDomain: base.registrableDomain, wildcard: true };
+  }
 
   // Before any IDN processing: domainToASCII parses like a URL host and would silently turn
   // "a/b.com" into "a" or "127.1" into "127.0.0.1".

@@ -92,7 +92,7 @@ describe('destinations and domains API', () => {
   });
 
   it.each([
-    ['*.wild.example.com', 'wildcard'], ['1.2.3.4', 'ip_literal'], ['co.uk', 'public_suffix'], ['localhostonly', 'single_label'],
+    ['*.*.wild.example.com', 'wildcard'], ['shop.*.example.com', 'wildcard'], ['1.2.3.4', 'ip_literal'], ['co.uk', 'public_suffix'], ['localhostonly', 'single_label'],
     ['api.hostgate.test', 'service_domain'], [`${'a'.repeat(64)}.example.com`, 'label_too_long'], ['bad_chars!.example.com', 'invalid_characters'],
   ])('refuses hostname %s (%s)', async (hostname, reason) => {
     const res = await api.post('/v1/domains', { hostname, destination_id: destinationId });

@@ -9,6 +9,7 @@ import type { Logger } from '../../logging/logger.ts';
 import type { SecretBox } from '../../security/secret-box.ts';
 import type { CaCalls } from './failures.ts';
 import type { Waiting } from './waiting.ts';
+import type { Dns01Publisher } from './dns01-publish.ts';
 
 export interface IssuanceContext extends CaCalls {
   directoryUrl: string;
@@ -23,6 +24,8 @@ export interface IssuanceContext extends CaCalls {
   lifecycle: CertificateLifecycleRepository;
   /** config.certificates: orders per domain per hour; the lifetime floor. */
   limits: { ordersPerHour: number; minLifetimeMs: number };
+  /** Where a wildcard's DNS-01 answers go (the challenge zone; issue 22). */
+  dns01: Dns01Publisher;
   /** A new certificate activates its domain at once (no edge has to serve it first). */
   activateOnIssue: boolean;
 }

@@ -9,6 +9,10 @@ import { CERTIFICATE_REFUSED } from '../../model/certificate-issuance.ts';
 import { brakeProblem } from '../../model/certificate-lifetime.ts';
 import type { IssuanceContext } from './context.ts';
 import { refused } from './failures.ts';
+import { isWildcard } from '../../model/wildcards.ts';
+
+/** The challenge a hostname's orders answer: DNS-01 for a wildcard (HTTP-01 cannot validate one). */
+const challengeType = (hostname: string): 'http-01' | 'dns-01' => (isWildcard(hostname) ? 'dns-01' : 'http-01');
 
 /** An open order this close to its expiry is not resumed: a new one is placed. */
 const ORDER_EXPIRY_MARGIN_MS = 10 * 60_000;
@@ -45,23 +49,38 @@ export function createOrderPhase(ctx: IssuanceContext) {
     }
   }
 
-  /** The order's authorizations and the HTTP-01 key authorization of every pending one. */
-  async function pendingChallenges(client: Client, caOrder: Order): Promise<PendingChallenges> {
+  /**
+   * The order's authorizations and the key authorization of every pending one's challenge:
+   * HTTP-01, or DNS-01 for a wildcard (the only type a CA offers for one; docs/wildcards.md).
+   */
+  async function pendingChallenges(client: Client, caOrder: Order, hostname: string): Promise<PendingChallenges> {
+    const type = challengeType(hostname);
     const authorizations = await ctx.ca('fetch authorizations', () => client.getAuthorizations(caOrder));
-    const all = authorizations.map((authz) => ({ authz, challenge: authz.challenges.find((c) => c.type === 'http-01') }));
+    const all = authorizations.map((authz) => ({ authz, challenge: authz.challenges.find((c) => c.type === type) }));
     const rows: PendingChallenges['rows'] = [];
     for (const { authz, challenge } of all) {
       if (authz.status !== 'pending') continue;
-      if (!challenge) throw refused('no_http01_challenge', `The certificate authority offered no HTTP-01 challenge for ${authz.identifier.value}`);
+      if (!challenge) throw refused(type === 'dns-01' ? 'no_dns01_challenge' : 'no_http01_challenge', `The certificate authority offered no ${type.toUpperCase()} challenge for ${authz.identifier.value}`);
       rows.push({ token: challenge.token, keyAuthorization: await client.getChallengeKeyAuthorization(challenge), url: challenge.url });
     }
     return { all, rows };
   }
 
-  /** Stores the key authorization of every pending authorization's HTTP-01 challenge. */
-  async function storeChallenges(client: Client, domainId: string, caOrder: Order): Promise<PendingChallenges['all']> {
-    const { all, rows } = await pendingChallenges(client, caOrder);
-    await orders.insertTokens(domainId, rows);
+  /**
+   * Puts the answers where the CA looks: HTTP-01 tokens for edge/'s challenge listener, DNS-01
+   * values (already hashed by acme-client) into the challenge zone; returns the HTTP-01 tokens to
+   * store (none for DNS-01).
+   */
+  async function answerAt(domainId: string, hostname: string, rows: PendingChallenges['rows']): Promise<PendingChallenges['rows']> {
+    if (challengeType(hostname) === 'http-01') return rows;
+    await ctx.dns01.publish(domainId, rows.map((r) => r.keyAuthorization));
+    return [];
+  }
+
+  /** Stores (publishes) the key authorization of every pending authorization's challenge. */
+  async function storeChallenges(client: Client, domainId: string, caOrder: Order, hostname: string): Promise<PendingChallenges['all']> {
+    const { all, rows } = await pendingChallenges(client, caOrder, hostname);
+    await orders.insertTokens(domainId, await answerAt(domainId, hostname, rows));
     return all;
   }
 
@@ -96,7 +115,7 @@ export function createOrderPhase(ctx: IssuanceContext) {
     // The per-domain brake, whatever asked for this order (a loop, a retry, a burst of verifies):
     // held, it is a refusal that says when the window frees (model/certificate-lifetime.ts).
     const { ordersPerHour } = ctx.limits;
-    const brake = await ctx.lifecycle.admitOrder(domainId, 'http-01', ordersPerHour, HOUR_MS);
+    const brake = await ctx.lifecycle.admitOrder(domainId, challengeType(hostname), ordersPerHour, HOUR_MS);
     if (!brake.admitted) {
       const problem = brakeProblem(ordersPerHour, brake.retryAt);
       await ctx.lifecycle.recordTrouble(domainId, 'order_brake', problem.message);
@@ -113,10 +132,11 @@ export function createOrderPhase(ctx: IssuanceContext) {
     }
     // Reading the authorizations tells the CA nothing; with them the row holds every URL the
     // next steps POST to, and the tokens go in right after it.
-    const challenges = caOrder.status === 'pending' ? await pendingChallenges(client, caOrder) : null;
+    const challenges = caOrder.status === 'pending' ? await pendingChallenges(client, caOrder, hostname) : null;
+    const tokens = challenges ? await answerAt(domainId, hostname, challenges.rows) : [];
     const inserted = await orders.insertWithTokens({
       orderUrl: caOrder.url, domainId, directoryUrl, hostname, status: caOrder.status, expiresAt: caOrder.expires ?? null, finalizeUrl: caOrder.finalize ?? null,
-      challengeUrls: challenges ? challenges.rows.map((r) => r.url) : null, tokens: challenges?.rows ?? [],
+      challengeUrls: challenges ? challenges.rows.map((r) => r.url) : null, tokens,
     });
     if (inserted) logger.info({ domainId, hostname, orderUrl: caOrder.url }, 'ACME order placed');
     return inserted;
@@ -151,7 +171,7 @@ export function createOrderPhase(ctx: IssuanceContext) {
           if (!(error instanceof ApplicationFailure && error.type === CERTIFICATE_REFUSED)) throw error;
         }
         if (caOrder && caOrder.status !== 'invalid') {
-          if (caOrder.status === 'pending') await storeChallenges(client, domainId, caOrder);
+          if (caOrder.status === 'pending') await storeChallenges(client, domainId, caOrder, open.hostname);
           await orders.setStatus(open.order_url, caOrder.status);
           logger.info({ domainId, hostname, orderUrl: open.order_url, status: caOrder.status }, 'resuming ACME order');
           return { ...open, status: caOrder.status } as OrderRow;

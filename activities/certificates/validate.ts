@@ -60,7 +60,7 @@ export function createValidationPhase(ctx: IssuanceContext, orderPhase: OrderPha
     let caOrder = await fetchOrder(client, order);
     if (caOrder.status === 'pending') {
       // Tokens first (a re-run after they were lost re-stores them), then tell the CA.
-      const challenges = await storeChallenges(client, order.domain_id, caOrder);
+      const challenges = await storeChallenges(client, order.domain_id, caOrder, order.hostname);
       for (const { authz, challenge } of challenges) {
         if (authz.status === 'pending' && challenge && challenge.status === 'pending') {
           await ctx.ca('answer challenge', () => client.completeChallenge(challenge));

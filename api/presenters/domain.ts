@@ -6,7 +6,8 @@ import { replacedAt } from '../../model/certificate-lifetime.ts';
 import type { DomainBandwidthRow } from '../../db/repositories/usage.ts';
 import type { CertificateTrack as StoredCertificateTrack, OwnershipTrack as StoredOwnershipTrack } from '../../db/repositories/domain-moves.ts';
 import { dnsRecordsFor } from '../../model/dns-records.ts';
-import { moveRecords, ownershipRecordName, ownershipValue } from '../../model/domain-moves.ts';
+import { delegationName, delegationTarget, moveRecords, ownershipRecordName, ownershipValue } from '../../model/domain-moves.ts';
+import { isWildcard } from '../../model/wildcards.ts';
 import type { CertificateTrack, Domain, DomainBandwidth, OwnershipTrack, Verification } from '../schemas/domains.ts';
 import { timestamp, timestampOrNull } from './timestamps.ts';
 
@@ -35,10 +36,12 @@ type TrackState = Pick<Static<typeof CertificateTrack>, 'status' | 'method' | 'p
 function trackOf(d: DomainRow, problem: VerificationOut['problem']): TrackState {
   const stored = d.certificate_track as StoredCertificateTrack | null;
   const held = stored && (stored.status === 'issued' || stored.status === 'deployed') ? stored : null;
-  if (d.status === 'active' || d.status === 'suspended') return { status: 'deployed', method: held?.method ?? 'http-01', problem: null, updated_at: timestampOrNull(held?.updated_at) };
+  // The lifecycle's own orders: HTTP-01, or DNS-01 through the delegation for a wildcard (docs/wildcards.md).
+  const ownMethod = isWildcard(d.hostname) ? 'dns-01' : 'http-01';
+  if (d.status === 'active' || d.status === 'suspended') return { status: 'deployed', method: held?.method ?? ownMethod, problem: null, updated_at: timestampOrNull(held?.updated_at) };
   if (d.status === 'pending_certificate') {
     return held ? { status: held.status, method: held.method, problem: null, updated_at: timestampOrNull(held.updated_at) }
-      : { status: problem && BLOCKING.has(problem.code) ? 'blocked' : 'pending_validation', method: 'http-01', problem, updated_at: null };
+      : { status: problem && BLOCKING.has(problem.code) ? 'blocked' : 'pending_validation', method: ownMethod, problem, updated_at: null };
   }
   if (d.status === 'pending_dns' && stored) {
     // No order exists while the delegation or CAA is wrong: say so rather than "pending_validation".
@@ -81,7 +84,8 @@ export function presentDomain(d: DomainRow, config: Config, facts: CertificateFa
     dns_records: zone ? [...expected, ...moveRecords({ hostname: d.hostname, ownershipToken: d.ownership_token, challengeLabel: d.challenge_label }, zone)] : expected,
     verification: {
       checked_at: timestampOrNull(stored.checked_at),
-      expected,
+      // A wildcard's DNS check also needs its delegation CNAME (docs/wildcards.md).
+      expected: zone && isWildcard(d.hostname) ? [...expected, { type: 'CNAME', name: delegationName(d.hostname), value: delegationTarget(d.challenge_label, zone) }] : expected,
       found: stored.found ?? null,
       problem: stored.problem ?? null,
       verify_requested_at: timestampOrNull(d.verify_requested_at),

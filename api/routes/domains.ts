@@ -32,7 +32,7 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const updateDomain = domainUpdater({ db, serviceDomain: config.serviceDomain });
 
   app.post('/domains', {
-    config: { apiKey: true, scope: 'domains:write', idempotent: true, errors: ['destination_not_found', 'domain_conflict', 'apex_domains_unavailable'] },
+    config: { apiKey: true, scope: 'domains:write', idempotent: true, errors: ['destination_not_found', 'domain_conflict', 'apex_domains_unavailable', 'wildcard_requires_challenge_zone'] },
     schema: {
       tags: ['domains'], operationId: 'domains.create', summary: 'Connect a customer hostname; returns the DNS records to set',
       description: 'Connects a customer hostname to one of your destinations. The domain starts in `pending_dns` with the DNS records your customer must set (`dns_records`); Hostgate then checks DNS, issues a certificate and serves the hostname (`active`), announcing each step by webhook. A hostname is connected once across the service (`409 domain_conflict`).',

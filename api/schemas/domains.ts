@@ -85,7 +85,7 @@ export const TlsSettings = named('DomainTls', Type.Object({
 
 const domainFields = {
   id: Type.String({ description: 'Identifier (dom_…)' }),
-  hostname: Type.String({ description: 'Lowercase, punycode for IDNs' }),
+  hostname: Type.String({ description: 'Lowercase, punycode for IDNs; `*.<name>` for a wildcard' }),
   destination_id: Type.String({ description: 'The destination (dst_…) the hostname is served from' }),
   status: DomainStatus,
   dns_records: Type.Array(DnsRecord, { description: 'What your customer sets: the hostname\'s records first, then (zero-downtime moves) the ownership TXT and the delegation CNAME' }),
@@ -122,7 +122,7 @@ export const DomainBandwidth = named('DomainBandwidth', Type.Object({
 export const DomainDetail = named('DomainDetail', Type.Object({ ...domainFields, bandwidth: DomainBandwidth }, { description: 'A domain with the bytes the edge carried for it this period' }));
 
 export const CreateDomainBody = Type.Object({
-  hostname: Type.String({ minLength: 1, maxLength: 300, description: 'The customer\'s hostname (Unicode or punycode; normalised to lowercase punycode)' }),
+  hostname: Type.String({ minLength: 1, maxLength: 300, description: 'The customer\'s hostname (Unicode or punycode; normalised to lowercase punycode), or a wildcard `*.<name>` (exactly one leading `*.`; only where the challenge zone is configured, else 422 wildcard_requires_challenge_zone): it covers every single-label name under <name> (docs/wildcards.md)' }),
   destination_id: Type.String({ minLength: 1, maxLength: 64, description: 'The destination (dst_…) to serve it from' }),
   external_customer_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Your reference for the customer (1–255 characters); filter lists on it' })),
   also_connect: Type.Optional(Type.Union([Type.Literal('www'), Type.Literal('apex')], { description: '"www" for an apex hostname, "apex" for a www. hostname: the other name is created too, in the same request, redirecting (301, path kept) to this one; a conflict on either creates neither' })),

@@ -20,6 +20,7 @@ import { destinationsRepository } from '../../db/repositories/destinations.ts';
 import { DomainConflictError, domainsRepository, type DomainRow } from '../../db/repositories/domains.ts';
 import { normalizeHostname } from '../../model/hostname.ts';
 import { pairedHostname } from '../../model/domain-settings.ts';
+import { wildcardCovers } from '../../model/wildcards.ts';
 import type { OutboxDispatcher } from '../../temporal/outbox-dispatcher.ts';
 import { ApiError } from '../errors.ts';
 import { recordAnswerWithin } from '../plugins/idempotency.ts';
@@ -73,9 +74,19 @@ export function hostnameConnector(deps: ConnectDeps) {
   function connectHostname<A>(request: FastifyRequest, reply: FastifyReply, input: ConnectInput<A>): Promise<Connected<A>>;
   async function connectHostname<A>(request: FastifyRequest, reply: FastifyReply, input: ConnectInput<A>): Promise<Connected<A>> {
     const forCustomer = input.widgetSessionId !== null;
-    const normalized = normalizeHostname(input.hostname, { serviceDomain: config.serviceDomain });
+    // Wildcards are the vendor's decision (a wildcard covers every name under the customer's
+    // domain and bills as one hostname): the server API takes them, the widget does not
+    // (docs/wildcards.md), so a customer's `*.` is refused as before, reason `wildcard`.
+    const normalized = normalizeHostname(input.hostname, { serviceDomain: config.serviceDomain, allowWildcard: !forCustomer });
     if (!normalized.ok) throw new ApiError('invalid_request', normalized.message, { param: 'hostname', details: { reason: normalized.reason } });
     const { hostname, isApex } = normalized;
+    const wildcard = normalized.wildcard === true;
+    // A wildcard certificate can only be validated by DNS-01, which Hostgate answers through the
+    // customer's delegated `_acme-challenge` CNAME into the challenge zone (docs/wildcards.md).
+    if (wildcard && !config.moves.challengeZone) {
+      throw new ApiError('wildcard_requires_challenge_zone', `${hostname} is a wildcard, whose certificate needs DNS-01 through the challenge zone, and none is configured (HOSTGATE_CHALLENGE_ZONE); connect each hostname separately or configure the challenge zone`, { param: 'hostname' });
+    }
+    if (wildcard && input.alsoConnect) throw new ApiError('invalid_request', `also_connect does not apply to a wildcard (${hostname})`, { param: 'also_connect' });
     const pairedName = input.alsoConnect ? pairedHostname(hostname, isApex, input.alsoConnect) : null;
     // The partner's own normal form: whether it is an apex decides its DNS records (the parent of
     // www.shop.example.com is no apex, and gets a CNAME like any subdomain).
@@ -109,7 +120,7 @@ export function hostnameConnector(deps: ConnectDeps) {
       created = await db.transaction(async (tx) => {
         const destination = destinationId ? await destinations.lockLive(tx, organizationId, destinationId) : null;
         if (!destination) throw destinationNotFound(choice);
-        if (destination.host === hostname) throw loopsToItself(hostname);
+        if (destination.host === hostname || wildcardCovers(hostname, destination.host)) throw loopsToItself(hostname);
         const result = await domains.create({ organizationId, destinationId: destination.id, hostname, isApex, externalCustomerId: input.externalCustomerId, widgetSessionId: input.widgetSessionId }, tx);
         const outboxIds = [result.outboxId];
         let paired: DomainRow | null = null;
@@ -131,6 +142,17 @@ export function hostnameConnector(deps: ConnectDeps) {
       // Created meanwhile by another request of the same customer: that one is the answer too.
       const raced = input.resume ? await input.resume(hostname) : null;
       if (raced) return { resumed: raced };
+      // Not the name itself but a wildcard over it, or a name under the wildcard, in another
+      // organization (the exclusion constraint of migration 018): same code, said plainly.
+      const overlap = conflicting === hostname && !await domains.isConnected(hostname) ? await domains.wildcardOverlap(organizationId, hostname) : null;
+      if (overlap) {
+        throw new ApiError('domain_conflict', forCustomer
+          ? `${hostname} overlaps a hostname already connected to this service; contact support`
+          : overlap.kind === 'covered_by_wildcard'
+            ? `${hostname} is covered by the wildcard ${overlap.hostname}, connected in another organization; it cannot be connected here while that exists`
+            : `${hostname} would cover ${overlap.hostname}, connected in another organization; the wildcard cannot be connected while that exists`,
+        { param: 'hostname', details: { reason: overlap.kind } });
+      }
       throw new ApiError('domain_conflict', forCustomer
         ? `${conflicting} is already connected to this service; remove it there first, or contact support`
         : `${conflicting} is already connected (here or in another organization); delete it there first${conflicting !== hostname ? `; neither ${hostname} nor ${conflicting} was created` : ''}`, { param: conflicting === hostname ? 'hostname' : 'also_connect' });

@@ -44,6 +44,7 @@ const Domain = row(DomainRow);
 const columnNames = Object.keys(DomainRow.properties) as Array<keyof DomainRow>;
 const columns = sql.join(columnNames.map((c) => sql.identifier([c])), sql.fragment`, `);
 const HostRow = row(Type.Object({ host: Type.String() }));
+const HostnameRow = row(Type.Object({ hostname: Type.String() }));
 const CreatedRow = row(Type.Object({ ...DomainRow.properties, outbox_id: Type.Number() }));
 /**
  * Reads show the domain's newest live certificate (issue 22): joined in the read's own statement,
@@ -265,6 +266,20 @@ export function domainsRepository(db: Db) {
     async getWithFacts(organizationId: string, id: string): Promise<{ domain: DomainRow; facts: CertificateFacts | null } | null> {
       const found = await db.maybeOne(sql.type(WithFactsRow)`select ${columns}, newest.* from domains ${newestCertificate} where id = ${id} and organization_id = ${organizationId}`);
       return found && splitFacts(found);
+    },
+
+    /**
+     * Why a create of `hostname` met the wildcard exclusion constraint (migration 018): the live
+     * name of another organization that a wildcard covers or that covers it; null when none (the
+     * conflict was the name itself). Read after the refusal, only to word the answer.
+     */
+    async wildcardOverlap(organizationId: string, hostname: string): Promise<{ kind: 'covered_by_wildcard' | 'covers_hostname'; hostname: string } | null> {
+      const wildcard = hostname.startsWith('*.');
+      const parent = hostname.slice(hostname.indexOf('.') + 1);
+      const other = await db.maybeOneFirst(sql.type(HostnameRow)`
+        select hostname from domains where cover_parent = ${parent} and cover_wildcard = ${wildcard ? 0 : 1}
+          and organization_id <> ${organizationId} and status <> 'deleted' order by hostname limit 1`);
+      return other === null ? null : { kind: wildcard ? 'covers_hostname' : 'covered_by_wildcard', hostname: other };
     },
 
     /** Whether any organization has this hostname connected (not deleted): Hostgate serves it. */

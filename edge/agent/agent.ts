@@ -31,6 +31,7 @@ import { createHealthTracker } from './health.ts';
 import { createTrafficAnalytics } from './analytics-flush.ts';
 import { rejectAfter } from '../../process/deadline.ts';
 import type { AgentSettings } from './settings.ts';
+import { coveringWildcard } from '../../model/wildcards.ts';
 
 // Notified domains are applied together after this pause (a burst of commits → one pass).
 const NOTIFY_BATCH_MS = 10;
@@ -90,8 +91,12 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
   };
   const meter = createBandwidthMeter({
     edgeId: s.edgeId, runtime, repository: repo, logger,
-    domainOf: (h) => domainByHost.get(h) ?? (served.get(h)?.route ? parseRoute(served.get(h)!.route!)?.domainId ?? null : null),
+    // A name with no route of its own was served by the wildcard over it (docs/wildcards.md).
+    domainOf: (h) => domainOfHost(h) ?? (coveringWildcard(h) ? domainOfHost(coveringWildcard(h)!) : null),
   });
+  function domainOfHost(h: string): string | null {
+    return domainByHost.get(h) ?? (served.get(h)?.route ? parseRoute(served.get(h)!.route!)?.domainId ?? null : null);
+  }
 
   const traffic = createTrafficAnalytics({ db: deps.db, admin, edgeId: s.edgeId, port: s.trafficLogPort ?? 0, portFile: `${paths.dir}/traffic-log.port`, logger });
 

@@ -10,9 +10,14 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; problem: Problem 
 // LDH labels, no trailing dot, lower case (domains.hostname is stored lower-cased).
 const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
-/** Whether a name can go into a crt-list SNI filter, a map key and a file name as is. */
+/**
+ * Whether a name can go into a crt-list SNI filter, a map key and a file name as is. A wildcard
+ * `*.<name>` can (issue 22): HAProxy's crt-list takes it as a wildcard SNI filter, the host map
+ * as the key its fallback lookup builds (edge/haproxy.cfg.template), a file name as it is.
+ */
 export function checkHostname(hostname: string): Problem | null {
-  return HOSTNAME.test(hostname) ? null : { code: 'invalid_hostname', message: `"${hostname.slice(0, 80)}" is not a valid hostname` };
+  const name = hostname.startsWith('*.') ? hostname.slice(2) : hostname;
+  return HOSTNAME.test(name) && (name === hostname || name.length <= 251) ? null : { code: 'invalid_hostname', message: `"${hostname.slice(0, 80)}" is not a valid hostname` };
 }
 
 /** A destination HAProxy can connect to: a DNS name (resolved per request) and a TCP port. */

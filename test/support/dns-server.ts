@@ -93,7 +93,8 @@ export async function startTestDnsServer(): Promise<TestDnsServer> {
           }
           break;
         }
-        const records = zone.get(name);
+        // A wildcard record (`*.<parent>`) answers a name that does not exist (RFC 4592).
+        const records = zone.get(name) ?? (exists(name) ? undefined : zone.get(`*.${name.slice(name.indexOf('.') + 1)}`));
         if (!records) {
           if (!exists(name)) response.header.rcode = hops === 0 ? 3 : 0; // NXDOMAIN only for the asked name
           break;

@@ -137,6 +137,8 @@ export interface EdgeResponse {
   authorized: boolean;
   /** Whether the certificate names the hostname. */
   nameMatches: boolean;
+  /** The certificate's subjectAltName as Node prints it ("DNS:a.example, DNS:b.example"). */
+  san: string;
   alpn: string | false | null;
 }
 
@@ -155,7 +157,7 @@ export function edgeGet(port: number, hostname: string, options: { path?: string
       res.on('end', () => resolve({
         status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'),
         serial: (cert.serialNumber ?? '').toLowerCase(), authorized: socket.authorized, alpn: socket.alpnProtocol,
-        nameMatches: cert.subject !== undefined && tls.checkServerIdentity(hostname, cert) === undefined,
+        nameMatches: cert.subject !== undefined && tls.checkServerIdentity(hostname, cert) === undefined, san: cert.subjectaltname ?? '',
       }));
       res.on('error', reject);
     });

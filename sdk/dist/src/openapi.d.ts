@@ -977,7 +977,7 @@ export interface components {
         Domain: {
             /** @description Identifier (dom_…) */
             id: string;
-            /** @description Lowercase, punycode for IDNs */
+            /** @description Lowercase, punycode for IDNs; `*.<name>` for a wildcard */
             hostname: string;
             /** @description The destination (dst_…) the hostname is served from */
             destination_id: string;
@@ -1061,7 +1061,7 @@ export interface components {
         DomainDetail: {
             /** @description Identifier (dom_…) */
             id: string;
-            /** @description Lowercase, punycode for IDNs */
+            /** @description Lowercase, punycode for IDNs; `*.<name>` for a wildcard */
             hostname: string;
             /** @description The destination (dst_…) the hostname is served from */
             destination_id: string;
@@ -2615,7 +2615,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The customer's hostname (Unicode or punycode; normalised to lowercase punycode) */
+                    /** @description The customer's hostname (Unicode or punycode; normalised to lowercase punycode), or a wildcard `*.<name>` (exactly one leading `*.`; only where the challenge zone is configured, else 422 wildcard_requires_challenge_zone): it covers every single-label name under <name> (docs/wildcards.md) */
                     hostname: string;
                     /** @description The destination (dst_…) to serve it from */
                     destination_id: string;
@@ -2716,7 +2716,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error codes: `idempotency_key_reused`, `apex_domains_unavailable` */
+            /** @description Error codes: `idempotency_key_reused`, `apex_domains_unavailable`, `wildcard_requires_challenge_zone` */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
