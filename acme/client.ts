@@ -15,6 +15,8 @@ export interface AcmeClientDeps {
   caBundlePath: string | undefined;
   /** The account's contact address, if any. */
   email: string | undefined;
+  /** External Account Binding for CAs that require it (ZeroSSL, Google Trust Services). */
+  eab?: { kid: string; hmacKey: string } | undefined;
   accounts: AcmeAccountsRepository;
   secretBox: SecretBox;
   logger: Logger;
@@ -48,7 +50,10 @@ export function createAcmeClients(deps: AcmeClientDeps): AcmeClients {
   async function build(): Promise<Client> {
     await transport.ready();
     const { key, accountUrl } = await loadAccount();
-    const client = new acme.Client({ directoryUrl, accountKey: key, ...(accountUrl ? { accountUrl } : {}), backoffMin: 200, backoffMax: 2000 });
+    const client = new acme.Client({
+      directoryUrl, accountKey: key, ...(accountUrl ? { accountUrl } : {}), backoffMin: 200, backoffMax: 2000,
+      ...(deps.eab ? { externalAccountBinding: { kid: deps.eab.kid, hmacKey: deps.eab.hmacKey } } : {}),
+    });
     installTransport(client, { request: transport.request, accountKey: createPrivateKey(key), maxBadNonceRetries: 10 });
     if (!accountUrl) {
       // Same key → same account: registering again after a crash returns the existing one.

@@ -12,6 +12,7 @@
 //
 // The phases live in certificates/: order.ts → validate.ts → finalize.ts; the CA client, its
 // transport and the error classification in acme/; the SQL in db/repositories/.
+import { Resolver } from 'node:dns/promises';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/pool.ts';
 import { acmeAccountsRepository } from '../db/repositories/acme-accounts.ts';
@@ -21,10 +22,12 @@ import { certificatesRepository } from '../db/repositories/certificates.ts';
 import { domainsRepository } from '../db/repositories/domains.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { SecretBox } from '../security/secret-box.ts';
-import { createAcmeClients } from '../acme/client.ts';
+import { caBudgetRepository } from '../db/repositories/ca-budget.ts';
+import { normName } from '../model/dns-verification.ts';
+import { createCaSet } from './certificates/cas.ts';
+import { relevantCaa } from './dns-check.ts';
 import type { AcmeResponse } from '../acme/transport.ts';
 import type { IssuanceContext } from './certificates/context.ts';
-import { createCaCalls } from './certificates/failures.ts';
 import { createFinalizePhase } from './certificates/finalize.ts';
 import { createOrderPhase } from './certificates/order.ts';
 import type { FinalizeInput, IssuedCertificate } from './certificates/types.ts';
@@ -49,14 +52,21 @@ export interface CertificateActivityDeps extends WaitingOptions {
 
 export function createCertificateActivities(deps: CertificateActivityDeps) {
   const { db, secretBox, config, logger } = deps;
-  const directoryUrl = config.acme.directoryUrl;
-  const calls = createCaCalls({ directoryUrl, logger, accountForgotten: () => clients.accountForgotten() });
-  const clients = createAcmeClients({
-    directoryUrl, caBundlePath: config.acme.caBundlePath, email: config.acme.email,
-    accounts: acmeAccountsRepository(db), secretBox, logger, observe: deps.observeCaResponse, ca: calls.ca,
+  // With more than one CA, the order goes to one the hostname's CAA allows: looked up with the
+  // verification resolvers (the DNS check judged CAA against every CA's identities).
+  let resolver: Resolver | null = null;
+  const cas = createCaSet({
+    directories: config.acme.directories, email: config.acme.email, accounts: acmeAccountsRepository(db), secretBox, logger, observe: deps.observeCaResponse,
+    caa: (hostname) => {
+      if (!resolver) {
+        resolver = new Resolver({ timeout: config.dnsLimits.queryTimeoutMs, tries: config.dnsLimits.tries, maxTimeout: config.dnsLimits.queryTimeoutMs });
+        if (config.dns.servers.length > 0) resolver.setServers(config.dns.servers);
+      }
+      return relevantCaa(resolver, normName(hostname));
+    },
   });
   const ctx: IssuanceContext = {
-    ...calls, directoryUrl, client: clients.get, secretBox, logger, waiting: createWaiting(deps), activateOnIssue: config.edgeDeployment === 'skip',
+    cas, budget: caBudgetRepository(db), secretBox, logger, waiting: createWaiting(deps), activateOnIssue: config.edgeDeployment === 'skip',
     orders: acmeOrdersRepository(db), certificates: certificatesRepository(db), domains: domainsRepository(db),
     lifecycle: certificateLifecycleRepository(db),
     limits: { ordersPerHour: config.certificates.ordersPerHour, minLifetimeMs: config.certificates.minLifetimeSeconds * 1000 },
@@ -66,9 +76,9 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
   const { finalize } = createFinalizePhase(ctx, order, validation);
 
   return {
-    /** Registers (or finds) our ACME account for the configured directory. Idempotent. */
+    /** Registers (or finds) our ACME account with the first configured CA. Idempotent. */
     async ensureAcmeAccount(): Promise<{ accountUrl: string }> {
-      const client = await clients.get();
+      const client = await cas.all[0]!.client();
       return { accountUrl: client.getAccountUrl() };
     },
 

@@ -72,7 +72,7 @@ export function parseAcmeDirectories(text: string, defaultBudget: string = DEFAU
     if (e.ca_bundle !== undefined && (typeof e.ca_bundle !== 'string' || !e.ca_bundle)) problems.push(`${at}.ca_bundle: expected a path to a PEM file`);
     const hasKid = e.eab_kid !== undefined;
     if (hasKid !== (e.eab_hmac !== undefined)) problems.push(`${at}: eab_kid and eab_hmac go together`);
-    if (hasKid && (typeof e.eab_kid !== 'string' || !e.eab_kid || typeof e.eab_hmac !== 'string' || !/^[A-Za-z0-9_=+/-]+$/.test(e.eab_hmac))) {
+    else if (hasKid && (typeof e.eab_kid !== 'string' || !e.eab_kid || typeof e.eab_hmac !== 'string' || !/^[A-Za-z0-9_=+/-]+$/.test(e.eab_hmac))) {
       problems.push(`${at}: eab_kid must be a string and eab_hmac the base64url HMAC key the CA gave`);
     }
     const budget = parseBudget(typeof e.budget === 'string' ? e.budget : e.budget === undefined ? defaultBudget : String(e.budget));
