@@ -83,9 +83,13 @@ export function createPlacement(ctx: IssuanceContext) {
         if (trouble?.neverSeen) await budget.release(admission.placementId);
         else sent = true;
         if (!trouble) throw error;
-        const until = Date.now() + (trouble.retryAfterMs ?? CA_PAUSE_MS);
-        await budget.pause(ca.dir.directoryUrl, until, trouble.reason);
-        logger.warn({ domainId, hostname, ca: ca.dir.name, pausedUntil: new Date(until).toISOString(), reason: trouble.reason }, 'CA paused; trying the next one');
+        // The CA's Retry-After holds every worker; an outage without one pauses the CA only when
+        // there is another to go to (alone, Temporal's retries pace it as before).
+        if (trouble.retryAfterMs !== undefined || cas.all.length > 1) {
+          const until = Date.now() + (trouble.retryAfterMs ?? CA_PAUSE_MS);
+          await budget.pause(ca.dir.directoryUrl, until, trouble.reason);
+          logger.warn({ domainId, hostname, ca: ca.dir.name, pausedUntil: new Date(until).toISOString(), reason: trouble.reason }, 'CA paused; trying the next one');
+        }
         lastFailure = error;
       }
     }
