@@ -70,6 +70,8 @@ const variables = {
   HOSTGATE_ACME_CA_BUNDLE: { schema: Type.String({ minLength: 1 }), default: undefined, describe: 'path to a PEM file to trust for the ACME directory connection (test CAs such as Pebble)' },
   HOSTGATE_ACME_EMAIL: { schema: Type.String({ pattern: '^[^@\\s]+@[^@\\s]+$' }), default: undefined, describe: 'a contact email for the ACME account' },
   HOSTGATE_ACME_CAA_IDENTITIES: { schema: Type.String({ pattern: '^[a-z0-9.,-]+$' }), default: 'letsencrypt.org', describe: 'comma-separated CAA issuer domains of our CA (a CAA record must name one of them)' },
+  HOSTGATE_ACME_BUDGET: { schema: Type.String({ pattern: '^\\d{1,6}/\\d{1,6}[smhd]$' }), default: '250/3h', describe: "<orders>/<window> such as 250/3h: new ACME orders per account per window, shared by every worker (Let's Encrypt allows 300/3h); the budget of a CA in HOSTGATE_ACME_DIRECTORIES without its own" },
+  HOSTGATE_ACME_DIRECTORIES: { schema: Type.String({ minLength: 2 }), default: undefined, describe: 'a JSON list of certificate authorities, tried in order: [{"name", "url", "caa": [...], "ca_bundle"?, "eab_kid"?, "eab_hmac"?, "budget"?: "250/3h"}] (docs/deploy.md, "Certificate authorities"); unset: HOSTGATE_ACME_DIRECTORY_URL and its companions as the one CA' },
   // Zero-downtime moves (config.moves; docs/zero-downtime-moves.md): ownership by TXT, certificates
   // by DNS-01 through a delegated CNAME
   HOSTGATE_CHALLENGE_ZONE: { schema: Type.String({ pattern: '^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$' }), default: undefined, describe: 'the DNS zone our PowerDNS serves for delegated DNS-01 challenges, e.g. acme.hostgate.example (lower case; unset: zero-downtime moves are off)' },

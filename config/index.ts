@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { allCaaIdentities, parseAcmeDirectories, parseBudget, type AcmeDirectory } from './acme-directories.ts';
 import { ConfigError, readEnv, type RawConfig } from './env.ts';
 
 export { ConfigError } from './env.ts';
@@ -67,7 +68,12 @@ export interface Config {
   dns: { servers: string[] };
   /** Bounds on DNS lookups (activities/dns-check.ts). */
   dnsLimits: { queryTimeoutMs: number; tries: number; localBudgetMs: number; localConcurrency: number; backgroundBudgetMs: number };
-  acme: { directoryUrl: string; caBundlePath: string | undefined; email: string | undefined; caaIdentities: string[] };
+  /**
+   * `directories`: the CAs in the order tried (config/acme-directories.ts). `directoryUrl`,
+   * `caBundlePath`: the first's (cli doctor). `caaIdentities`: every CA's, since a CAA record
+   * naming any of them lets us issue (the order then goes to a CA it names).
+   */
+  acme: { directoryUrl: string; caBundlePath: string | undefined; email: string | undefined; caaIdentities: string[]; directories: AcmeDirectory[] };
   /** Zero-downtime moves (docs/zero-downtime-moves.md): off when no challenge zone is set. */
   moves: {
     challengeZone: string | undefined;
@@ -179,6 +185,25 @@ export function parseTrustedProxies(value: string): { proxies: string[]; problem
 }
 
 /**
+ * The CAs to order from: HOSTGATE_ACME_DIRECTORIES, else the single-directory variables as a
+ * one-element list (named `default`). Problems go to `problems`; a placeholder keeps the type.
+ */
+function acmeDirectories(raw: RawConfig, problems: string[]): AcmeDirectory[] {
+  if (raw.HOSTGATE_ACME_DIRECTORIES !== undefined) {
+    const parsed = parseAcmeDirectories(raw.HOSTGATE_ACME_DIRECTORIES, raw.HOSTGATE_ACME_BUDGET);
+    if ('directories' in parsed) return parsed.directories;
+    problems.push(...parsed.problems);
+  }
+  const budget = parseBudget(raw.HOSTGATE_ACME_BUDGET);
+  if (typeof budget === 'string') problems.push(`HOSTGATE_ACME_BUDGET: ${budget}`);
+  return [{
+    name: 'default', directoryUrl: raw.HOSTGATE_ACME_DIRECTORY_URL, caBundlePath: raw.HOSTGATE_ACME_CA_BUNDLE,
+    caaIdentities: list(raw.HOSTGATE_ACME_CAA_IDENTITIES), eab: undefined,
+    budget: typeof budget === 'string' ? { orders: 250, windowMs: 3 * 3_600_000 } : budget,
+  }];
+}
+
+/**
  * Validated configuration. `require` names what this process cannot run without, so the message
  * says which variable is missing instead of a connection error later.
  */
@@ -203,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
     problems.push('HOSTGATE_ENV=production needs a billing provider: set STRIPE_SECRET_KEY and its prices (see docs/billing.md), or HOSTGATE_BILLING_PROVIDER=local to run the built-in provider on purpose (its checkout page takes no payment: for billing handled outside Hostgate, or a trial)');
   }
   const trusted = parseTrustedProxies(raw.HOSTGATE_TRUSTED_PROXIES);
+  const directories = acmeDirectories(raw, problems);
   problems.push(...trusted.problems);
   if (problems.length) throw new ConfigError(problems);
   const serviceDomain = raw.HOSTGATE_SERVICE_DOMAIN;
@@ -247,7 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
     edgeDeployOverdueSeconds: raw.HOSTGATE_EDGE_DEPLOY_OVERDUE_SECONDS,
     dns: { servers: list(raw.HOSTGATE_DNS_SERVERS) },
     dnsLimits: { queryTimeoutMs: raw.HOSTGATE_DNS_QUERY_TIMEOUT_MS, tries: raw.HOSTGATE_DNS_TRIES, localBudgetMs: raw.HOSTGATE_DNS_LOCAL_BUDGET_MS, localConcurrency: raw.HOSTGATE_DNS_LOCAL_CONCURRENCY, backgroundBudgetMs: raw.HOSTGATE_DNS_BACKGROUND_BUDGET_MS },
-    acme: { directoryUrl: raw.HOSTGATE_ACME_DIRECTORY_URL, caBundlePath: raw.HOSTGATE_ACME_CA_BUNDLE, email: raw.HOSTGATE_ACME_EMAIL, caaIdentities: list(raw.HOSTGATE_ACME_CAA_IDENTITIES) },
+    acme: { directoryUrl: directories[0]!.directoryUrl, caBundlePath: directories[0]!.caBundlePath, email: raw.HOSTGATE_ACME_EMAIL, caaIdentities: allCaaIdentities(directories), directories },
     moves: {
       challengeZone: raw.HOSTGATE_CHALLENGE_ZONE,
       challengeDnsServer: raw.HOSTGATE_CHALLENGE_DNS_SERVER,

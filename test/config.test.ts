@@ -106,6 +106,8 @@ describe('configuration', () => {
     HOSTGATE_CUSTOM_CERT_CA_FILE: '/etc/customer-cas.pem',
     HOSTGATE_ACME_EMAIL: 'ops@example.com',
     HOSTGATE_ACME_CAA_IDENTITIES: 'pki.goog',
+    HOSTGATE_ACME_BUDGET: '5/20s',
+    HOSTGATE_ACME_DIRECTORIES: '[{"name": "gts", "url": "https://dv.acme-v02.api.pki.goog/directory", "caa": ["pki.goog"]}]',
     HOSTGATE_CHALLENGE_ZONE: 'acme.example.com',
     HOSTGATE_CHALLENGE_DNS_SERVER: '192.0.2.53:5353',
     STRIPE_SECRET_KEY: 'sk_test_b',

@@ -25,6 +25,8 @@ export function currentFirst(c = 'certificates') {
 export interface NewCertificate {
   id: string; domainId: string; serial: string; issuer: string; notBefore: string; notAfter: string;
   chainPem: string; sealedKey: SealedKey;
+  /** The configured CA that issued it (HOSTGATE_ACME_DIRECTORIES' name; migration 020). */
+  caName?: string | null;
 }
 
 export function certificatesRepository(db: Db) {
@@ -55,8 +57,8 @@ export function certificatesRepository(db: Db) {
       // certificate is new.
       const inserted = await db.maybeOneFirst(sql.type(IdRow)`
       with cert as (
-        insert into certificates (id, domain_id, serial, issuer, not_before, not_after, chain_pem, private_key_enc, key_id)
-        values (${cert.id}, ${cert.domainId}, ${cert.serial}, ${cert.issuer}, ${cert.notBefore}, ${cert.notAfter}, ${cert.chainPem}, ${sql.binary(cert.sealedKey.ciphertext)}, ${cert.sealedKey.keyId})
+        insert into certificates (id, domain_id, serial, issuer, not_before, not_after, chain_pem, private_key_enc, key_id, ca_name)
+        values (${cert.id}, ${cert.domainId}, ${cert.serial}, ${cert.issuer}, ${cert.notBefore}, ${cert.notAfter}, ${cert.chainPem}, ${sql.binary(cert.sealedKey.ciphertext)}, ${cert.sealedKey.keyId}, ${cert.caName ?? null})
         on conflict (domain_id, serial) do nothing returning id
       ), completed as (
         update acme_orders set status = 'completed', certificate_id = cert.id, private_key_enc = null, key_id = null, error = null, updated_at = hg_now()
@@ -82,8 +84,8 @@ export function certificatesRepository(db: Db) {
      */
     async storeIssued(cert: NewCertificate): Promise<string> {
       const inserted = await db.maybeOneFirst(sql.type(IdRow)`
-        insert into certificates (id, domain_id, serial, issuer, not_before, not_after, chain_pem, private_key_enc, key_id)
-        values (${cert.id}, ${cert.domainId}, ${cert.serial}, ${cert.issuer}, ${cert.notBefore}, ${cert.notAfter}, ${cert.chainPem}, ${sql.binary(cert.sealedKey.ciphertext)}, ${cert.sealedKey.keyId})
+        insert into certificates (id, domain_id, serial, issuer, not_before, not_after, chain_pem, private_key_enc, key_id, ca_name)
+        values (${cert.id}, ${cert.domainId}, ${cert.serial}, ${cert.issuer}, ${cert.notBefore}, ${cert.notAfter}, ${cert.chainPem}, ${sql.binary(cert.sealedKey.ciphertext)}, ${cert.sealedKey.keyId}, ${cert.caName ?? null})
         on conflict (domain_id, serial) do nothing returning id`);
       return inserted ?? await db.oneFirst(sql.type(IdRow)`select id from certificates where domain_id = ${cert.domainId} and serial = ${cert.serial}`);
     },
