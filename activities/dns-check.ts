@@ -225,6 +225,17 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
       const { hostname: _hostname, ...rest } = await verifyIn('background', { ...input, probe: false });
       return rest;
     },
+
+    /**
+     * The DNS checker's check (worker/dns-checker.ts; not an activity any workflow calls): looks
+     * the domain up with the background budget and stores what was found, never moves it — when
+     * DNS is right the checker tells the workflow, which moves it on its verify path. 'gone' when
+     * the domain is deleted.
+     */
+    async checkScheduled(domain: { domainId: string; hostname: string; isApex: boolean }): Promise<DnsCheckResult | 'gone'> {
+      const { result, verification } = await lookUp({ hostname: domain.hostname, is_apex: domain.isApex }, 'background');
+      return (await verifications.saveReturningState(domain.domainId, verification)) === 'gone' ? 'gone' : result;
+    },
   };
 }
 
