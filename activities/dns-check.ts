@@ -175,6 +175,13 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
     const known = hostname !== undefined && isApex !== undefined ? { hostname, is_apex: isApex } : null;
     const domain = known ? null : await liveDomain(domainId);
     const subject = known ?? domain!;
+    if (domain && (domain.status !== 'pending_dns' || domain.status_seq !== expectedSeq)) {
+      // Moved on already — by the DNS checker, whose verify woke the workflow: nothing to look up
+      // (a second lookup on slow DNS could fail and overwrite the verdict that moved it).
+      const stored = domain.verification as Partial<StoredVerification> | null;
+      const problem = (stored?.problem ?? null) as DnsProblem | null;
+      return { ok: stored?.checked_at !== undefined && problem === null, checked_at: stored?.checked_at ?? new Date().toISOString(), problem, retryable: false, state: { status: domain.status, seq: domain.status_seq }, hostname: domain.hostname };
+    }
     const { result, verification, answered } = await lookUp(subject, lane);
     if (lane === 'probe' && (!answered || result.problem?.code === 'lookup_failed')) {
       // Nothing learned and nothing stored: the workflow checks again on the DNS task queue. Lookups
@@ -227,14 +234,19 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
     },
 
     /**
-     * The DNS checker's check (worker/dns-checker.ts; not an activity any workflow calls): looks
-     * the domain up with the background budget and stores what was found, never moves it — when
-     * DNS is right the checker tells the workflow, which moves it on its verify path. 'gone' when
-     * the domain is deleted.
+     * The DNS checker's check (worker/dns-checker.ts; not an activity any workflow calls): the same
+     * check and move as `recheckDns` (background budget; when DNS is right the domain moves to
+     * `pending_certificate`, and the checker then wakes the workflow, which goes on to the
+     * certificate). 'gone' when the domain is deleted.
      */
-    async checkScheduled(domain: { domainId: string; hostname: string; isApex: boolean }): Promise<DnsCheckResult | 'gone'> {
-      const { result, verification } = await lookUp({ hostname: domain.hostname, is_apex: domain.isApex }, 'background');
-      return (await verifications.saveReturningState(domain.domainId, verification)) === 'gone' ? 'gone' : result;
+    async checkScheduled(domain: { domainId: string; hostname: string; isApex: boolean; seq: number }): Promise<(DnsCheckResult & { state: DomainState }) | 'gone'> {
+      try {
+        const { hostname: _hostname, ...rest } = await verifyIn('background', { domainId: domain.domainId, expectedSeq: domain.seq, hostname: domain.hostname, isApex: domain.isApex });
+        return rest;
+      } catch (error) {
+        if (error instanceof ApplicationFailure && error.type === 'DomainNotFound') return 'gone';
+        throw error;
+      }
     },
   };
 }

@@ -22,7 +22,10 @@ create table dns_check_schedule (
   next_check_at timestamptz not null,
   -- Checks made in this wait (the backoff's attempt number: 5 s doubling to the 1 h cap).
   checks integer not null default 0,
-  wait_started_at timestamptz not null default hg_now()
+  wait_started_at timestamptz not null default hg_now(),
+  -- A zero-downtime move's DNS-01 order in progress (activities/moves.ts): the checker and the
+  -- workflow (on a verify) both step moves, and two orders at once would issue two certificates.
+  move_order_until timestamptz
 );
 create index dns_check_schedule_due on dns_check_schedule (next_check_at);
 

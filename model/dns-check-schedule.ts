@@ -11,12 +11,6 @@ import { backoff, DNS_BACKOFF_CAP, DNS_BACKOFF_FIRST, MINUTE, SECOND } from '../
  */
 export const CHECK_LEASE_MS = 2 * MINUTE;
 
-/**
- * DNS was right but the domain's workflow could not be told (not started yet: its start waits in
- * the outbox, or Temporal unreachable): look again this soon rather than after the backoff.
- */
-export const SIGNAL_RETRY_MS = 5 * SECOND;
-
 /** Rows one claim takes: enough to keep the checks in flight busy, few enough to share. */
 export const CLAIM_BATCH = 100;
 

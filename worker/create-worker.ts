@@ -1,4 +1,3 @@
-import v8 from 'node:v8';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
@@ -26,16 +25,21 @@ export interface HostgateWorkerOptions {
   databaseUrl?: string | undefined;
 }
 
+/** What a worker process holds with no workflow cached (measured, docs/scale.md "Worker memory"). */
+export const WORKER_BASE_MB = 300;
+/** What one cached domain workflow adds to the process (measured, docs/scale.md "Worker memory"). */
+export const CACHED_WORKFLOW_MB = 0.15;
+
 /**
- * Workflows kept in memory between tasks, from the heap size. The SDK's own default budgets
- * ~1.7 MB per workflow (≈2,300 on Node's default 4 GiB heap); a domain workflow measured under
- * 0.4 MB (bench:lifecycle: 5,200 cached, worker RSS 2.1 GB). Below the number of open workflows
- * each task replays its workflow's run: 5,000 domains waiting for DNS cost 30 ms of worker CPU per
- * check with 2,300 cached, 11 ms with all of them cached.
+ * Workflows kept in memory between tasks, from the process's memory budget
+ * (HOSTGATE_WORKER_MEMORY_MB) and the measured size of one cached domain workflow: memory stays
+ * under the budget however many workflows are open, and a workflow not kept only costs a replay
+ * of its (short) run when it next has a task — which, since the DNS checker, is when its DNS is
+ * right or someone acts on it, not every backoff step. Never below 100 (the SDK needs a few to
+ * run at all; 100 × 0.15 MB is noise).
  */
-export function defaultMaxCachedWorkflows(): number {
-  const heapMiB = v8.getHeapStatistics().heap_size_limit / 2 ** 20;
-  return Math.max(100, Math.floor((heapMiB - 512) * 2));
+export function cachedWorkflowsFor(memoryMb: number): number {
+  return Math.max(100, Math.floor((memoryMb - WORKER_BASE_MB) / CACHED_WORKFLOW_MB));
 }
 
 /**
@@ -133,6 +137,6 @@ async function createMainWorker(options: HostgateWorkerOptions, activities: Retu
     maxConcurrentWorkflowTaskExecutions: options.config.worker.workflowTaskSlots,
     maxConcurrentLocalActivityExecutions: options.config.worker.localActivitySlots,
     maxConcurrentActivityTaskExecutions: options.config.worker.activitySlots,
-    maxCachedWorkflows: options.config.worker.maxCachedWorkflows ?? defaultMaxCachedWorkflows(),
+    maxCachedWorkflows: options.config.worker.maxCachedWorkflows ?? cachedWorkflowsFor(options.config.worker.memoryMb),
   });
 }

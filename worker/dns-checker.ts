@@ -3,8 +3,10 @@
 // (db/repositories/dns-schedule.ts; migration 021): a row per `pending_dns` domain with its next
 // slot on the domain workflow's old backoff curve (model/dns-check-schedule.ts). The checker claims
 // due rows in batches (several workers share the table, none checks a row twice), checks DNS with
-// at most `concurrency` checks in flight, stores what it found on the domain, and only when DNS is
-// right signals the domain's workflow ("verify"), which moves the domain on its usual verify path.
+// at most `concurrency` checks in flight and stores what it found on the domain; only when DNS is
+// right does it move the domain to `pending_certificate` (the same check and move as the DNS task
+// queue's `recheckDns`, with its budget for slow resolvers) and signal the domain's workflow
+// ("verify"), which then finds the domain moved and goes on to the certificate.
 // A waiting domain therefore costs its workflow nothing (no timer, no task, no replay) until its
 // DNS is right, and 5,000 domains created at once are checked at the pace of the creates, not at
 // the pace of Temporal's task backlog.
@@ -16,8 +18,9 @@ import pg from 'pg';
 import { endClient, LISTEN_CONNECT_MS, listenWithin } from '../db/listen-client.ts';
 import type { Db } from '../db/pool.ts';
 import { DNS_CHECKS_CHANNEL, dnsScheduleRepository, type CheckDone, type ClaimedCheck } from '../db/repositories/dns-schedule.ts';
+import { workflowOutboxRepository } from '../db/repositories/workflow-outbox.ts';
 import type { Logger } from '../logging/logger.ts';
-import { CHECK_LEASE_MS, CLAIM_BATCH, nextCheckDelay, SIGNAL_RETRY_MS } from '../model/dns-check-schedule.ts';
+import { CHECK_LEASE_MS, CLAIM_BATCH, nextCheckDelay } from '../model/dns-check-schedule.ts';
 import type { DnsCheckResult } from '../activities/dns-check.ts';
 
 /** Rows whose next slot is written in one statement. */
@@ -28,8 +31,8 @@ export interface DnsCheckerDeps {
   logger: Logger;
   /** For the LISTEN connection; without it the checker only sweeps. */
   databaseUrl?: string | undefined;
-  /** Looks the domain up and stores what it found (activities/dns-check.ts `checkScheduled`). */
-  check(domain: { domainId: string; hostname: string; isApex: boolean }): Promise<DnsCheckResult | 'gone'>;
+  /** Looks the domain up, stores what it found, moves it when right (activities/dns-check.ts `checkScheduled`). */
+  check(domain: { domainId: string; hostname: string; isApex: boolean; seq: number }): Promise<DnsCheckResult | 'gone'>;
   /** Tells the workflow DNS is right; 'not_running' when it has not started (or has ended). */
   signalVerify(domainId: string): Promise<'signaled' | 'not_running'>;
   /**
@@ -54,6 +57,7 @@ export interface DnsChecker {
 
 export function createDnsChecker(deps: DnsCheckerDeps): DnsChecker {
   const schedule = dnsScheduleRepository(deps.db);
+  const outbox = workflowOutboxRepository(deps.db);
   const sweepIntervalMs = deps.sweepIntervalMs ?? 1000;
   const random = deps.random ?? Math.random;
   let stopped = false;
@@ -68,7 +72,7 @@ export function createDnsChecker(deps: DnsCheckerDeps): DnsChecker {
     const later = (counted: boolean) => ({ domainId: row.domainId, delayMs: nextCheckDelay(row.checks + 1, random), counted });
     let result: DnsCheckResult | 'gone';
     try {
-      result = await deps.check({ domainId: row.domainId, hostname: row.hostname, isApex: row.isApex });
+      result = await deps.check({ domainId: row.domainId, hostname: row.hostname, isApex: row.isApex, seq: row.seq });
     } catch (error) {
       // Postgres away, most likely: the lease brings the row back.
       deps.logger.warn({ domainId: row.domainId, err: String(error) }, 'DNS check failed; retried when its lease runs out');
@@ -76,16 +80,18 @@ export function createDnsChecker(deps: DnsCheckerDeps): DnsChecker {
     }
     if (result === 'gone') return null;
     if (result.ok) {
+      // The domain has moved (the trigger dropped its row). A workflow not started yet reads
+      // where its domain stands when it starts; one that is waiting needs the wake-up at once —
+      // and when Temporal cannot take it now, through the outbox, whose dispatcher retries.
       try {
-        // Not yet started (its start still in the outbox): look again soon and tell it then.
-        if (await deps.signalVerify(row.domainId) === 'not_running') return { domainId: row.domainId, delayMs: SIGNAL_RETRY_MS, counted: false };
+        await deps.signalVerify(row.domainId);
       } catch (error) {
-        deps.logger.warn({ domainId: row.domainId, err: String(error) }, 'DNS is right but the workflow could not be signalled; checking again soon');
-        return { domainId: row.domainId, delayMs: SIGNAL_RETRY_MS, counted: false };
+        deps.logger.warn({ domainId: row.domainId, err: String(error) }, 'DNS is right but the workflow could not be signalled; the outbox delivers the verify');
+        await outbox.enqueueDomainSignals(deps.db, [row.domainId], { signal: 'verify' }).catch((e: unknown) => {
+          deps.logger.error({ domainId: row.domainId, err: String(e) }, 'verify neither signalled nor queued; the workflow finds the domain moved at its 14-day limit');
+        });
       }
-      // The workflow moves the domain and the trigger drops the row; should its own check find
-      // DNS wrong again, the next slot looks again.
-      return later(true);
+      return null;
     }
     if (!result.retryable && deps.moveStep) {
       try {

@@ -58,6 +58,21 @@ export function dnsScheduleRepository(db: Db) {
         where s.domain_id = c.domain_id`);
     },
 
+    /**
+     * Takes the domain's move-order lease for `ms` (a DNS-01 order of a zero-downtime move): false
+     * when another step holds it, or the domain is not waiting for DNS (no row).
+     */
+    async takeMoveOrder(domainId: string, ms: number): Promise<boolean> {
+      const result = await db.query(sql.unsafe`
+        update dns_check_schedule set move_order_until = hg_now() + make_interval(secs => ${ms / 1000})
+        where domain_id = ${domainId} and (move_order_until is null or move_order_until <= hg_now())`);
+      return result.rowCount > 0;
+    },
+
+    async releaseMoveOrder(domainId: string): Promise<void> {
+      await db.query(sql.unsafe`update dns_check_schedule set move_order_until = null where domain_id = ${domainId}`);
+    },
+
     /** Makes a domain's row due now (tests, operators). False when the domain has no row. */
     async dueNow(domainId: string): Promise<boolean> {
       const result = await db.query(sql.unsafe`update dns_check_schedule set next_check_at = hg_now() where domain_id = ${domainId}`);

@@ -53,7 +53,11 @@ export async function waitForDns(ctx: DomainContext): Promise<void> {
     if (byChecker && !pending.verify && !(await awaitVerify(ctx))) return;
     const onVerify = pending.verify;
     pending.verify = false;
-    const input = { domainId, expectedSeq: ctx.state.seq, hostname, isApex: ctx.input.isApex, transition: 'dns_verified' as const };
+    // On the checker's way the check reads the row first: when the checker has moved the domain
+    // already (its verify woke us), the activity answers where it stands without a second lookup.
+    const input = byChecker
+      ? { domainId, expectedSeq: ctx.state.seq, transition: 'dns_verified' as const }
+      : { domainId, expectedSeq: ctx.state.seq, hostname, isApex: ctx.input.isApex, transition: 'dns_verified' as const };
     let result: VerifyAndIssueResult;
     if (!onVerify && patched(DNS_QUEUE_PATCH)) {
       // A periodic check: the local path if DNS answers within the probe budget and the probe
