@@ -116,6 +116,29 @@ describe('DNS checker', () => {
     expect(await schedule().slotOf(d.id)).toBeNull();
   });
 
+  it('DNS right but Temporal not answering: the verify goes through the outbox instead', async () => {
+    const d = await create('shop.schedule-outbox.test');
+    await parkOthers([d.id]);
+    acme.dns.set('shop.schedule-outbox.test', [{ type: 'CNAME', value: EDGE }]);
+    const c = checker({ signalVerify: () => Promise.reject(new Error('UNAVAILABLE: Temporal away')) });
+    expect(await c.runOnce()).toBe(1);
+    expect((await domainsRepository(t.database.db).getById(d.id))!.status).toBe('pending_certificate');
+    const queued = await t.database.db.anyFirst(sql.unsafe`
+      select payload->>'signal' from workflow_outbox where workflow_id = ${`domain/${d.id}`} and kind = 'signal_domain'`);
+    expect(queued).toEqual(['verify']);
+  });
+
+  it('a zero-downtime move orders at most one certificate at a time per domain (the order lease)', async () => {
+    const d = await create('shop.schedule-lease.test');
+    expect(await schedule().takeMoveOrder(d.id, 60_000)).toBe(true);
+    expect(await schedule().takeMoveOrder(d.id, 60_000)).toBe(false);
+    await schedule().releaseMoveOrder(d.id);
+    expect(await schedule().takeMoveOrder(d.id, 60_000)).toBe(true);
+    // A lease past its time is free again (a step that died mid-order).
+    await t.database.db.query(sql.unsafe`update dns_check_schedule set move_order_until = hg_now() - interval '1 second' where domain_id = ${d.id}`);
+    expect(await schedule().takeMoveOrder(d.id, 60_000)).toBe(true);
+  });
+
   it('two checkers sharing the table never check a row twice', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 60; i++) ids.push((await create(`shop.shared${i}.schedule.test`)).id);

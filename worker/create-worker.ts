@@ -25,10 +25,17 @@ export interface HostgateWorkerOptions {
   databaseUrl?: string | undefined;
 }
 
-/** What a worker process holds with no workflow cached (measured, docs/scale.md "Worker memory"). */
-export const WORKER_BASE_MB = 300;
-/** What one cached domain workflow adds to the process (measured, docs/scale.md "Worker memory"). */
-export const CACHED_WORKFLOW_MB = 0.15;
+/**
+ * What a worker process holds besides its cached workflows once it has worked (pools, the DNS
+ * checker, the V8 heap grown by a burst of creates): ≈ 255 MiB idle with 53 workflows, ≈ 450 MiB
+ * after 5,000 creates with 270 cached (bench:lifecycle, docs/scale.md "Worker memory").
+ */
+export const WORKER_BASE_MB = 450;
+/**
+ * What one cached domain workflow adds to the process: 0.26 MiB measured (RSS +290 MiB for 1,130
+ * more cached, of which the V8 heap only +10 MiB: the rest is the SDK's Rust core), rounded up.
+ */
+export const CACHED_WORKFLOW_MB = 0.3;
 
 /**
  * Workflows kept in memory between tasks, from the process's memory budget
@@ -36,7 +43,7 @@ export const CACHED_WORKFLOW_MB = 0.15;
  * under the budget however many workflows are open, and a workflow not kept only costs a replay
  * of its (short) run when it next has a task — which, since the DNS checker, is when its DNS is
  * right or someone acts on it, not every backoff step. Never below 100 (the SDK needs a few to
- * run at all; 100 × 0.15 MB is noise).
+ * run at all; 100 × 0.3 MiB is noise). 1,024 MiB (the default) → 1,913 workflows.
  */
 export function cachedWorkflowsFor(memoryMb: number): number {
   return Math.max(100, Math.floor((memoryMb - WORKER_BASE_MB) / CACHED_WORKFLOW_MB));
