@@ -42,15 +42,15 @@ export function canStartEagerly(client: Client): boolean {
  * (bench:webhooks, docs/scale.md "Webhooks"). Without such a worker the core does not ask, and the
  * start is an ordinary one.
  */
-export async function startDeliveryWorkflow(client: Client, taskQueue: string, input: WebhookDeliveryInput): Promise<'started' | 'already_started'> {
+export async function startDeliveryWorkflow(client: Client, taskQueue: string, input: WebhookDeliveryInput): Promise<'started_eagerly' | 'started' | 'already_started'> {
   try {
-    await client.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, {
+    const handle = await client.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, {
       ...startOptions(taskQueue, input),
       // Never a second run from a repeated start: only an explicit retry may deliver again.
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       ...(canStartEagerly(client) ? { requestEagerStart: true } : {}),
     });
-    return 'started';
+    return handle.eagerlyStarted ? 'started_eagerly' : 'started';
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) return 'already_started';
     throw error;
