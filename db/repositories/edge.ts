@@ -32,8 +32,9 @@ export const ServingRow = Type.Object({
 export type ServingRow = Static<typeof ServingRow>;
 const Serving = row(ServingRow);
 
-// The current stored certificate that still has its key (a custom one in place, else the newest); the domain row only when the edge has
-// something to do for it (any other status, or a domain that is gone, means "not served").
+// The current stored certificate that still has its key (a custom one in place, else the
+// newest); the domain row only when the edge has something to do for it (any other status, or a
+// domain that is gone, means "not served").
 // Without the PEMs (`digest`), the same rows weigh ≈ 200 bytes instead of ≈ 5 KiB: what a full
 // reconcile reads, fetching PEMs only for certificates its cache does not hold (agent.ts).
 const servingSelectOf = (withPems: boolean) => sql.fragment`
@@ -138,7 +139,7 @@ export function edgeRepository(db: Db) {
     },
     /**
      * At most `limit` serving rows: those of `first` (domain ids), then the others by hostname —
-     * what a staged boot serves before the rest (edge/agent/staged-boot.ts).
+     * what a staged boot serves before the rest (edge/agent/agent.ts, loadRest).
      */
     async servingFirst(first: readonly string[], limit: number): Promise<readonly ServingRow[]> {
       return db.any(sql.type(Serving)`${servingSelect} order by d.id = any(${sql.array([...first], 'text')}) desc, d.hostname limit ${limit}`);

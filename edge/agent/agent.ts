@@ -75,7 +75,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
   const pending = new Set<string>();
   let flushTimer: NodeJS.Timeout | null = null;
   let lastSyncAt: Date | null = null;
-  /** A staged boot is loading the rest (staged-boot.ts): full reconciles wait for it. */
+  /** A staged boot is loading the rest (loadRest below): full reconciles wait for it. */
   let staging: Promise<void> | null = null;
 
   const supervisor = createSupervisor({
