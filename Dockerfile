@@ -16,7 +16,7 @@ FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production HOSTGATE_ENV=production
 # The HTTPS edge (edge/agent-main.ts) drives Debian's HAProxy 2.6; openssl makes its default certificate.
-RUN apt-get update && apt-get install -y --no-install-recommends haproxy openssl ca-certificates && rm -rf /var/lib/apt/lists/*
+RUN apt-get update && apt-get install -y --no-install-recommends haproxy libjemalloc2 openssl ca-certificates && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY . .

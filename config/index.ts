@@ -106,6 +106,8 @@ export interface Config {
     /** HAProxy's generated files; <dataDir>/edge unless set. */
     stateDir: string;
     haproxyBin: string;
+    /** LD_PRELOAD for HAProxy: 'auto' (jemalloc if installed), 'system', or a library path. */
+    haproxyMalloc: string;
     originCaFile: string;
     /** ip:port DNS servers HAProxy resolves origins with; empty: /etc/resolv.conf. */
     resolvers: string[];
@@ -301,6 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
       bindAddress: raw.HOSTGATE_EDGE_BIND_ADDRESS,
       stateDir: raw.HOSTGATE_EDGE_STATE_DIR ?? path.join(raw.HOSTGATE_DATA_DIR, 'edge'),
       haproxyBin: raw.HOSTGATE_EDGE_HAPROXY_BIN,
+      haproxyMalloc: raw.HOSTGATE_EDGE_HAPROXY_MALLOC,
       originCaFile: raw.HOSTGATE_EDGE_ORIGIN_CA_FILE,
       resolvers: list(raw.HOSTGATE_EDGE_RESOLVERS),
       originDnsRefreshMs: raw.HOSTGATE_EDGE_ORIGIN_DNS_REFRESH_MS,

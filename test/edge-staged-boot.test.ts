@@ -66,11 +66,16 @@ describe('edge staged boot', () => {
     await waitFor('the staged boot finished', async () => edge.logs.some((l) => l.msg === 'edge: staged boot: serving every hostname'), 30_000, 100);
     await waitFor('every hostname served', async () => (await Promise.all(hostnames.map(served))).every(Boolean), 15_000, 100);
     expect(crtListHosts()).toEqual(hostnames);
+    // HAProxy runs with jemalloc (HOSTGATE_EDGE_HAPROXY_MALLOC=auto; .ci/run installs libjemalloc2).
+    const pid = Number(readFileSync(path.join(edge.stateDir, 'haproxy.pid'), 'utf8').trim());
+    expect(readFileSync(`/proc/${pid}/maps`, 'utf8')).toMatch(/libjemalloc\.so\.2/);
   }, 60_000);
 
   it('adds a hostname with an append and removes one with a rewrite, files equal to what is served', async () => {
     await add('g.staged.test');
     await waitFor('g served', () => served('g.staged.test'), 10_000, 50);
+    // The files follow the runtime change a moment later (applyChanges writes them after HAProxy took it).
+    await waitFor('g in the files', async () => crtListHosts().includes('g.staged.test'), 5_000, 20);
     expect(crtListHosts()).toEqual([...hostnames, 'g.staged.test']);
     const map = readFileSync(path.join(edge.stateDir, 'hosts.map'), 'utf8');
     // Appended at the end, after the sorted rest.

@@ -10,7 +10,7 @@ import { certificateKeyContext as activitiesContext } from '../activities/certif
 import { counterDelta } from '../db/repositories/edge.ts';
 import { destinationHosts, diff, parseRoute, routeValue, type ServedHost } from '../edge/agent/desired-diff.ts';
 import { ensureDefaultCertificate, prepareStateDir, renderConfig, statePaths } from '../edge/agent/haproxy-files.ts';
-import { isOurHaproxy, parseShowProc } from '../edge/agent/haproxy-supervisor.ts';
+import { allocatorPreload, isOurHaproxy, parseShowProc } from '../edge/agent/haproxy-supervisor.ts';
 import { createListFiles } from '../edge/agent/list-files.ts';
 import { ServedIndex } from '../edge/agent/served-index.ts';
 import { createOriginAddresses, nextAddress, originMapContent, refreshDelayMs, type Lookup } from '../edge/agent/origin-addresses.ts';
@@ -294,6 +294,15 @@ describe('one change costs the same at any size (issue 26)', () => {
     expect([...index.hostsOf(['dom_a', 'dom_c'])].sort()).toEqual(['a.test', 'c.test']);
     // A host that left stays listed under its domain: the targeted diff checks it against `served`.
     expect([...index.hostsOf(['dom_b'])]).toEqual(['b.test']);
+  });
+
+  it('preloads jemalloc into HAProxy when installed, the system allocator when asked, a given path only if it exists', () => {
+    const only = (...present: string[]) => (p: string) => present.includes(p);
+    expect(allocatorPreload('auto', only('/usr/lib/x86_64-linux-gnu/libjemalloc.so.2'))).toBe('/usr/lib/x86_64-linux-gnu/libjemalloc.so.2');
+    expect(allocatorPreload('auto', only())).toBeNull();
+    expect(allocatorPreload('system', only('/usr/lib/x86_64-linux-gnu/libjemalloc.so.2'))).toBeNull();
+    expect(allocatorPreload('/opt/tcmalloc.so', only('/opt/tcmalloc.so'))).toBe('/opt/tcmalloc.so');
+    expect(() => allocatorPreload('/opt/missing.so', only())).toThrow(/HOSTGATE_EDGE_HAPROXY_MALLOC names \/opt\/missing.so/);
   });
 
   it('looks only at the candidate hosts on a targeted pass', () => {

@@ -22,7 +22,7 @@ import {
   writeAtomic, writeCertificate,
 } from './haproxy-files.ts';
 import { createHaproxyRuntime } from './haproxy-runtime.ts';
-import { createSupervisor } from './haproxy-supervisor.ts';
+import { allocatorPreload, createSupervisor } from './haproxy-supervisor.ts';
 import { createOriginAddresses } from './origin-addresses.ts';
 import { buildDesired, CertificateCache, type Desired, type DesiredHost, type DomainProblem } from './snapshot.ts';
 import type { ServingRow } from '../../db/repositories/edge.ts';
@@ -79,7 +79,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
   let staging: Promise<void> | null = null;
 
   const supervisor = createSupervisor({
-    binary: s.haproxyBin, paths, admin, logger, startTimeoutMs: s.startTimeoutMs,
+    binary: s.haproxyBin, preload: allocatorPreload(s.haproxyMalloc), paths, admin, logger, startTimeoutMs: s.startTimeoutMs,
     onRestarted: () => { void reconcile().catch((error) => logger.warn({ err: error }, 'reconcile after the haproxy restart failed; the next one retries')); },
   });
   // Several edges (docs/edge.md): what this one says about itself, with every heartbeat and on

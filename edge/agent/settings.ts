@@ -8,6 +8,7 @@ export interface AgentSettings extends TemplateValues {
   edgeId: string;
   stateDir: string;
   haproxyBin: string;
+  haproxyMalloc: string;
   databaseUrl: string | undefined;
   bandwidthIntervalMs: number;
   analyticsFlushMs: number;
@@ -33,6 +34,7 @@ export function agentSettings(config: Config): AgentSettings {
     },
     stateDir: e.stateDir,
     haproxyBin: e.haproxyBin,
+    haproxyMalloc: e.haproxyMalloc,
     databaseUrl: config.db.url,
     bindAddress: e.bindAddress,
     httpsPort: e.httpsPort,
