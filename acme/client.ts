@@ -1,4 +1,4 @@
-// The acme-client Client for the configured CA, built once per certificate activities instance
+// The acme-client Client for one configured CA, built once per certificate activities instance
 // and shared by every call: our account (registered on first use; its key generated and sealed
 // in Postgres), our transport and its connection pools, the nonce pool.
 import { createPrivateKey } from 'node:crypto';
@@ -15,6 +15,8 @@ export interface AcmeClientDeps {
   caBundlePath: string | undefined;
   /** The account's contact address, if any. */
   email: string | undefined;
+  /** External Account Binding for CAs that require it (ZeroSSL, Google Trust Services). */
+  eab?: { kid: string; hmacKey: string } | undefined;
   accounts: AcmeAccountsRepository;
   secretBox: SecretBox;
   logger: Logger;
@@ -34,6 +36,14 @@ export interface AcmeClients {
   accountForgotten(): Promise<void>;
 }
 
+function accountUrlKnown(client: Client): boolean {
+  try {
+    return Boolean(client.getAccountUrl());
+  } catch {
+    return false;
+  }
+}
+
 export function createAcmeClients(deps: AcmeClientDeps): AcmeClients {
   const { directoryUrl, accounts, secretBox, logger } = deps;
   const transport = createCaTransport({ directoryUrl, caBundlePath: deps.caBundlePath, observe: deps.observe });
@@ -48,11 +58,24 @@ export function createAcmeClients(deps: AcmeClientDeps): AcmeClients {
   async function build(): Promise<Client> {
     await transport.ready();
     const { key, accountUrl } = await loadAccount();
-    const client = new acme.Client({ directoryUrl, accountKey: key, ...(accountUrl ? { accountUrl } : {}), backoffMin: 200, backoffMax: 2000 });
+    const client = new acme.Client({
+      directoryUrl, accountKey: key, ...(accountUrl ? { accountUrl } : {}), backoffMin: 200, backoffMax: 2000,
+      ...(deps.eab ? { externalAccountBinding: { kid: deps.eab.kid, hmacKey: deps.eab.hmacKey } } : {}),
+    });
     installTransport(client, { request: transport.request, accountKey: createPrivateKey(key), maxBadNonceRetries: 10 });
     if (!accountUrl) {
       // Same key → same account: registering again after a crash returns the existing one.
-      await deps.ca('register account', () => client.createAccount({ termsOfServiceAgreed: true, ...(deps.email ? { contact: [`mailto:${deps.email}`] } : {}) }));
+      await deps.ca('register account', async () => {
+        try {
+          return await client.createAccount({ termsOfServiceAgreed: true, ...(deps.email ? { contact: [`mailto:${deps.email}`] } : {}) });
+        } catch (error) {
+          // Another worker registered this key a moment before (two workers starting together):
+          // the CA answered 200 with the account's URL, and acme-client's follow-up "update"
+          // (termsOfServiceAgreed alone) was refused as an empty update. The account exists.
+          if (accountUrlKnown(client)) return null;
+          throw error;
+        }
+      });
       const url = client.getAccountUrl();
       await accounts.setAccountUrl(directoryUrl, url);
       logger.info({ directoryUrl, accountUrl: url }, 'ACME account registered');

@@ -4,6 +4,7 @@
 // expiry notices. Each is one short Postgres step, idempotent on retries.
 import type { Db } from '../db/pool.ts';
 import { certificateLifecycleRepository } from '../db/repositories/certificate-lifecycle.ts';
+import { customCertificatesRepository } from '../db/repositories/custom-certificates.ts';
 import { domainsRepository } from '../db/repositories/domains.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Problem } from '../model/problem.ts';
@@ -11,6 +12,7 @@ import type { Problem } from '../model/problem.ts';
 export function createCertificateLifecycleActivities({ db, logger }: { db: Db; logger: Logger }) {
   const lifecycle = certificateLifecycleRepository(db);
   const domains = domainsRepository(db);
+  const custom = customCertificatesRepository(db);
   return {
     /** A renewal failed: the problem shown, the history row, and the late-failure event once. */
     async renewalFailed({ domainId, problem }: { domainId: string; problem: Problem }): Promise<{ announced: boolean }> {
@@ -28,8 +30,15 @@ export function createCertificateLifecycleActivities({ db, logger }: { db: Db; l
     },
 
     /** hostname.certificate_expiring for the notices due now (each once per certificate). */
-    async expiryNotices({ domainId }: { domainId: string }): Promise<number[]> {
-      return lifecycle.expiryNotices(domainId);
+    async expiryNotices({ domainId, at }: { domainId: string; at?: number }): Promise<number[]> {
+      return lifecycle.expiryNotices(domainId, at);
+    },
+
+    /** A custom certificate about to lapse, DNS pointing here: withdrawn, a managed one follows. */
+    async withdrawLapsingCustom({ domainId, certificateId }: { domainId: string; certificateId: string }): Promise<boolean> {
+      const withdrawn = await custom.withdrawLapsing(domainId, certificateId);
+      if (withdrawn) logger.info({ domainId, certificateId }, 'custom certificate about to lapse: ordering a managed one');
+      return withdrawn;
     },
   };
 }

@@ -23,10 +23,12 @@ import { challengeZoneRepository } from '../db/repositories/challenge-zone.ts';
 import { domainsRepository } from '../db/repositories/domains.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { SecretBox } from '../security/secret-box.ts';
-import { createAcmeClients } from '../acme/client.ts';
+import { caBudgetRepository } from '../db/repositories/ca-budget.ts';
+import { normName } from '../model/dns-verification.ts';
+import { createCaSet } from './certificates/cas.ts';
+import { relevantCaa } from './dns-check.ts';
 import type { AcmeResponse } from '../acme/transport.ts';
 import type { IssuanceContext } from './certificates/context.ts';
-import { createCaCalls } from './certificates/failures.ts';
 import { createDns01Publisher } from './certificates/dns01-publish.ts';
 import { createFinalizePhase } from './certificates/finalize.ts';
 import { createOrderPhase } from './certificates/order.ts';
@@ -52,11 +54,18 @@ export interface CertificateActivityDeps extends WaitingOptions {
 
 export function createCertificateActivities(deps: CertificateActivityDeps) {
   const { db, secretBox, config, logger } = deps;
-  const directoryUrl = config.acme.directoryUrl;
-  const calls = createCaCalls({ directoryUrl, logger, accountForgotten: () => clients.accountForgotten() });
-  const clients = createAcmeClients({
-    directoryUrl, caBundlePath: config.acme.caBundlePath, email: config.acme.email,
-    accounts: acmeAccountsRepository(db), secretBox, logger, observe: deps.observeCaResponse, ca: calls.ca,
+  // With more than one CA, the order goes to one the hostname's CAA allows: looked up with the
+  // verification resolvers (the DNS check judged CAA against every CA's identities).
+  let resolver: Resolver | null = null;
+  const cas = createCaSet({
+    directories: config.acme.directories, email: config.acme.email, accounts: acmeAccountsRepository(db), secretBox, logger, observe: deps.observeCaResponse,
+    caa: (hostname) => {
+      if (!resolver) {
+        resolver = new Resolver({ timeout: config.dnsLimits.queryTimeoutMs, tries: config.dnsLimits.tries, maxTimeout: config.dnsLimits.queryTimeoutMs });
+        if (config.dns.servers.length > 0) resolver.setServers(config.dns.servers);
+      }
+      return relevantCaa(resolver, normName(hostname));
+    },
   });
   // A wildcard's orders answer DNS-01 in the challenge zone, checked against OUR server (as moves do).
   const ourServer = new Resolver({ timeout: 1_000, tries: 2, maxTimeout: 1_000 });
@@ -64,7 +73,7 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
   const domains = domainsRepository(db);
   const dns01 = createDns01Publisher({ zone: challengeZoneRepository(db), challengeZone: config.moves.challengeZone, ourServer, domains });
   const ctx: IssuanceContext = {
-    ...calls, directoryUrl, client: clients.get, secretBox, logger, waiting: createWaiting(deps), activateOnIssue: config.edgeDeployment === 'skip',
+    cas, budget: caBudgetRepository(db), secretBox, logger, waiting: createWaiting(deps), activateOnIssue: config.edgeDeployment === 'skip',
     orders: acmeOrdersRepository(db), certificates: certificatesRepository(db), domains, dns01,
     lifecycle: certificateLifecycleRepository(db),
     limits: { ordersPerHour: config.certificates.ordersPerHour, minLifetimeMs: config.certificates.minLifetimeSeconds * 1000 },
@@ -74,9 +83,9 @@ export function createCertificateActivities(deps: CertificateActivityDeps) {
   const { finalize } = createFinalizePhase(ctx, order, validation);
 
   return {
-    /** Registers (or finds) our ACME account for the configured directory. Idempotent. */
+    /** Registers (or finds) our ACME account with the first configured CA. Idempotent. */
     async ensureAcmeAccount(): Promise<{ accountUrl: string }> {
-      const client = await clients.get();
+      const client = await cas.all[0]!.client();
       return { accountUrl: client.getAccountUrl() };
     },
 

@@ -198,6 +198,13 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
     const known = hostname !== undefined && isApex !== undefined && !isWildcard(hostname) ? { hostname, is_apex: isApex } : null;
     const domain = known ? null : await liveDomain(domainId);
     const subject = known ?? domain!;
+    if (domain && (domain.status !== 'pending_dns' || domain.status_seq !== expectedSeq)) {
+      // Moved on already — by the DNS checker, whose verify woke the workflow: nothing to look up
+      // (a second lookup on slow DNS could fail and overwrite the verdict that moved it).
+      const stored = domain.verification as Partial<StoredVerification> | null;
+      const problem = (stored?.problem ?? null) as DnsProblem | null;
+      return { ok: stored?.checked_at !== undefined && problem === null, checked_at: stored?.checked_at ?? new Date().toISOString(), problem, retryable: false, state: { status: domain.status, seq: domain.status_seq }, hostname: domain.hostname };
+    }
     const { result, verification, answered } = await lookUp(subject, lane);
     if (lane === 'probe' && (!answered || result.problem?.code === 'lookup_failed')) {
       // Nothing learned and nothing stored: the workflow checks again on the DNS task queue. Lookups
@@ -247,6 +254,22 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
     async recheckDns(input: VerifyDnsInput): Promise<DnsCheckResult & { state: DomainState }> {
       const { hostname: _hostname, ...rest } = await verifyIn('background', { ...input, probe: false });
       return rest;
+    },
+
+    /**
+     * The DNS checker's check (worker/dns-checker.ts; not an activity any workflow calls): the same
+     * check and move as `recheckDns` (background budget; when DNS is right the domain moves to
+     * `pending_certificate`, and the checker then wakes the workflow, which goes on to the
+     * certificate). 'gone' when the domain is deleted.
+     */
+    async checkScheduled(domain: { domainId: string; hostname: string; isApex: boolean; seq: number }): Promise<(DnsCheckResult & { state: DomainState }) | 'gone'> {
+      try {
+        const { hostname: _hostname, ...rest } = await verifyIn('background', { domainId: domain.domainId, expectedSeq: domain.seq, hostname: domain.hostname, isApex: domain.isApex });
+        return rest;
+      } catch (error) {
+        if (error instanceof ApplicationFailure && error.type === 'DomainNotFound') return 'gone';
+        throw error;
+      }
     },
   };
 }

@@ -73,17 +73,30 @@ export function createDomainActivities({ db, logger, config }: DomainActivityDep
      * resumed domain, back in pending_certificate, is served with it instead of ordering another
      * one (an order spends the CA's rate limit; renewal orders at two thirds anyway).
      */
-    async freshCertificate(domainId: string): Promise<{ certificateId: string; serial: string; notBefore: string; notAfter: string } | null> {
+    async freshCertificate(domainId: string): Promise<{ certificateId: string; serial: string; notBefore: string; notAfter: string; custom?: boolean } | null> {
       const latest = await certificates.latestLive(domainId);
+      // The customer's own certificate in place: served while valid, whatever its age (a custom
+      // one taken out of place is not: a managed one is ordered).
+      if (latest?.source === 'custom') {
+        if (latest.withdrawn || Date.parse(latest.not_after) <= Date.now()) return null;
+        const full = await certificates.byId(latest.id);
+        return { certificateId: full.id, serial: full.serial, notBefore: full.not_before, notAfter: full.not_after, custom: true };
+      }
       if (!latest || !stillUsable({ notBefore: Date.parse(latest.not_before), notAfter: Date.parse(latest.not_after) }, Date.now())) return null;
       const full = await certificates.byId(latest.id);
       return { certificateId: full.id, serial: full.serial, notBefore: full.not_before, notAfter: full.not_after };
     },
 
-    /** The newest live certificate (an active domain whose workflow lost its carried state). */
-    async latestCertificate({ domainId }: { domainId: string }): Promise<{ id: string; notBefore: number; notAfter: number } | null> {
+    /**
+     * The current live certificate (an active domain whose workflow lost its carried state, or a
+     * `certificate` signal): `custom` when it is the customer's own, in place; null when there is
+     * none — or when the current one is a custom certificate taken out of place (a managed one
+     * is to be ordered; it stays served until then).
+     */
+    async latestCertificate({ domainId }: { domainId: string }): Promise<{ id: string; notBefore: number; notAfter: number; custom?: boolean } | null> {
       const cert = await certificates.latestLive(domainId);
-      return cert ? { id: cert.id, notBefore: Date.parse(cert.not_before), notAfter: Date.parse(cert.not_after) } : null;
+      if (!cert || cert.withdrawn) return null;
+      return { id: cert.id, notBefore: Date.parse(cert.not_before), notAfter: Date.parse(cert.not_after), ...(cert.source === 'custom' ? { custom: true } : {}) };
     },
 
     /**

@@ -14,6 +14,7 @@ import { acmeAccountsRepository } from '../db/repositories/acme-accounts.ts';
 import { certificateLifecycleRepository } from '../db/repositories/certificate-lifecycle.ts';
 import { certificatesRepository } from '../db/repositories/certificates.ts';
 import { challengeZoneRepository } from '../db/repositories/challenge-zone.ts';
+import { dnsScheduleRepository } from '../db/repositories/dns-schedule.ts';
 import { domainMovesRepository, type CertificateTrack, type OwnershipTrack } from '../db/repositories/domain-moves.ts';
 import { domainsRepository, type DomainRow } from '../db/repositories/domains.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -41,6 +42,8 @@ export interface MoveStepResult {
 
 /** One DNS-01 attempt waits on the CA at most this long (below the local activity's timeout). */
 export const DNS01_WAIT_BUDGET_MS = 30_000;
+/** How long a step holds the domain's order lease at most (the wait budget and the steps around it). */
+export const MOVE_ORDER_LEASE_MS = 90_000;
 
 /** The running activity's cancellation (a local activity past its time), if called as one. */
 function activitySignal(): AbortSignal | undefined {
@@ -59,6 +62,7 @@ export function createMoveActivities({ db, config, logger, secretBox }: MoveActi
   const certificates = certificatesRepository(db);
   const zone = challengeZoneRepository(db);
   const lifecycle = certificateLifecycleRepository(db);
+  const schedule = dnsScheduleRepository(db);
 
   const resolver = new Resolver({ timeout: config.dnsLimits.queryTimeoutMs, tries: config.dnsLimits.tries, maxTimeout: config.dnsLimits.queryTimeoutMs });
   if (config.dns.servers.length > 0) resolver.setServers(config.dns.servers);
@@ -149,6 +153,9 @@ export function createMoveActivities({ db, config, logger, secretBox }: MoveActi
       if (!challengeZone || !issueByDns01) return { enabled: false, ownership: null, certificate: null, problem: null };
       const d = await domains.getById(domainId);
       if (!d || d.status !== 'pending_dns') return { enabled: true, ownership: null, certificate: null, problem: null };
+      // The customer's own certificate is in place: no managed order (it is served ahead anyway).
+      const current = await certificates.latestLive(domainId);
+      if (current?.source === 'custom' && !current.withdrawn) return { enabled: true, ownership: null, certificate: null, problem: null };
       let ownership = d.ownership as OwnershipTrack | null;
       if (ownership?.status !== 'verified') {
         ownership = await checkOwnership(d);
@@ -182,27 +189,34 @@ export function createMoveActivities({ db, config, logger, secretBox }: MoveActi
       const limit = limitProblem(counts, registeredDomain, false);
       if (limit) return hold(limit.code === 'failed_validations_limit' ? withLastRefusal(limit, track?.problem ?? null) : limit);
 
-      // The per-domain brake holds whatever asks for the order (model/certificate-lifetime.ts).
-      const brake = await lifecycle.admitOrder(domainId, 'dns-01', config.certificates.ordersPerHour, 60 * 60_000);
-      if (!brake.admitted) return hold(brakeProblem(config.certificates.ordersPerHour, brake.retryAt));
-      await moves.setCertificateTrack(domainId, pending(null));
-      const attempt = await moves.recordAttempt({ organizationId: d.organization_id, domainId, hostname: d.hostname, registeredDomain, method: 'dns-01' });
-      const signal = activitySignal();
-      const outcome = await issueByDns01({ domainId, hostname: d.hostname, challengeLabel: d.challenge_label, signal });
-      if (!outcome.ok && signal?.aborted) {
-        // Given up by the workflow, whose retry may be running (or done) already: its track is not
-        // ours to write. The order still counts (the CA saw it).
-        await moves.finishAttempt(attempt, 'abandoned');
-        signal.throwIfAborted();
+      // One order at a time per domain: the DNS checker's step and a verify's step in the workflow
+      // can meet here (worker/dns-checker.ts); the one that finds the lease taken leaves it.
+      if (!await schedule.takeMoveOrder(domainId, MOVE_ORDER_LEASE_MS)) return { enabled: true, ownership: 'verified', certificate: track?.status ?? 'pending_validation', problem: null };
+      try {
+        // The per-domain brake holds whatever asks for the order (model/certificate-lifetime.ts).
+        const brake = await lifecycle.admitOrder(domainId, 'dns-01', config.certificates.ordersPerHour, 60 * 60_000);
+        if (!brake.admitted) return hold(brakeProblem(config.certificates.ordersPerHour, brake.retryAt));
+        await moves.setCertificateTrack(domainId, pending(null));
+        const attempt = await moves.recordAttempt({ organizationId: d.organization_id, domainId, hostname: d.hostname, registeredDomain, method: 'dns-01' });
+        const signal = activitySignal();
+        const outcome = await issueByDns01({ domainId, hostname: d.hostname, challengeLabel: d.challenge_label, signal });
+        if (!outcome.ok && signal?.aborted) {
+          // Given up by the workflow, whose retry may be running (or done) already: its track is not
+          // ours to write. The order still counts (the CA saw it).
+          await moves.finishAttempt(attempt, 'abandoned');
+          signal.throwIfAborted();
+        }
+        if (!outcome.ok) {
+          await moves.finishAttempt(attempt, outcome.refused ? 'failed' : 'abandoned');
+          return hold({ code: outcome.code, message: outcome.message });
+        }
+        await moves.finishAttempt(attempt, 'issued');
+        await lifecycle.recordStored(outcome.certificateId, config.certificates.minLifetimeSeconds * 1000);
+        const status = await moves.markIssued(domainId, outcome.certificateId);
+        return { enabled: true, ownership: 'verified', certificate: status, problem: null };
+      } finally {
+        await schedule.releaseMoveOrder(domainId);
       }
-      if (!outcome.ok) {
-        await moves.finishAttempt(attempt, outcome.refused ? 'failed' : 'abandoned');
-        return hold({ code: outcome.code, message: outcome.message });
-      }
-      await moves.finishAttempt(attempt, 'issued');
-      await lifecycle.recordStored(outcome.certificateId, config.certificates.minLifetimeSeconds * 1000);
-      const status = await moves.markIssued(domainId, outcome.certificateId);
-      return { enabled: true, ownership: 'verified', certificate: status, problem: null };
     },
 
     /**

@@ -6,7 +6,7 @@
 // thrown, so the workflow continues with the step-by-step activities.
 import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from '../logging/logger.ts';
-import { CERTIFICATE_REFUSED, ISSUANCE_WAIT_BUDGET_MS, refusalProblem } from '../model/certificate-issuance.ts';
+import { CERTIFICATE_REFUSED, ISSUANCE_WAIT_BUDGET_MS, refusalProblem, refusalRetryAt } from '../model/certificate-issuance.ts';
 import type { CertificateActivities, IssuedCertificate } from './certificates.ts';
 import type { DnsCheckResult, VerifyDnsInput } from './dns-check.ts';
 import type { createDnsCheckActivities } from './dns-check.ts';
@@ -53,7 +53,10 @@ export function createVerifyAndIssueActivities(deps: {
         return { ...withoutHostname(checked), state: certificate.state ?? checked.state, issuance: { ok: true, certificate } };
       } catch (error) {
         if (error instanceof ApplicationFailure && error.type === 'DomainNotFound') throw error;
-        if (error instanceof ApplicationFailure && error.type === CERTIFICATE_REFUSED) {
+        // A refusal that says when to come back (the shared CA budget, the per-domain brake) is a
+        // wait, not a failure: reported as unfinished, so the workflow's step-by-step path meets
+        // it again and waits it out (obtain-certificate.ts) instead of counting a refusal.
+        if (error instanceof ApplicationFailure && error.type === CERTIFICATE_REFUSED && refusalRetryAt(error) === null) {
           return { ...withoutHostname(checked), issuance: { ok: false, refused: refusalProblem(error), message: error.message } };
         }
         logger.info({ domainId, err: (error as Error)?.message }, 'issuance left to the step-by-step activities');

@@ -161,9 +161,10 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
         [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(body, endpoints.signingSecrets(endpoint), Math.floor(Date.now() / 1000)),
         [EVENT_ID_HEADER.toLowerCase()]: event.id,
       };
-      // Heartbeats while the request is out: a worker that dies mid-send is noticed in seconds.
+      // Heartbeats while the request is out: a worker that dies mid-send is noticed in seconds. A
+      // local activity (the first attempt of a run) has none: its workflow task stands for it.
       const context = Context.current();
-      const beat = setInterval(() => context.heartbeat(), 1000);
+      const beat = context.info.isLocal ? undefined : setInterval(() => context.heartbeat(), 1000);
       let result: SendResult;
       try {
         result = await sendWebhook({ url: endpoint.url, body, headers, timeoutMs, allowPrivate: deps.allowPrivateTargets, lookup: deps.lookup });

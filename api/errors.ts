@@ -41,6 +41,16 @@ export const errorCatalogue = {
   // Traffic analytics (issue 24, docs/analytics.md).
   analytics_range_invalid: { status: 400, example: 'from (2026-11-27T00:00:00.000Z) must be before to (2026-11-26T00:00:00.000Z)', param: 'from' },
   analytics_range_too_long: { status: 400, example: 'a range of minute buckets spans at most 48 h; this one spans 72 h: use interval=hour, or a shorter range', param: 'interval', details: { interval: 'minute', max_hours: 48 } },
+  // The customer's own certificate (issue 22, part B; docs/custom-certificates.md): one code per refusal.
+  certificate_unparseable: { status: 422, example: 'certificate holds no PEM certificate (-----BEGIN CERTIFICATE-----)', param: 'certificate' },
+  private_key_unparseable: { status: 422, example: 'private_key is not a readable PEM private key: error:1E08010C:DECODER routines::unsupported', param: 'private_key' },
+  certificate_key_mismatch: { status: 422, example: 'private_key does not belong to the first certificate of the chain (the leaf)', param: 'private_key' },
+  certificate_key_too_weak: { status: 422, example: 'the RSA key has 1024 bits; at least 2048 are required', param: 'private_key' },
+  certificate_key_unsupported: { status: 422, example: 'the EC key is on curve secp521r1; P-256 (prime256v1) or P-384 (secp384r1) is required', param: 'private_key' },
+  certificate_hostname_mismatch: { status: 422, example: "the certificate's names (DNS:www.customer.com) do not cover shop.customer.com", param: 'certificate' },
+  certificate_expired: { status: 422, example: 'the certificate expired at 2026-10-01T00:00:00.000Z', param: 'certificate' },
+  certificate_not_yet_valid: { status: 422, example: 'the certificate is valid only from 2026-12-01T00:00:00.000Z', param: 'certificate' },
+  certificate_untrusted: { status: 422, example: 'the certificate is self-signed; send one issued by a public CA (or by a CA the operator configured in HOSTGATE_CUSTOM_CERT_CA_FILE)', param: 'certificate' },
   rate_limited: { status: 429, example: 'too many requests for this API key; retry after 1 s' },
   headers_too_large: { status: 431, example: 'the request headers are larger than 16 KiB' },
   internal_error: { status: 500, example: 'an internal error occurred; retry later, and quote the request id if it persists' },

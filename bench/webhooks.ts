@@ -17,7 +17,14 @@
 //               commit to the receiver getting the signed POST (it answers 204 at once).
 //   throughput  N endpoints subscribed to hostname.active; transitions fired `concurrency` at a
 //               time until `deliveries` deliveries are due; deliveries per second from the first
-//               to the last arrival, per-second arrivals, and latency under that load.
+//               to the last arrival, per-second arrivals, and latency under that load; CPU of the
+//               worker and of the Temporal dev server per delivery.
+//   ceiling     just before and just after the throughput phase, on the same Temporal server:
+//               `deliveries` workflows that each run one local activity and nothing else, started
+//               50 at a time with eager start from the process that runs their worker
+//               (bench/ceiling/main.ts) — the least a delivery can cost the server. The headline
+//               `ceiling_ratio` is deliveries/s ÷ the mean of the two: on a machine shared with
+//               other work, the absolute rates move with the load; the ratio much less.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -37,6 +44,7 @@ import { connectTemporal, ensureSearchAttributes } from '../temporal/connection.
 import { printMachine } from './support/print.ts';
 import { connectBenchPostgres, intArg, isCleaningUp, onCleanup, progress, runBenchmark, sleep, type Headline } from './support/run.ts';
 import { createBenchDatabase, temporalForBench } from './support/setup.ts';
+import { treeUsage } from './support/proc-sampler.ts';
 import { distribution, percentile } from './support/stats.ts';
 
 const P50_TARGET_MS = 150;
@@ -48,11 +56,12 @@ const { values: args } = parseArgs({
     deliveries: { type: 'string', default: '1500' },
     endpoints: { type: 'string', default: '5' },
     concurrency: { type: 'string', default: '20' },
+    'ceiling-in-flight': { type: 'string', default: '50' },
     help: { type: 'boolean', default: false },
   },
 });
 if (args.help) {
-  console.log('usage: npm run bench:webhooks -- [--samples n (200)] [--warmup n (20)] [--deliveries n (1500)] [--endpoints n (5)] [--concurrency n (20)]');
+  console.log('usage: npm run bench:webhooks -- [--samples n (200)] [--warmup n (20)] [--deliveries n (1500)] [--endpoints n (5)] [--concurrency n (20)] [--ceiling-in-flight n (50)]');
   process.exit(0);
 }
 const samples = intArg('samples', args.samples, 10, 100_000);
@@ -60,6 +69,22 @@ const warmupSamples = intArg('warmup', args.warmup, 0, 10_000);
 const endpointCount = intArg('endpoints', args.endpoints, 1, 100);
 const totalDeliveries = intArg('deliveries', args.deliveries, endpointCount, 1_000_000);
 const concurrency = intArg('concurrency', args.concurrency, 1, 500);
+const ceilingInFlight = intArg('ceiling-in-flight', args['ceiling-in-flight'], 1, 1000);
+
+/** The server's rate for one-local-activity workflows (see "ceiling" above), and the CPU it took. */
+async function measureCeiling(address: string, namespace: string, temporalPid: number | undefined): Promise<{ per_s: number; seconds: number; probe_cpu_s: number; temporal_cpu_s: number | null }> {
+  const cpu0 = temporalPid ? treeUsage(temporalPid).cpuSeconds : null;
+  const child = spawn(process.execPath, ['bench/ceiling/main.ts', address, namespace, String(totalDeliveries), String(ceilingInFlight)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
+  onCleanup('ceiling probe', async () => { if (child.exitCode === null) child.kill('SIGKILL'); });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const line = out.trim().split('\n').at(-1) ?? '';
+  if (code !== 0 || !line.startsWith('{')) throw new Error(`the ceiling probe failed (exit ${String(code)}):\n${out.slice(-4000)}`);
+  const r = JSON.parse(line) as { per_s: number; seconds: number; cpu_s: number };
+  return { per_s: r.per_s, seconds: r.seconds, probe_cpu_s: r.cpu_s, temporal_cpu_s: cpu0 === null ? null : treeUsage(temporalPid!).cpuSeconds - cpu0 };
+}
 
 const fmt = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '—');
 
@@ -114,7 +139,7 @@ async function main(): Promise<Headline> {
   await createBenchDatabase(pgInfo);
 
   const namespace = process.env.TEMPORAL_NAMESPACE || 'default';
-  const { address: temporalAddress } = await temporalForBench(namespace);
+  const { address: temporalAddress, pid: temporalPid } = await temporalForBench(namespace);
   const connection = await connectTemporal(temporalAddress);
   await ensureSearchAttributes(connection, namespace);
   await connection.close();
@@ -143,7 +168,9 @@ async function main(): Promise<Headline> {
 
   // Worker process.
   let workerOutput = '';
-  const worker: ChildProcess = spawn(process.execPath, ['worker/main.ts'], {
+  // BENCH_WORKER_CPU_PROF=<dir>: the worker writes a V8 CPU profile there when it stops.
+  const profile = process.env.BENCH_WORKER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_WORKER_CPU_PROF}`] : [];
+  const worker: ChildProcess = spawn(process.execPath, [...profile, 'worker/main.ts'], {
     env: {
       PATH: process.env.PATH, DATABASE_URL: benchUrl, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: namespace, TEMPORAL_TASK_QUEUE: taskQueue,
       HOSTGATE_ENCRYPTION_KEYS: encryptionKeys, HOSTGATE_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'warn',
@@ -237,6 +264,12 @@ async function main(): Promise<Headline> {
   }
   // Setup events fan out to nobody; let that finish before the clock starts.
   await sleep(1000);
+  progress(`ceiling (before): ${totalDeliveries} one-local-activity workflows, ${ceilingInFlight} starts in flight…`);
+  const ceilingBefore = await measureCeiling(temporalAddress, namespace, temporalPid);
+  progress(`ceiling (before): ${fmt(ceilingBefore.per_s)}/s; throughput phase starts`);
+  await sleep(500);
+  const workerCpu0 = treeUsage(worker.pid!).cpuSeconds;
+  const temporalCpu0 = temporalPid ? treeUsage(temporalPid).cpuSeconds : null;
   const loadArrivals: number[] = [];
   const committedAt = new Map<string, number>();
   const underLoad: number[] = [];
@@ -261,6 +294,9 @@ async function main(): Promise<Headline> {
   const producedIn = performance.now() - loadStart;
   const deadline = Math.max(120_000, expected * 200);
   const finished = await Promise.race([allArrived.then(() => true), sleep(deadline).then(() => false)]);
+  // CPU per delivery, up to the last arrival (the last attempts' records are a few ms more).
+  const workerCpu = treeUsage(worker.pid!).cpuSeconds - workerCpu0;
+  const temporalCpu = temporalCpu0 === null ? null : treeUsage(temporalPid!).cpuSeconds - temporalCpu0;
   const first = Math.min(...loadArrivals);
   const last = Math.max(...loadArrivals);
   const span = (last - loadStart) / 1000;
@@ -281,6 +317,16 @@ async function main(): Promise<Headline> {
   const statuses = (await bench.query<{ status: string; n: number }>(`select status, count(*)::int as n from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id where e.url like '%/load/%' group by status`)).rows;
   const unique = new Set(arrivals.filter((a) => a.path.startsWith('/load/')).map((a) => `${a.path} ${a.key}`)).size;
   await bench.end();
+  progress('ceiling (after)…');
+  const ceilingAfter = await measureCeiling(temporalAddress, namespace, temporalPid);
+  const ceiling = (ceilingBefore.per_s + ceilingAfter.per_s) / 2;
+  const perDelivery = (cpuSeconds: number | null, n: number) => (cpuSeconds === null || n === 0 ? Number.NaN : (cpuSeconds * 1000) / n);
+  // The same comparison in CPU (worker + Temporal; Postgres, which only deliveries use, is not in
+  // it): what a workflow of one local activity costs ÷ what a delivery costs. Rates follow the
+  // share of the cores a phase got from the rest of the machine; CPU per item much less.
+  const ceilingCpu = [ceilingBefore, ceilingAfter].map((c) => (c.temporal_cpu_s === null ? Number.NaN : perDelivery(c.probe_cpu_s + c.temporal_cpu_s, totalDeliveries)));
+  const deliveryCpu = perDelivery(workerCpu, loadArrivals.length) + perDelivery(temporalCpu, loadArrivals.length);
+  const cpuRatio = (ceilingCpu[0]! + ceilingCpu[1]!) / 2 / deliveryCpu;
 
   // ------------------------------------------------------------------------------------------
   console.log('');
@@ -295,11 +341,21 @@ async function main(): Promise<Headline> {
   console.log(`    arrivals per second: ${[...perSecond.entries()].sort(([a], [b]) => a - b).map(([, n]) => n).join(' ')}`);
   console.log(`    latency under load (commit → arrival): p50 ${fmt(loadLat.p50)} ms, p99 ${fmt(loadLat.p99)} ms, max ${fmt(loadLat.max)} ms`);
   console.log(`    delivery rows: ${statuses.map((s) => `${s.status} ${s.n}`).join(', ')}; duplicate arrivals: ${loadArrivals.length - unique}; transitions refused: ${refused}`);
+  console.log(`    CPU per delivery: worker ${fmt(perDelivery(workerCpu, loadArrivals.length))} ms, Temporal dev server ${fmt(perDelivery(temporalCpu, loadArrivals.length))} ms`);
+  console.log(`  ceiling, ${totalDeliveries} workflows of one local activity (${ceilingInFlight} eager starts in flight, bench/ceiling/main.ts):`);
+  for (const [when, c] of [['before', ceilingBefore], ['after', ceilingAfter]] as const) {
+    console.log(`    ${when}: ${fmt(c.per_s)}/s in ${c.seconds.toFixed(1)} s; CPU per workflow: probe ${fmt(perDelivery(c.probe_cpu_s, totalDeliveries))} ms, Temporal ${fmt(perDelivery(c.temporal_cpu_s, totalDeliveries))} ms`);
+  }
+  console.log(`    deliveries/s ÷ ceiling (mean ${fmt(ceiling)}/s): ${(rate / ceiling).toFixed(2)} (target ≥ 0.7)`);
+  console.log(`    in CPU (worker + Temporal): ${fmt((ceilingCpu[0]! + ceilingCpu[1]!) / 2)} ms per ceiling workflow ÷ ${fmt(deliveryCpu)} ms per delivery = ${cpuRatio.toFixed(2)}`);
+  console.log(`  load average (1 min) at the end: ${os.loadavg()[0]!.toFixed(2)} on ${cpus.length} cores (other work on this machine included)`);
   return {
     benchmark: 'webhooks', latency_p50_ms: round1(lat.p50), latency_p99_ms: round1(lat.p99), latency_target_p50_ms: P50_TARGET_MS,
     latency_target_met: lat.p50 < P50_TARGET_MS, delivered: loadArrivals.length, expected, deliveries_per_s: round1(rate),
     load_latency_p50_ms: round1(loadLat.p50), load_latency_p99_ms: round1(loadLat.p99), duplicates: loadArrivals.length - unique,
-    bad_signatures: badSignatures,
+    bad_signatures: badSignatures, ceiling_per_s: round1(ceiling), ceiling_ratio: Math.round((rate / ceiling) * 100) / 100,
+    worker_cpu_ms_per_delivery: round1(perDelivery(workerCpu, loadArrivals.length)), temporal_cpu_ms_per_delivery: round1(perDelivery(temporalCpu, loadArrivals.length)),
+    ceiling_cpu_ratio: Number.isFinite(cpuRatio) ? Math.round(cpuRatio * 100) / 100 : null, load_average_1m: round1(os.loadavg()[0]!),
   };
 }
 

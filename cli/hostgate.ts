@@ -17,6 +17,7 @@ import { organizationsRepository } from '../db/repositories/organizations.ts';
 import { runningEmbeddedPostgres } from '../local-stack/embedded-postgres.ts';
 import { workflowOutboxRepository } from '../db/repositories/workflow-outbox.ts';
 import { domainTraffic, parseSince } from './traffic.ts';
+import { CertificateCommandError, customCertificateCommand } from './custom-certificate.ts';
 
 const usage = `Usage: hostgate <command> [options]
 
@@ -29,6 +30,9 @@ Commands:
   keys revoke <key_id>                                       revoke an API key at once
   domains suspend <domain_id> [--reason <text>]              stop serving a domain (reversible)
   domains resume <domain_id>                                 resume a suspended domain
+  domains certificate put <domain_id> --cert <chain.pem> --key <key.pem>
+                                                             serve the domain with its own certificate (checked as the API does)
+  domains certificate delete <domain_id>                     back to managed certificates
   domains traffic <domain_id> [--since 1h]                   the domain's traffic (requests, statuses, bytes, origin
                                                              time) per minute/hour/day with a sparkline; since: 90m, 6h, 7d
   edge status [<edge_id>]                                    what each edge serves, its last heartbeat and sync, its problems
@@ -89,7 +93,7 @@ export async function run(argv: string[], out: (line: string) => void, env: Node
     return;
   }
   const command = `${group} ${action ?? ''}`.trim();
-  const known = ['orgs create', 'orgs list', 'keys create', 'keys list', 'keys revoke', 'domains suspend', 'domains resume', 'domains traffic', 'edge status', 'invoices list'];
+  const known = ['orgs create', 'orgs list', 'keys create', 'keys list', 'keys revoke', 'domains suspend', 'domains resume', 'domains certificate', 'domains traffic', 'edge status', 'invoices list'];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
 
   const { values, positionals } = (() => {
@@ -97,6 +101,7 @@ export async function run(argv: string[], out: (line: string) => void, env: Node
       return parseArgs({ args: rest, allowPositionals: true, strict: true, options: {
         name: { type: 'string' }, org: { type: 'string' }, scopes: { type: 'string' },
         'return-origin': { type: 'string', multiple: true }, reason: { type: 'string' }, since: { type: 'string' },
+        cert: { type: 'string' }, key: { type: 'string' },
       } });
     } catch (error) {
       throw new UsageError(error instanceof Error ? error.message : String(error));
@@ -151,6 +156,15 @@ export async function run(argv: string[], out: (line: string) => void, env: Node
         // workflow makes (and records) the move.
         await db.transaction((tx) => workflowOutboxRepository(db).enqueue(tx, 'signal_domain', domainWorkflowId(id), signal));
         out(`${action} requested for ${domain.hostname} (${id}, now ${domain.status}); the worker applies it within seconds`);
+        return;
+      }
+      case 'domains certificate': {
+        try {
+          await customCertificateCommand(db, config, positionals[0], positionals[1], { cert: values.cert, key: values.key }, out);
+        } catch (error) {
+          if (error instanceof CertificateCommandError) throw new UsageError(error.message);
+          throw error;
+        }
         return;
       }
       case 'domains traffic': {

@@ -52,7 +52,8 @@ const variables = {
   HOSTGATE_WORKER_ACTIVITY_SLOTS: { schema: Type.Integer({ minimum: 1, maximum: 2000 }), default: '100', describe: 'an integer from 1 to 2000: activities one worker runs at once' },
   HOSTGATE_WORKER_LOCAL_ACTIVITY_SLOTS: { schema: Type.Integer({ minimum: 1, maximum: 2000 }), default: '100', describe: 'an integer from 1 to 2000: local activities one worker runs at once' },
   HOSTGATE_WORKER_DNS_ACTIVITY_SLOTS: { schema: Type.Integer({ minimum: 1, maximum: 2000 }), default: '20', describe: 'an integer from 1 to 2000: periodic DNS checks one worker runs at once (slots of the DNS task queue)' },
-  HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS: { schema: Type.Integer({ minimum: 0, maximum: 1000000 }), default: undefined, describe: "an integer: workflows one worker keeps in memory between tasks (unset: 2 per MiB of heap above 512 MiB, about 7,500 on Node's default heap); below the number of open workflows, each task replays its workflow's run" },
+  HOSTGATE_WORKER_MEMORY_MB: { schema: Type.Integer({ minimum: 256, maximum: 1048576 }), default: '1024', describe: 'an integer from 256: MiB of memory one worker process may use; the number of workflows it keeps in memory between tasks is derived from it (worker/create-worker.ts, docs/scale.md)' },
+  HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS: { schema: Type.Integer({ minimum: 0, maximum: 1000000 }), default: undefined, describe: "an integer: workflows one worker keeps in memory between tasks (unset: derived from HOSTGATE_WORKER_MEMORY_MB); below the number of open workflows, a task of a workflow not kept replays its run" },
   HOSTGATE_WORKFLOW_BUNDLE: { schema: Type.String({ minLength: 1 }), default: undefined, describe: 'path of the prebuilt workflow bundle the worker loads (unset: dist/workflow-bundle.js, rebuilt when older than the sources)' },
   // Domain lifecycle: when a domain with a certificate becomes active
   HOSTGATE_EDGE_DEPLOYMENT: { schema: Type.Union([Type.Literal('required'), Type.Literal('skip')]), default: 'required', describe: "required or skip: whether a domain becomes active only once an edge agent serves its certificate (skip: on issuance — for deployments without Hostgate's edge, and tests of the lifecycle alone)" },
@@ -70,6 +71,8 @@ const variables = {
   HOSTGATE_ACME_CA_BUNDLE: { schema: Type.String({ minLength: 1 }), default: undefined, describe: 'path to a PEM file to trust for the ACME directory connection (test CAs such as Pebble)' },
   HOSTGATE_ACME_EMAIL: { schema: Type.String({ pattern: '^[^@\\s]+@[^@\\s]+$' }), default: undefined, describe: 'a contact email for the ACME account' },
   HOSTGATE_ACME_CAA_IDENTITIES: { schema: Type.String({ pattern: '^[a-z0-9.,-]+$' }), default: 'letsencrypt.org', describe: 'comma-separated CAA issuer domains of our CA (a CAA record must name one of them)' },
+  HOSTGATE_ACME_BUDGET: { schema: Type.String({ pattern: '^\\d{1,6}/\\d{1,6}[smhd]$' }), default: '250/3h', describe: "<orders>/<window> such as 250/3h: new ACME orders per account per window, shared by every worker (Let's Encrypt allows 300/3h); the budget of a CA in HOSTGATE_ACME_DIRECTORIES without its own" },
+  HOSTGATE_ACME_DIRECTORIES: { schema: Type.String({ minLength: 2 }), default: undefined, describe: 'a JSON list of certificate authorities, tried in order: [{"name", "url", "caa": [...], "ca_bundle"?, "eab_kid"?, "eab_hmac"?, "budget"?: "250/3h"}] (docs/deploy.md, "Certificate authorities"); unset: HOSTGATE_ACME_DIRECTORY_URL and its companions as the one CA' },
   // Zero-downtime moves (config.moves; docs/zero-downtime-moves.md): ownership by TXT, certificates
   // by DNS-01 through a delegated CNAME
   HOSTGATE_CHALLENGE_ZONE: { schema: Type.String({ pattern: '^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$' }), default: undefined, describe: 'the DNS zone our PowerDNS serves for delegated DNS-01 challenges, e.g. acme.hostgate.example (lower case; unset: zero-downtime moves are off)' },
@@ -81,6 +84,7 @@ const variables = {
   // Certificate issuance (config.certificates; docs/api-decisions.md, "Certificate lifecycle")
   HOSTGATE_CERT_ORDERS_PER_HOUR: { schema: Type.Integer({ minimum: 1, maximum: 100 }), default: '5', describe: 'an integer from 1 to 100: ACME orders per domain per hour, whatever asks for them (the brake that keeps a renewal loop from reaching the CA)' },
   HOSTGATE_CERT_MIN_LIFETIME_SECONDS: { schema: Type.Integer({ minimum: 1, maximum: 34300800 }), default: '3600', describe: 'an integer from 1 to 34300800: certificates living shorter than this many seconds are flagged (history, logs) and renewed at the brake pace' },
+  HOSTGATE_CUSTOM_CERT_CA_FILE: { schema: Type.String({ minLength: 1 }), default: undefined, describe: "path to a PEM file of CA certificates that customers' own certificates may chain to, besides the public roots (docs/custom-certificates.md)" },
   // Webhooks (config.webhooks)
   HOSTGATE_WEBHOOK_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 60000 }), default: '15000', describe: 'an integer from 100 to 60000: milliseconds a webhook receiver has to answer (docs/api-decisions.md: 15 s)' },
   // Billing (config.billing; docs/billing.md). No STRIPE_SECRET_KEY: the built-in local provider.
@@ -120,6 +124,7 @@ const variables = {
   HOSTGATE_EDGE_HEALTH_PORT: { schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: undefined, describe: "a TCP port for the edge's health endpoint on HOSTGATE_EDGE_BIND_ADDRESS (200 in sync, 503 otherwise; 0 or unset: off; `npm start` sets 8490)" },
   HOSTGATE_EDGE_HEALTH_MAX_LAG_MS: { schema: Type.Integer({ minimum: 1000, maximum: 3600000 }), default: '30000', describe: "milliseconds the edge's last complete read of Postgres may be old for it to count as in sync (keep it above the poll interval)" },
   HOSTGATE_EDGE_SOCKET_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 600000 }), default: '5000', describe: "milliseconds one HAProxy runtime-API command may take" },
+  HOSTGATE_EDGE_BOOT_FIRST_HOSTS: { schema: Type.Integer({ minimum: 0, maximum: 1000000 }), default: '2000', describe: 'at a fresh start with more hostnames than this, HAProxy starts serving the busiest this many and loads the rest in a reload behind them (0: load all before serving)' },
   HOSTGATE_EDGE_START_TIMEOUT_MS: { schema: Type.Integer({ minimum: 1000, maximum: 3600000 }), default: '300000', describe: 'milliseconds HAProxy may take to start or reload (grows with the number of certificates)' },
   // Prometheus endpoints (config.metrics; docs/operations.md, "Metrics")
   HOSTGATE_METRICS_HOST: { schema: Type.String({ minLength: 1 }), default: '127.0.0.1', describe: 'the interface the Prometheus endpoints listen on (loopback by default: not public)' },

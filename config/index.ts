@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { allCaaIdentities, parseAcmeDirectories, parseBudget, type AcmeDirectory } from './acme-directories.ts';
 import { ConfigError, readEnv, type RawConfig } from './env.ts';
 
 export { ConfigError } from './env.ts';
@@ -58,6 +59,8 @@ export interface Config {
     /** Slots of the DNS task queue's worker (worker/create-worker.ts). */
     dnsActivitySlots: number;
     maxCachedWorkflows: number | undefined; bundlePath: string | undefined;
+    /** The worker process's memory budget (MiB): the workflow cache is sized from it. */
+    memoryMb: number;
   };
   /** `required`: a domain is active only once an edge serves its certificate; `skip`: on issuance. */
   edgeDeployment: 'required' | 'skip';
@@ -67,7 +70,12 @@ export interface Config {
   dns: { servers: string[] };
   /** Bounds on DNS lookups (activities/dns-check.ts). */
   dnsLimits: { queryTimeoutMs: number; tries: number; localBudgetMs: number; localConcurrency: number; backgroundBudgetMs: number };
-  acme: { directoryUrl: string; caBundlePath: string | undefined; email: string | undefined; caaIdentities: string[] };
+  /**
+   * `directories`: the CAs in the order tried (config/acme-directories.ts). `directoryUrl`,
+   * `caBundlePath`: the first's (cli doctor). `caaIdentities`: every CA's, since a CAA record
+   * naming any of them lets us issue (the order then goes to a CA it names).
+   */
+  acme: { directoryUrl: string; caBundlePath: string | undefined; email: string | undefined; caaIdentities: string[]; directories: AcmeDirectory[] };
   /** Zero-downtime moves (docs/zero-downtime-moves.md): off when no challenge zone is set. */
   moves: {
     challengeZone: string | undefined;
@@ -75,7 +83,8 @@ export interface Config {
     limits: { pendingValidations: number; ordersPer3h: number; certsPerDomainWeek: number; failedValidationsPerHour: number };
   };
   /** Issuance that cannot run away (model/certificate-lifetime.ts). */
-  certificates: { ordersPerHour: number; minLifetimeSeconds: number };
+  /** `customCaFile`: extra trust anchors for customers' own certificates (docs/custom-certificates.md). */
+  certificates: { ordersPerHour: number; minLifetimeSeconds: number; customCaFile: string | undefined };
   webhooks: { timeoutMs: number };
   /** Payment provider: Stripe when a secret key is set, else the built-in local one. */
   billing: {
@@ -115,6 +124,8 @@ export interface Config {
     healthMaxLagMs: number;
     socketTimeoutMs: number;
     startTimeoutMs: number;
+    /** A fresh start with more hostnames serves this many first (0: all at once). */
+    bootFirstHosts: number;
   };
 
   // --- Observability ---
@@ -176,6 +187,25 @@ export function parseTrustedProxies(value: string): { proxies: string[]; problem
 }
 
 /**
+ * The CAs to order from: HOSTGATE_ACME_DIRECTORIES, else the single-directory variables as a
+ * one-element list (named `default`). Problems go to `problems`; a placeholder keeps the type.
+ */
+function acmeDirectories(raw: RawConfig, problems: string[]): AcmeDirectory[] {
+  if (raw.HOSTGATE_ACME_DIRECTORIES !== undefined) {
+    const parsed = parseAcmeDirectories(raw.HOSTGATE_ACME_DIRECTORIES, raw.HOSTGATE_ACME_BUDGET);
+    if ('directories' in parsed) return parsed.directories;
+    problems.push(...parsed.problems);
+  }
+  const budget = parseBudget(raw.HOSTGATE_ACME_BUDGET);
+  if (typeof budget === 'string') problems.push(`HOSTGATE_ACME_BUDGET: ${budget}`);
+  return [{
+    name: 'default', directoryUrl: raw.HOSTGATE_ACME_DIRECTORY_URL, caBundlePath: raw.HOSTGATE_ACME_CA_BUNDLE,
+    caaIdentities: list(raw.HOSTGATE_ACME_CAA_IDENTITIES), eab: undefined,
+    budget: typeof budget === 'string' ? { orders: 250, windowMs: 3 * 3_600_000 } : budget,
+  }];
+}
+
+/**
  * Validated configuration. `require` names what this process cannot run without, so the message
  * says which variable is missing instead of a connection error later.
  */
@@ -200,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
     problems.push('HOSTGATE_ENV=production needs a billing provider: set STRIPE_SECRET_KEY and its prices (see docs/billing.md), or HOSTGATE_BILLING_PROVIDER=local to run the built-in provider on purpose (its checkout page takes no payment: for billing handled outside Hostgate, or a trial)');
   }
   const trusted = parseTrustedProxies(raw.HOSTGATE_TRUSTED_PROXIES);
+  const directories = acmeDirectories(raw, problems);
   problems.push(...trusted.problems);
   if (problems.length) throw new ConfigError(problems);
   const serviceDomain = raw.HOSTGATE_SERVICE_DOMAIN;
@@ -239,18 +270,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
       workflowTaskSlots: raw.HOSTGATE_WORKER_WORKFLOW_TASK_SLOTS, activitySlots: raw.HOSTGATE_WORKER_ACTIVITY_SLOTS, localActivitySlots: raw.HOSTGATE_WORKER_LOCAL_ACTIVITY_SLOTS,
       dnsActivitySlots: raw.HOSTGATE_WORKER_DNS_ACTIVITY_SLOTS,
       maxCachedWorkflows: raw.HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS, bundlePath: raw.HOSTGATE_WORKFLOW_BUNDLE,
+      memoryMb: raw.HOSTGATE_WORKER_MEMORY_MB,
     },
     edgeDeployment: raw.HOSTGATE_EDGE_DEPLOYMENT,
     edgeDeployOverdueSeconds: raw.HOSTGATE_EDGE_DEPLOY_OVERDUE_SECONDS,
     dns: { servers: list(raw.HOSTGATE_DNS_SERVERS) },
     dnsLimits: { queryTimeoutMs: raw.HOSTGATE_DNS_QUERY_TIMEOUT_MS, tries: raw.HOSTGATE_DNS_TRIES, localBudgetMs: raw.HOSTGATE_DNS_LOCAL_BUDGET_MS, localConcurrency: raw.HOSTGATE_DNS_LOCAL_CONCURRENCY, backgroundBudgetMs: raw.HOSTGATE_DNS_BACKGROUND_BUDGET_MS },
-    acme: { directoryUrl: raw.HOSTGATE_ACME_DIRECTORY_URL, caBundlePath: raw.HOSTGATE_ACME_CA_BUNDLE, email: raw.HOSTGATE_ACME_EMAIL, caaIdentities: list(raw.HOSTGATE_ACME_CAA_IDENTITIES) },
+    acme: { directoryUrl: directories[0]!.directoryUrl, caBundlePath: directories[0]!.caBundlePath, email: raw.HOSTGATE_ACME_EMAIL, caaIdentities: allCaaIdentities(directories), directories },
     moves: {
       challengeZone: raw.HOSTGATE_CHALLENGE_ZONE,
       challengeDnsServer: raw.HOSTGATE_CHALLENGE_DNS_SERVER,
       limits: { pendingValidations: raw.HOSTGATE_LIMIT_PENDING_VALIDATIONS, ordersPer3h: raw.HOSTGATE_LIMIT_ORDERS_PER_3H, certsPerDomainWeek: raw.HOSTGATE_LIMIT_CERTS_PER_DOMAIN_WEEK, failedValidationsPerHour: raw.HOSTGATE_LIMIT_FAILED_VALIDATIONS_PER_HOUR },
     },
-    certificates: { ordersPerHour: raw.HOSTGATE_CERT_ORDERS_PER_HOUR, minLifetimeSeconds: raw.HOSTGATE_CERT_MIN_LIFETIME_SECONDS },
+    certificates: { ordersPerHour: raw.HOSTGATE_CERT_ORDERS_PER_HOUR, minLifetimeSeconds: raw.HOSTGATE_CERT_MIN_LIFETIME_SECONDS, customCaFile: raw.HOSTGATE_CUSTOM_CERT_CA_FILE },
     webhooks: { timeoutMs: raw.HOSTGATE_WEBHOOK_TIMEOUT_MS },
     billing: {
       graceHours: raw.HOSTGATE_BILLING_GRACE_HOURS,
@@ -284,6 +316,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
       healthMaxLagMs: raw.HOSTGATE_EDGE_HEALTH_MAX_LAG_MS,
       socketTimeoutMs: raw.HOSTGATE_EDGE_SOCKET_TIMEOUT_MS,
       startTimeoutMs: raw.HOSTGATE_EDGE_START_TIMEOUT_MS,
+      bootFirstHosts: raw.HOSTGATE_EDGE_BOOT_FIRST_HOSTS,
     },
 
     metrics: { host: raw.HOSTGATE_METRICS_HOST, apiPort: raw.HOSTGATE_API_METRICS_PORT ?? 0, workerPort: raw.HOSTGATE_WORKER_METRICS_PORT ?? 0, workerSdkPort: raw.HOSTGATE_WORKER_SDK_METRICS_PORT ?? 0, edgePort: raw.HOSTGATE_EDGE_METRICS_PORT ?? 0 },

@@ -25,8 +25,10 @@ export interface DomainState { status: DomainStatus; seq: number }
  * What the outbox carries to a domain's workflow. `verify`: check DNS now (the API's verify).
  * `deployed`: an edge now serves the domain's newest certificate (the edge's report).
  * `delete`, `suspend`, `resume`: lifecycle requests, delivered in the order they were made.
+ * `certificate`: the customer's own certificate was put in place or removed (issue 22, part B):
+ * look at the domain's current certificate now.
  */
-export const DomainSignalName = Type.Enum(['verify', 'deployed', 'delete', 'suspend', 'resume']);
+export const DomainSignalName = Type.Enum(['verify', 'deployed', 'delete', 'suspend', 'resume', 'certificate']);
 export type DomainSignalName = Static<typeof DomainSignalName>;
 
 /**
@@ -34,7 +36,7 @@ export type DomainSignalName = Static<typeof DomainSignalName>;
  * at most one of each pending per domain, and they never hold back a lifecycle signal behind them
  * (db/repositories/workflow-outbox.ts).
  */
-export const WAKE_UP_SIGNALS: readonly DomainSignalName[] = ['verify', 'deployed'];
+export const WAKE_UP_SIGNALS: readonly DomainSignalName[] = ['verify', 'deployed', 'certificate'];
 
 /** Outbox payload of a `start_domain` row: what starting the workflow needs. */
 export const DomainStartPayload = Type.Object({
@@ -70,7 +72,8 @@ export interface DomainWorkflowCarry {
   certFailures: number;
   /** True once a move step said zero-downtime moves are off here (no challenge zone configured). */
   movesOff?: boolean;
-  certificate: { id: string; notBefore: number; notAfter: number } | null;
-  /** Signals received but not yet acted on (`deployed` is absent in carries of older runs). */
-  pending: { verify: boolean; delete: boolean; suspend: string | null; resume: boolean; deployed?: boolean };
+  /** `custom`: the customer's own, in place (absent: managed, and in carries of older runs). */
+  certificate: { id: string; notBefore: number; notAfter: number; custom?: boolean } | null;
+  /** Signals received but not yet acted on (`deployed`, `certificate` are absent in carries of older runs). */
+  pending: { verify: boolean; delete: boolean; suspend: string | null; resume: boolean; deployed?: boolean; certificate?: boolean };
 }

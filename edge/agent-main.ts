@@ -6,7 +6,8 @@ import { createDb } from '../db/pool.ts';
 import { boot } from '../process/boot.ts';
 import { rejectAfter } from '../process/deadline.ts';
 import { SecretBox } from '../security/secret-box.ts';
-import { agentSettings, createEdgeAgent } from './agent/agent.ts';
+import { createEdgeAgent } from './agent/agent.ts';
+import { agentSettings } from './agent/settings.ts';
 import { startHealthServer } from './agent/health.ts';
 
 const { config, logger, onShutdown } = boot('edge-agent', ['database', 'encryption']);

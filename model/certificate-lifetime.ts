@@ -26,6 +26,24 @@ export function renewsAt(cert: CertificateDates, ariWindowStart?: number | null)
   return ariWindowStart != null && ariWindowStart < twoThirds ? Math.max(cert.notBefore, ariWindowStart) : twoThirds;
 }
 
+/** A managed certificate is ordered this long before a customer's own one lapses (or a third of its life, if shorter). */
+export const CUSTOM_TAKEOVER_BEFORE_MS = 3 * 24 * 60 * 60_000;
+
+/**
+ * When a managed certificate is ordered to replace a customer's own certificate about to lapse
+ * (if the domain's DNS points here; docs/custom-certificates.md): 3 days before it does — the
+ * moment of the last `hostname.certificate_expiring` notice — or a third of its lifetime before,
+ * for one shorter than 9 days. What reads show as its `renews_at`.
+ */
+export function customTakeoverAt(cert: CertificateDates): number {
+  return cert.notAfter - Math.min(CUSTOM_TAKEOVER_BEFORE_MS, Math.floor(lifetimeMs(cert) / 3));
+}
+
+/** When the certificate is replaced: renewal (managed) or the managed takeover (custom). */
+export function replacedAt(cert: CertificateDates & { source?: 'managed' | 'custom' }): number {
+  return cert.source === 'custom' ? customTakeoverAt(cert) : renewsAt(cert);
+}
+
 /** Still worth deploying and keeping: more than a third of its lifetime left (not yet due). */
 export function stillUsable(cert: CertificateDates, now: number): boolean {
   return now < renewsAt(cert) && now < cert.notAfter;
@@ -58,15 +76,16 @@ export function renewalFailureIsSerious(cert: CertificateDates, now: number): bo
  * falls after the renewal was due (a 90-day certificate renewed on time never gets one; a 6-day
  * one gets none — its failing renewal is hostname.certificate_failed's to report).
  */
-export function expiryNoticeTimes(cert: CertificateDates): Array<{ days: number; at: number }> {
+export function expiryNoticeTimes(cert: CertificateDates, source: 'managed' | 'custom' = 'managed'): Array<{ days: number; at: number }> {
   const DAY = 24 * 60 * 60_000;
-  const due = renewsAt(cert);
+  // A customer's own certificate is not renewed by us at two thirds: both notices, whenever they fall.
+  const due = source === 'custom' ? cert.notBefore : renewsAt(cert);
   return EXPIRY_NOTICE_DAYS.map((days) => ({ days, at: cert.notAfter - days * DAY })).filter((n) => n.at >= due);
 }
 
 /** The expiry notices (days before notAfter) due at `now` and not yet past expiry. */
-export function dueExpiryNotices(cert: CertificateDates, now: number): number[] {
-  return expiryNoticeTimes(cert).filter((n) => now >= n.at && now < cert.notAfter).map((n) => n.days);
+export function dueExpiryNotices(cert: CertificateDates, now: number, source: 'managed' | 'custom' = 'managed'): number[] {
+  return expiryNoticeTimes(cert, source).filter((n) => now >= n.at && now < cert.notAfter).map((n) => n.days);
 }
 
 /**

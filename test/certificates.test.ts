@@ -304,10 +304,13 @@ describe('certificates: ACME against Pebble', () => {
   });
 
   it('an unreachable or rate-limiting CA is retryable, honouring Retry-After', async () => {
+    const oneCa = (directoryUrl: string) => ({
+      ...config, acme: { ...config.acme, directoryUrl, caBundlePath: undefined, directories: [{ ...config.acme.directories[0]!, directoryUrl, caBundlePath: undefined }] },
+    });
     const closedPort = await freePort();
     const unreachable = createCertificateActivities({
       db: database.db, secretBox: box, logger,
-      config: { ...config, acme: { ...config.acme, directoryUrl: `http://127.0.0.1:${closedPort}/dir`, caBundlePath: undefined } },
+      config: oneCa(`http://127.0.0.1:${closedPort}/dir`),
     });
     const down = await unreachable.ensureAcmeAccount().catch((e: unknown) => e);
     expect(down).toBeInstanceOf(ApplicationFailure);
@@ -323,7 +326,7 @@ describe('certificates: ACME against Pebble', () => {
       const port = (limiter.address() as net.AddressInfo).port;
       const limited = createCertificateActivities({
         db: database.db, secretBox: box, logger,
-        config: { ...config, acme: { ...config.acme, directoryUrl: `http://127.0.0.1:${port}/dir`, caBundlePath: undefined } },
+        config: oneCa(`http://127.0.0.1:${port}/dir`),
       });
       const failure = await limited.ensureAcmeAccount().catch((e: unknown) => e);
       expect(failure).toMatchObject({ type: 'CaUnavailable', nonRetryable: false, nextRetryDelay: '7s' });

@@ -103,8 +103,11 @@ describe('configuration', () => {
     HOSTGATE_DNS_SERVERS: '192.0.2.53',
     HOSTGATE_ACME_DIRECTORY_URL: 'https://acme.example/directory',
     HOSTGATE_ACME_CA_BUNDLE: '/etc/ca.pem',
+    HOSTGATE_CUSTOM_CERT_CA_FILE: '/etc/customer-cas.pem',
     HOSTGATE_ACME_EMAIL: 'ops@example.com',
     HOSTGATE_ACME_CAA_IDENTITIES: 'pki.goog',
+    HOSTGATE_ACME_BUDGET: '5/20s',
+    HOSTGATE_ACME_DIRECTORIES: '[{"name": "gts", "url": "https://dv.acme-v02.api.pki.goog/directory", "caa": ["pki.goog"]}]',
     HOSTGATE_CHALLENGE_ZONE: 'acme.example.com',
     HOSTGATE_CHALLENGE_DNS_SERVER: '192.0.2.53:5353',
     STRIPE_SECRET_KEY: 'sk_test_b',
@@ -160,7 +163,7 @@ describe('configuration', () => {
       httpHost: '127.0.0.1', httpPort: 8080,
       id: 'edge-local', httpsPort: 8443, bindAddress: '127.0.0.1', stateDir: path.join('/srv/hg', 'edge'),
       haproxyBin: '/usr/sbin/haproxy', originCaFile: '@system-ca', resolvers: [], originDnsRefreshMs: 30000, hstsMaxAge: 0, threads: 0,
-      bandwidthIntervalMs: 60000, trafficLogPort: -1, analyticsFlushMs: 10000, pollIntervalMs: 5000, reconcileIntervalMs: 60000, heartbeatIntervalMs: 10000, healthPort: 0, healthMaxLagMs: 30000, socketTimeoutMs: 5000, startTimeoutMs: 300000,
+      bandwidthIntervalMs: 60000, trafficLogPort: -1, analyticsFlushMs: 10000, pollIntervalMs: 5000, reconcileIntervalMs: 60000, heartbeatIntervalMs: 10000, healthPort: 0, healthMaxLagMs: 30000, socketTimeoutMs: 5000, startTimeoutMs: 300000, bootFirstHosts: 2000,
     } satisfies Config['edge']);
     expect(loadConfig({
       HOSTGATE_HOST: '0.0.0.0', HOSTGATE_HTTP_PORT: '80',
@@ -168,13 +171,13 @@ describe('configuration', () => {
       HOSTGATE_EDGE_HAPROXY_BIN: '/opt/haproxy', HOSTGATE_EDGE_ORIGIN_CA_FILE: '/etc/ca.pem', HOSTGATE_EDGE_RESOLVERS: '10.0.0.2:53,10.0.0.3:53',
       HOSTGATE_EDGE_ORIGIN_DNS_REFRESH_MS: '2000', HOSTGATE_EDGE_HSTS_MAX_AGE: '31536000', HOSTGATE_EDGE_THREADS: '4',
       HOSTGATE_EDGE_BANDWIDTH_INTERVAL_MS: '1000', HOSTGATE_EDGE_POLL_INTERVAL_MS: '2000', HOSTGATE_EDGE_RECONCILE_INTERVAL_MS: '3000',
-      HOSTGATE_EDGE_HEARTBEAT_INTERVAL_MS: '4000', HOSTGATE_EDGE_HEALTH_PORT: '8081', HOSTGATE_EDGE_HEALTH_MAX_LAG_MS: '9000', HOSTGATE_EDGE_SOCKET_TIMEOUT_MS: '6000', HOSTGATE_EDGE_START_TIMEOUT_MS: '7000',
+      HOSTGATE_EDGE_HEARTBEAT_INTERVAL_MS: '4000', HOSTGATE_EDGE_HEALTH_PORT: '8081', HOSTGATE_EDGE_HEALTH_MAX_LAG_MS: '9000', HOSTGATE_EDGE_SOCKET_TIMEOUT_MS: '6000', HOSTGATE_EDGE_START_TIMEOUT_MS: '7000', HOSTGATE_EDGE_BOOT_FIRST_HOSTS: '100',
       HOSTGATE_EDGE_TRAFFIC_LOG_PORT: '5140', HOSTGATE_EDGE_ANALYTICS_FLUSH_MS: '500',
     }).edge).toEqual({
       httpHost: '0.0.0.0', httpPort: 80,
       id: 'edge-2', httpsPort: 443, bindAddress: '::', stateDir: '/run/edge',
       haproxyBin: '/opt/haproxy', originCaFile: '/etc/ca.pem', resolvers: ['10.0.0.2:53', '10.0.0.3:53'], originDnsRefreshMs: 2000, hstsMaxAge: 31536000, threads: 4,
-      bandwidthIntervalMs: 1000, trafficLogPort: 5140, analyticsFlushMs: 500, pollIntervalMs: 2000, reconcileIntervalMs: 3000, heartbeatIntervalMs: 4000, healthPort: 8081, healthMaxLagMs: 9000, socketTimeoutMs: 6000, startTimeoutMs: 7000,
+      bandwidthIntervalMs: 1000, trafficLogPort: 5140, analyticsFlushMs: 500, pollIntervalMs: 2000, reconcileIntervalMs: 3000, heartbeatIntervalMs: 4000, healthPort: 8081, healthMaxLagMs: 9000, socketTimeoutMs: 6000, startTimeoutMs: 7000, bootFirstHosts: 100,
     } satisfies Config['edge']);
     expect(loadConfig({ HOSTGATE_EDGE_TRAFFIC_LOG: 'off', HOSTGATE_EDGE_TRAFFIC_LOG_PORT: '5140' }).edge.trafficLogPort).toBe(0);
   });

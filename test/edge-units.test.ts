@@ -11,6 +11,8 @@ import { counterDelta } from '../db/repositories/edge.ts';
 import { destinationHosts, diff, parseRoute, routeValue, type ServedHost } from '../edge/agent/desired-diff.ts';
 import { ensureDefaultCertificate, prepareStateDir, renderConfig, statePaths } from '../edge/agent/haproxy-files.ts';
 import { isOurHaproxy, parseShowProc } from '../edge/agent/haproxy-supervisor.ts';
+import { createListFiles } from '../edge/agent/list-files.ts';
+import { ServedIndex } from '../edge/agent/served-index.ts';
 import { createOriginAddresses, nextAddress, originMapContent, refreshDelayMs, type Lookup } from '../edge/agent/origin-addresses.ts';
 import { certificateKeyContext, redirectValue, type DesiredHost } from '../edge/agent/snapshot.ts';
 import { checkCertificate, checkDestination, checkHostname } from '../edge/agent/validate.ts';
@@ -271,6 +273,77 @@ describe('origin addresses (the agent looks origins up; HAProxy reads the map)',
       await origins.prepare(['fast.vendor.test', 'slow.vendor.test']);
       expect(Date.now() - started).toBeLessThan(5_000);
       expect(await readFile(mapFile, 'utf8')).toBe('fast.vendor.test 192.0.2.1\n');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('one change costs the same at any size (issue 26)', () => {
+  const route = (domainId: string, destination = 'app.vendor.test') => `${destination}|8443|${domainId}|serve|crt_${domainId}`;
+
+  it('indexes a domain\'s hosts, the destinations in use and the routed count as hosts come and go', () => {
+    const index = new ServedIndex();
+    index.rebuild(new Map<string, ServedHost>([['a.test', { route: route('dom_a'), inCrtList: true }], ['b.test', { route: route('dom_b', 'other.test'), inCrtList: true }]]));
+    expect(index.servingCount()).toBe(2);
+    expect([...index.destinations()].sort()).toEqual(['app.vendor.test', 'other.test']);
+    index.note('c.test', undefined, { route: route('dom_c'), inCrtList: true });
+    index.note('b.test', { route: route('dom_b', 'other.test'), inCrtList: true }, undefined);
+    expect(index.servingCount()).toBe(2);
+    expect([...index.destinations()]).toEqual(['app.vendor.test']);
+    expect([...index.hostsOf(['dom_a', 'dom_c'])].sort()).toEqual(['a.test', 'c.test']);
+    // A host that left stays listed under its domain: the targeted diff checks it against `served`.
+    expect([...index.hostsOf(['dom_b'])]).toEqual(['b.test']);
+  });
+
+  it('looks only at the candidate hosts on a targeted pass', () => {
+    const served = new Map<string, ServedHost>([['a.test', { route: route('dom_a'), inCrtList: true }], ['b.test', { route: route('dom_b'), inCrtList: true }]]);
+    const everyone = () => true;
+    expect(diff(new Map(), served, everyone, ['b.test', 'gone.test']).map((c) => c.hostname)).toEqual(['b.test']);
+    expect(diff(new Map(), served, everyone).map((c) => c.hostname)).toEqual(['a.test', 'b.test']);
+  });
+
+  it('appends an added host to the crt-list and map, and rewrites them for anything else', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'hg-lists-'));
+    try {
+      const paths = statePaths(dir);
+      const lists = createListFiles(paths);
+      const served = new Map<string, ServedHost>([['b.test', { route: route('dom_b'), inCrtList: true }]]);
+      await lists.rewrite(served);
+      const before = await readFile(paths.crtList, 'utf8');
+      served.set('a.test', { route: route('dom_a'), inCrtList: true, tls13: true });
+      await lists.update(served, ['a.test']);
+      const crt = await readFile(paths.crtList, 'utf8');
+      // Appended (b before a), nothing rewritten: the old content is a prefix.
+      expect(crt.startsWith(before)).toBe(true);
+      expect(crt.trim().split('\n')).toEqual([
+        `${paths.certificate('b.test')} [alpn h2,http/1.1] b.test`,
+        `${paths.certificate('a.test')} [alpn h2,http/1.1 ssl-min-ver TLSv1.3] a.test`,
+      ]);
+      expect((await readFile(paths.hostMap, 'utf8')).trim().split('\n')).toEqual([`b.test ${route('dom_b')}`, `a.test ${route('dom_a')}`]);
+      // A removal and a route change rewrite; an unchanged host writes nothing.
+      served.delete('b.test');
+      served.set('a.test', { route: route('dom_a', 'moved.test'), inCrtList: true, tls13: true });
+      await lists.update(served, ['a.test', 'b.test']);
+      expect((await readFile(paths.crtList, 'utf8')).trim().split('\n')).toEqual([`${paths.certificate('a.test')} [alpn h2,http/1.1 ssl-min-ver TLSv1.3] a.test`]);
+      expect(await readFile(paths.hostMap, 'utf8')).toBe(`a.test ${route('dom_a', 'moved.test')}\n`);
+      await lists.update(served, ['a.test']);
+      expect(await readFile(paths.hostMap, 'utf8')).toBe(`a.test ${route('dom_a', 'moved.test')}\n`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('rewrites at its first update (files it did not write may be on disk)', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'hg-lists-'));
+    try {
+      const paths = statePaths(dir);
+      await writeFile(paths.crtList, 'stale line\n');
+      await writeFile(paths.hostMap, 'stale.test x\n');
+      const served = new Map<string, ServedHost>([['a.test', { route: route('dom_a'), inCrtList: false }]]);
+      await createListFiles(paths).update(served, ['a.test']);
+      expect(await readFile(paths.crtList, 'utf8')).toBe('');
+      expect(await readFile(paths.hostMap, 'utf8')).toBe(`a.test ${route('dom_a')}\n`);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

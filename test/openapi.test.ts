@@ -22,6 +22,7 @@ import { apiKeysRepository } from '../db/repositories/api-keys.ts';
 import { webhookDeliveriesRepository } from '../db/repositories/webhook-deliveries.ts';
 import { createLogger } from '../logging/logger.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
+import { createCertFactory, type CertFactory } from './support/custom-certs.ts';
 import { client } from './support/http.ts';
 import { resolveRefs } from './support/openapi-refs.ts';
 
@@ -99,6 +100,7 @@ function notFoundCode(template: string): ErrorCode {
 
 describe('OpenAPI document', () => {
   let t: TestApp;
+  let pki: CertFactory;
   let doc: Json;
   let ops: Op[];
   let orgId: string;
@@ -121,7 +123,9 @@ describe('OpenAPI document', () => {
 
   beforeAll(async () => {
     // Many requests per key in a burst: a rate limit would answer 429 instead of what is provoked.
-    t = await createTestApp({ config: { HOSTGATE_RATE_LIMIT_PER_SECOND: '100000', HOSTGATE_RATE_LIMIT_BURST: '100000' } });
+    // The customer's own certificates of the PUT example chain to this operator CA.
+    pki = await createCertFactory();
+    t = await createTestApp({ config: { HOSTGATE_RATE_LIMIT_PER_SECOND: '100000', HOSTGATE_RATE_LIMIT_BURST: '100000', HOSTGATE_CUSTOM_CERT_CA_FILE: pki.rootPath } });
     const o = await createOrgWithKey(t);
     orgId = o.org.id;
     full = o.auth;
@@ -141,7 +145,7 @@ describe('OpenAPI document', () => {
       }
     }
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => { await t?.close(); await pki?.close(); });
 
   it('is a valid OpenAPI 3.1 document', async () => {
     expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
@@ -487,6 +491,11 @@ describe('OpenAPI document', () => {
       'PATCH /v1/webhook-endpoints/{id}': async () => ({ enabled: false }),
       'PATCH /v1/domains/{id}': async () => ({ metadata: { plan: 'pro' }, tls: { min_version: '1.3', hsts: null } }),
       'PATCH /v1/destinations/{id}': async () => ({ url: `https://moved-${uniq()}.example.com` }),
+      // A certificate for the domain `fresh` has just made (the newest).
+      'PUT /v1/domains/{id}/certificate': async () => {
+        const cert = await pki.issue([(await c.get('/v1/domains?limit=1')).json().data[0].hostname]);
+        return { certificate: cert.chainPem, private_key: cert.keyPem };
+      },
       'POST /v1/widget-sessions': async () => ({ external_customer_id: 'cus_1', allowed_origins: ['https://app.example.com'], destination_id: await fresh('/v1/destinations') }),
       // Billing (local provider): a checkout needs no subscription; the portal and a plan change need one (paid on its page).
       'POST /v1/billing/checkout-session': async () => {

@@ -10,7 +10,9 @@ import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { MOVES_PATCH } from '../workflows/domain/phases/wait-for-dns.ts';
+import { CUSTOM_CERTIFICATE_PATCH } from '../workflows/domain/phases/custom-certificate.ts';
 import { FAST_PATH_PATCH } from '../workflows/domain/workflows.ts';
+import { LOCAL_FIRST_ATTEMPT_PATCH } from '../workflows/webhook-delivery/workflows.ts';
 
 const dir = new URL('./histories/', import.meta.url);
 
@@ -45,6 +47,21 @@ describe('workflow replay', () => {
     const moves = currentGeneration.filter((f) => f.startsWith('domain-move-'));
     expect(moves.length).toBeGreaterThanOrEqual(2);
     for (const f of moves) expect([f, patchMarkers(f)]).toEqual([f, expect.arrayContaining([{ id: MOVES_PATCH, deprecated: false }])]);
+  });
+
+  it("keeps runs that took the customer's own certificate in (test/custom-certificate-edge.test.ts), recorded with its patch", () => {
+    const custom = currentGeneration.filter((f) => f.startsWith('domain-custom-'));
+    expect(custom.length).toBeGreaterThanOrEqual(2);
+    for (const f of custom) expect([f, patchMarkers(f)]).toEqual([f, expect.arrayContaining([{ id: CUSTOM_CERTIFICATE_PATCH, deprecated: false }])]);
+  });
+
+  it('keeps delivery runs from before and after the local first attempt (test/webhook-delivery.test.ts)', () => {
+    const before = files.filter((f) => f.startsWith('webhook-delivery-activity-first-'));
+    const after = files.filter((f) => f.startsWith('webhook-delivery-local-first-'));
+    expect(before.length).toBeGreaterThanOrEqual(3);
+    expect(after.length).toBeGreaterThanOrEqual(3);
+    for (const f of before) expect([f, patchMarkers(f)]).toEqual([f, []]);
+    for (const f of after) expect([f, patchMarkers(f)]).toEqual([f, [{ id: LOCAL_FIRST_ATTEMPT_PATCH, deprecated: false }]]);
   });
 
   it('replays every recorded history without non-determinism', () => {

@@ -32,7 +32,19 @@ describe('webhook deliveries', () => {
     await fanOut.start();
     receiver = await startReceiver();
   });
+  // Delivery workflows of interesting runs, saved as replay fixtures when HG_RECORD_HISTORIES=1
+  // (test/replay.test.ts): `webhook-delivery-<name>.json`.
+  const recorded: Record<string, string> = {};
   afterAll(async () => {
+    if (process.env.HG_RECORD_HISTORIES === '1') {
+      const { execFileSync } = await import('node:child_process');
+      const { writeFileSync } = await import('node:fs');
+      const generation = process.env.HG_RECORD_GENERATION ?? 'local-first';
+      for (const [name, id] of Object.entries(recorded)) {
+        const json = execFileSync('temporal', ['workflow', 'show', '--address', t.temporal.address, '--workflow-id', `webhook-delivery/${id}`, '--output', 'json'], { encoding: 'utf8' });
+        writeFileSync(`test/histories/webhook-delivery-${generation}-${name}.json`, json);
+      }
+    }
     await fanOut?.stop();
     await worker?.stop();
     await receiver?.close();
@@ -114,6 +126,7 @@ describe('webhook deliveries', () => {
 
     // The delivery log.
     const list = await until(a.api, (await deliveryOf(a.api, all.id)).id, 'succeeded', (x) => x.status === 'succeeded');
+    recorded['succeeded'] = list.id;
     expect(Object.keys(list).sort()).toEqual(DELIVERY_KEYS);
     const page = (await a.api.get(`/v1/webhook-deliveries?endpoint_id=${all.id}`)).json();
     expect(page.data).toHaveLength(3);
@@ -225,6 +238,7 @@ describe('webhook deliveries', () => {
     expect(new Set(log.map((x) => x.id)).size).toBe(2);
     // A new run of the same workflow id.
     expect((await handle.describe()).runId).not.toBe(firstRun);
+    recorded['gone-then-retried'] = failed.id;
   });
 
   it('a retry while waiting for the next attempt attempts at once and resets the counters; Retry-After is honoured', async () => {
@@ -263,6 +277,7 @@ describe('webhook deliveries', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(receiver.received('/busy')).toHaveLength(2);
     expect((await read(o.api, first.id)).status).toBe('succeeded');
+    recorded['retried-while-waiting'] = first.id;
   });
 
   it('a delivery being attempted says so: attempting, no next_attempt_at in the past, then the outcome', async () => {

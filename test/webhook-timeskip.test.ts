@@ -74,7 +74,15 @@ describe('webhook delivery schedule (time-skipping)', () => {
   async function schedule(handle: ReturnType<TestWorkflowEnvironment['client']['workflow']['getHandle']>) {
     const events = (await handle.fetchHistory()).events ?? [];
     const ms = (ts: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(ts?.seconds ?? 0) * 1000 + Math.floor((ts?.nanos ?? 0) / 1e6);
-    const attemptsAt = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'attemptWebhookDelivery').map((e) => ms(e.eventTime));
+    // The first attempt of a run is a local activity (a marker recorded when its workflow task
+    // completes); the others are scheduled activities.
+    const localAttempt = (e: (typeof events)[number]) => {
+      const m = e.markerRecordedEventAttributes;
+      if (m?.markerName !== 'core_local_activity') return false;
+      const data = JSON.parse(Buffer.from(m.details?.data?.payloads?.[0]?.data ?? new Uint8Array()).toString('utf8')) as { activity_type?: string };
+      return data.activity_type === 'attemptWebhookDelivery';
+    };
+    const attemptsAt = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'attemptWebhookDelivery' || localAttempt(e)).map((e) => ms(e.eventTime));
     const timers = events.filter((e) => e.timerStartedEventAttributes).map((e) => ms(e.timerStartedEventAttributes!.startToFireTimeout));
     return { gaps: attemptsAt.slice(1).map((at, i) => at - attemptsAt[i]!), timers };
   }

@@ -1,7 +1,9 @@
-import v8 from 'node:v8';
+import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
 import { createDnsCheckActivities } from '../activities/dns-check.ts';
+import { signalDomainWorkflow } from '../temporal/clients/domain.ts';
+import { createDnsChecker, type DnsChecker } from './dns-checker.ts';
 import { dnsTaskQueue } from '../contracts/task-queues.ts';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/pool.ts';
@@ -19,29 +21,46 @@ export interface HostgateWorkerOptions {
   bundlePath?: string | undefined;
   /** Workflow sources to bundle instead of workflows/index.ts (test/worker-rollout.test.ts runs a v2). */
   workflowsPath?: string | undefined;
+  /** For the DNS checker's LISTEN; without it the checker sweeps every second (tests). */
+  databaseUrl?: string | undefined;
 }
 
 /**
- * Workflows kept in memory between tasks, from the heap size. The SDK's own default budgets
- * ~1.7 MB per workflow (≈2,300 on Node's default 4 GiB heap); a domain workflow measured under
- * 0.4 MB (bench:lifecycle: 5,200 cached, worker RSS 2.1 GB). Below the number of open workflows
- * each task replays its workflow's run: 5,000 domains waiting for DNS cost 30 ms of worker CPU per
- * check with 2,300 cached, 11 ms with all of them cached.
+ * What a worker process holds besides its cached workflows once it has worked (pools, the DNS
+ * checker, the V8 heap grown by a burst of creates): ≈ 255 MiB idle with 53 workflows, ≈ 450 MiB
+ * after 5,000 creates with 270 cached (bench:lifecycle, docs/scale.md "Worker memory").
  */
-export function defaultMaxCachedWorkflows(): number {
-  const heapMiB = v8.getHeapStatistics().heap_size_limit / 2 ** 20;
-  return Math.max(100, Math.floor((heapMiB - 512) * 2));
+export const WORKER_BASE_MB = 450;
+/**
+ * What one cached domain workflow adds to the process: 0.26 MiB measured (RSS +290 MiB for 1,130
+ * more cached, of which the V8 heap only +10 MiB: the rest is the SDK's Rust core), rounded up.
+ */
+export const CACHED_WORKFLOW_MB = 0.3;
+
+/**
+ * Workflows kept in memory between tasks, from the process's memory budget
+ * (HOSTGATE_WORKER_MEMORY_MB) and the measured size of one cached domain workflow: memory stays
+ * under the budget however many workflows are open, and a workflow not kept only costs a replay
+ * of its (short) run when it next has a task — which, since the DNS checker, is when its DNS is
+ * right or someone acts on it, not every backoff step. Never below 100 (the SDK needs a few to
+ * run at all; 100 × 0.3 MiB is noise). 1,024 MiB (the default) → 1,913 workflows.
+ */
+export function cachedWorkflowsFor(memoryMb: number): number {
+  return Math.max(100, Math.floor((memoryMb - WORKER_BASE_MB) / CACHED_WORKFLOW_MB));
 }
 
 /**
- * The two Temporal workers of one worker process, run and stopped together: `main` hosts every
- * workflow and activity of the task queue; `dns` serves only the periodic DNS checks on the DNS
- * task queue (contracts/task-queues.ts `dnsTaskQueue`), with slots of its own, so slow DNS
- * holds those and nothing else (issue 14).
+ * The two Temporal workers of one worker process and its DNS checker, run and stopped together:
+ * `main` hosts every workflow and activity of the task queue; `dns` serves only the periodic DNS
+ * checks on the DNS task queue (contracts/task-queues.ts `dnsTaskQueue`) that workflows recorded
+ * before the checker still make, with slots of its own, so slow DNS holds those and nothing else
+ * (issue 14); `checker` makes the periodic checks of pending domains from the schedule in
+ * Postgres (worker/dns-checker.ts, issue 26).
  */
 export interface HostgateWorker {
   main: Worker;
   dns: Worker;
+  checker: DnsChecker;
   /** Runs both until both stop; a worker that stops by itself (fatal error) stops the other. */
   run(): Promise<void>;
   /** Runs both until `until` settles, then shuts both down (tests). */
@@ -52,7 +71,19 @@ export interface HostgateWorker {
 }
 
 export async function createHostgateWorker(options: HostgateWorkerOptions): Promise<HostgateWorker> {
-  const main = await createMainWorker(options);
+  const activities = createActivities({ db: options.db, logger: options.logger, config: options.config });
+  const main = await createMainWorker(options, activities);
+  const client = new Client({ connection: options.connection, namespace: options.namespace });
+  const checker = createDnsChecker({
+    db: options.db,
+    logger: options.logger,
+    databaseUrl: options.databaseUrl,
+    check: activities.checkScheduled,
+    signalVerify: (domainId) => signalDomainWorkflow(client, domainId, 'verify'),
+    moveStep: options.config.moves.challengeZone ? (domainId) => activities.advanceMove({ domainId }) : undefined,
+    // The periodic checks' own slots: the same number the DNS task queue has.
+    concurrency: options.config.worker.dnsActivitySlots,
+  });
   const dns = await Worker.create({
     connection: options.connection,
     namespace: options.namespace,
@@ -67,17 +98,25 @@ export async function createHostgateWorker(options: HostgateWorkerOptions): Prom
   return {
     main,
     dns,
+    checker,
     async run() {
       const runs = [main.run(), dns.run()];
-      // Whichever stops first (shutdown or a fatal error) takes the other along.
-      await Promise.race(runs.map((r) => r.then(shutdown, (error: unknown) => { shutdown(); throw error; })));
-      await Promise.all(runs);
+      checker.start();
+      try {
+        // Whichever stops first (shutdown or a fatal error) takes the other along.
+        await Promise.race(runs.map((r) => r.then(shutdown, (error: unknown) => { shutdown(); throw error; })));
+        await Promise.all(runs);
+      } finally {
+        await checker.stop();
+      }
     },
     async runUntil<R>(until: Promise<R> | (() => Promise<R>)) {
       const dnsRun = dns.run();
+      checker.start();
       try {
         return await main.runUntil(until);
       } finally {
+        await checker.stop();
         if (dns.getState() === 'RUNNING') dns.shutdown();
         await dnsRun;
       }
@@ -87,7 +126,7 @@ export async function createHostgateWorker(options: HostgateWorkerOptions): Prom
   };
 }
 
-async function createMainWorker(options: HostgateWorkerOptions): Promise<Worker> {
+async function createMainWorker(options: HostgateWorkerOptions, activities: ReturnType<typeof createActivities>): Promise<Worker> {
   const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = options.bundlePath
     ? { workflowBundle: readBundle(options.bundlePath) }
     : { workflowsPath: options.workflowsPath ?? workflowsPath };
@@ -96,7 +135,7 @@ async function createMainWorker(options: HostgateWorkerOptions): Promise<Worker>
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     ...workflowSource,
-    activities: createActivities({ db: options.db, logger: options.logger, config: options.config }),
+    activities,
     // Matches the orchestrator's stop grace (docker-compose stop_grace_period 30s).
     shutdownGraceTime: '20 seconds',
     // A workflow task holds its slot while its local activities run (a whole verify → active
@@ -105,6 +144,6 @@ async function createMainWorker(options: HostgateWorkerOptions): Promise<Worker>
     maxConcurrentWorkflowTaskExecutions: options.config.worker.workflowTaskSlots,
     maxConcurrentLocalActivityExecutions: options.config.worker.localActivitySlots,
     maxConcurrentActivityTaskExecutions: options.config.worker.activitySlots,
-    maxCachedWorkflows: options.config.worker.maxCachedWorkflows ?? defaultMaxCachedWorkflows(),
+    maxCachedWorkflows: options.config.worker.maxCachedWorkflows ?? cachedWorkflowsFor(options.config.worker.memoryMb),
   });
 }

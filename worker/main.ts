@@ -1,5 +1,6 @@
 // Worker process: hosts every workflow and activity (and, on the DNS task queue, the periodic DNS
-// checks), sweeps the workflow outbox, fans hostname events out to webhook deliveries, keeps the
+// checks of workflows recorded before the DNS checker), runs the DNS checker of pending domains
+// (worker/dns-checker.ts, LISTEN on this database), sweeps the workflow outbox, fans hostname events out to webhook deliveries, keeps the
 // retention Schedules up to date and serves its metrics. On SIGINT/SIGTERM the worker drains
 // (Temporal finishes or hands back its in-flight tasks), then the loops stop and the connections
 // close.
@@ -49,7 +50,7 @@ if (!bundleIsFresh(bundlePath)) {
   logger.info('workflow bundle missing or older than the sources; building it');
   await buildWorkflowBundle(bundlePath);
 }
-const worker = await createHostgateWorker({ connection, namespace: config.temporal.namespace, taskQueue: queue, db, logger, config, bundlePath });
+const worker = await createHostgateWorker({ connection, namespace: config.temporal.namespace, taskQueue: queue, db, logger, config, bundlePath, databaseUrl: config.db.url });
 // Starts and signals over the worker's own NativeConnection (Rust core), not the JS gRPC client.
 const dispatcher = createOutboxDispatcher({ db, client: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: queue, logger });
 dispatcher.startLoop(1000);

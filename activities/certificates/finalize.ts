@@ -22,7 +22,7 @@ function splitPemChain(pem: string): string[] {
 
 export function createFinalizePhase(ctx: IssuanceContext, orderPhase: OrderPhase, validation: ValidationPhase) {
   const { orders, certificates, domains, secretBox, logger } = ctx;
-  const { loadOrder, fetchOrder, failInvalid } = orderPhase;
+  const { loadOrder, caOf, fetchOrder, failInvalid } = orderPhase;
   const { validate, waitWhile } = validation;
 
   async function storedCertificate(certificateId: string): Promise<IssuedCertificate> {
@@ -72,7 +72,7 @@ export function createFinalizePhase(ctx: IssuanceContext, orderPhase: OrderPhase
     const notAfter = new Date(leaf.validTo).toISOString();
     const id = newId('certificate');
     const certificateId = await certificates.storeForOrder(order.order_url, {
-      id, domainId: order.domain_id, serial, issuer: leaf.issuer.split('\n').join(', '), notBefore, notAfter,
+      id, domainId: order.domain_id, serial, issuer: leaf.issuer.split('\n').join(', '), notBefore, notAfter, caName: ctx.cas.byUrl(order.directory_url)?.dir.name ?? null,
       chainPem: chain.join('\n') + '\n', sealedKey: secretBox.seal(keyPem, certificateKeyContext(id)),
     });
     // Its history row (issued or renewed, with hostname.certificate_renewed), once however often
@@ -106,7 +106,8 @@ export function createFinalizePhase(ctx: IssuanceContext, orderPhase: OrderPhase
     }
     if (loaded.status === 'invalid' || loaded.status === 'abandoned') throw refused('order_closed', `The ACME order for ${loaded.hostname} is ${loaded.status}; a new order is needed`);
     const { keyPem, order } = await orderKey(loaded);
-    const client = await ctx.client();
+    const ca = await caOf(order);
+    const client = await ca.client();
 
     // Validation left the order `ready` and its finalize URL is known: finalize without asking the
     // CA for the order first. If the CA disagrees (orderNotReady), it is asked below.
@@ -121,7 +122,7 @@ export function createFinalizePhase(ctx: IssuanceContext, orderPhase: OrderPhase
         caOrder = await client.finalizeOrder(caOrder, csr);
       } catch (error) {
         // A finalize that reached the CA before we crashed (or raced) leaves it processing/valid.
-        if (!(error instanceof CaProblemError && shortType(error.problem?.type) === 'orderNotReady')) throw await ctx.failed('finalize order', error);
+        if (!(error instanceof CaProblemError && shortType(error.problem?.type) === 'orderNotReady')) throw await ca.failed('finalize order', error);
         caOrder = await fetchOrder(client, order);
         if (caOrder.status === 'pending') caOrder = await validate(client, order);
         if (caOrder.status === 'ready') throw caStillBusy(`The CA says the order for ${order.hostname} is ready but not ready for finalization`, '5s');
@@ -131,7 +132,7 @@ export function createFinalizePhase(ctx: IssuanceContext, orderPhase: OrderPhase
     if (caOrder.status === 'invalid') return failInvalid(client, order, caOrder);
     if (caOrder.status !== 'valid') throw caStillBusy(`The ACME order for ${order.hostname} is ${caOrder.status}`);
     const finalOrder = caOrder;
-    const chainPem = await ctx.ca('download certificate', () => client.getCertificate(finalOrder));
+    const chainPem = await ca.ca('download certificate', () => client.getCertificate(finalOrder));
     return store(order, chainPem, keyPem, then);
   }
 

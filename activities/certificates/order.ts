@@ -3,16 +3,18 @@
 // every phase needs about an order: reading it from the CA, closing it, why it became invalid.
 import { ApplicationFailure } from '@temporalio/common';
 import type { Authorization, Client, Order } from 'acme-client';
-import { CaConnectionError, CaProblemError, classifyProblem, isProblem, type AcmeProblem } from '../../acme/errors.ts';
+import { CaProblemError, classifyProblem, isProblem, type AcmeProblem } from '../../acme/errors.ts';
 import type { OrderRow } from '../../db/repositories/acme-orders.ts';
 import { CERTIFICATE_REFUSED } from '../../model/certificate-issuance.ts';
 import { brakeProblem } from '../../model/certificate-lifetime.ts';
+import type { CaHandle } from './cas.ts';
 import type { IssuanceContext } from './context.ts';
 import { refused } from './failures.ts';
 import { isWildcard } from '../../model/wildcards.ts';
 
 /** The challenge a hostname's orders answer: DNS-01 for a wildcard (HTTP-01 cannot validate one). */
 const challengeType = (hostname: string): 'http-01' | 'dns-01' => (isWildcard(hostname) ? 'dns-01' : 'http-01');
+import { createPlacement } from './placement.ts';
 
 /** An open order this close to its expiry is not resumed: a new one is placed. */
 const ORDER_EXPIRY_MARGIN_MS = 10 * 60_000;
@@ -25,7 +27,16 @@ type PendingChallenges = {
 };
 
 export function createOrderPhase(ctx: IssuanceContext) {
-  const { orders, logger, directoryUrl } = ctx;
+  const { orders, logger, cas } = ctx;
+  const placement = createPlacement(ctx);
+
+  /** The CA an order was placed with; an order of a CA no longer configured is abandoned. */
+  async function caOf(order: OrderRow): Promise<CaHandle> {
+    const ca = cas.byUrl(order.directory_url);
+    if (ca) return ca;
+    await closeOrder(order, 'abandoned', null);
+    throw refused('order_gone', `The certificate authority of this order (${order.directory_url}) is no longer configured; a new order will be placed`);
+  }
 
   async function loadOrder(domainId: string, orderUrl: string): Promise<OrderRow> {
     const order = await orders.ofDomain(domainId, orderUrl);
@@ -45,7 +56,7 @@ export function createOrderPhase(ctx: IssuanceContext) {
         await closeOrder(order, 'abandoned', error.problem);
         throw refused('order_gone', 'The certificate authority no longer knows this order; a new one will be placed');
       }
-      throw await ctx.failed('fetch order', error);
+      throw await (await caOf(order)).failed('fetch order', error);
     }
   }
 
@@ -53,9 +64,9 @@ export function createOrderPhase(ctx: IssuanceContext) {
    * The order's authorizations and the key authorization of every pending one's challenge:
    * HTTP-01, or DNS-01 for a wildcard (the only type a CA offers for one; docs/wildcards.md).
    */
-  async function pendingChallenges(client: Client, caOrder: Order, hostname: string): Promise<PendingChallenges> {
+  async function pendingChallenges(ca: CaHandle, client: Client, caOrder: Order, hostname: string): Promise<PendingChallenges> {
     const type = challengeType(hostname);
-    const authorizations = await ctx.ca('fetch authorizations', () => client.getAuthorizations(caOrder));
+    const authorizations = await ca.ca('fetch authorizations', () => client.getAuthorizations(caOrder));
     const all = authorizations.map((authz) => ({ authz, challenge: authz.challenges.find((c) => c.type === type) }));
     const rows: PendingChallenges['rows'] = [];
     for (const { authz, challenge } of all) {
@@ -78,8 +89,8 @@ export function createOrderPhase(ctx: IssuanceContext) {
   }
 
   /** Stores (publishes) the key authorization of every pending authorization's challenge. */
-  async function storeChallenges(client: Client, domainId: string, caOrder: Order, hostname: string): Promise<PendingChallenges['all']> {
-    const { all, rows } = await pendingChallenges(client, caOrder, hostname);
+  async function storeChallenges(ca: CaHandle, client: Client, domainId: string, caOrder: Order, hostname: string): Promise<PendingChallenges['all']> {
+    const { all, rows } = await pendingChallenges(ca, client, caOrder, hostname);
     await orders.insertTokens(domainId, await answerAt(domainId, hostname, rows));
     return all;
   }
@@ -111,7 +122,6 @@ export function createOrderPhase(ctx: IssuanceContext) {
    * domain already has an open order (the row is not written; the CA's new order just expires).
    */
   async function placeOrder(domainId: string, hostname: string): Promise<OrderRow | null> {
-    const client = await ctx.client();
     // The per-domain brake, whatever asked for this order (a loop, a retry, a burst of verifies):
     // held, it is a refusal that says when the window frees (model/certificate-lifetime.ts).
     const { ordersPerHour } = ctx.limits;
@@ -122,23 +132,18 @@ export function createOrderPhase(ctx: IssuanceContext) {
       logger.warn({ domainId, hostname, retryAt: new Date(brake.retryAt).toISOString() }, 'ACME order held by the per-domain brake');
       throw refused(problem.code, problem.message, undefined, brake.retryAt);
     }
-    let caOrder: Order;
-    try {
-      caOrder = await ctx.ca('create order', () => client.createOrder({ identifiers: [{ type: 'dns', value: hostname }] }));
-    } catch (error) {
-      // The CA never saw it: it does not count against the brake.
-      if ((error as { cause?: unknown })?.cause instanceof CaConnectionError) await ctx.lifecycle.releaseOrder(brake.placementId);
-      throw error;
-    }
+    // The CA (failover, CAA, pauses) and the shared budget (placement.ts). No CA saw an order
+    // (unreachable, or the budget made it wait): it does not count against the brake.
+    const { ca, client, caOrder } = await placement.place(domainId, hostname, () => ctx.lifecycle.releaseOrder(brake.placementId));
     // Reading the authorizations tells the CA nothing; with them the row holds every URL the
     // next steps POST to, and the tokens go in right after it.
-    const challenges = caOrder.status === 'pending' ? await pendingChallenges(client, caOrder, hostname) : null;
+    const challenges = caOrder.status === 'pending' ? await pendingChallenges(ca, client, caOrder, hostname) : null;
     const tokens = challenges ? await answerAt(domainId, hostname, challenges.rows) : [];
     const inserted = await orders.insertWithTokens({
-      orderUrl: caOrder.url, domainId, directoryUrl, hostname, status: caOrder.status, expiresAt: caOrder.expires ?? null, finalizeUrl: caOrder.finalize ?? null,
+      orderUrl: caOrder.url, domainId, directoryUrl: ca.dir.directoryUrl, hostname, status: caOrder.status, expiresAt: caOrder.expires ?? null, finalizeUrl: caOrder.finalize ?? null,
       challengeUrls: challenges ? challenges.rows.map((r) => r.url) : null, tokens,
     });
-    if (inserted) logger.info({ domainId, hostname, orderUrl: caOrder.url }, 'ACME order placed');
+    if (inserted) logger.info({ domainId, hostname, orderUrl: caOrder.url, ca: ca.dir.name }, 'ACME order placed');
     return inserted;
   }
 
@@ -156,14 +161,18 @@ export function createOrderPhase(ctx: IssuanceContext) {
     const found = await orders.domainWithOpenOrder(domainId);
     if (!found || found.status === 'deleted') throw ApplicationFailure.nonRetryable(`domain ${domainId} does not exist`, 'DomainNotFound');
     const { hostname } = found;
-    const client = await ctx.client();
     const open = found.open_order_url ? await orders.byUrl(found.open_order_url) : null;
     if (open) {
-      const stale = open.directory_url !== directoryUrl || open.hostname !== hostname
-        || (open.expires_at !== null && Date.parse(open.expires_at) < Date.now() + ORDER_EXPIRY_MARGIN_MS);
-      if (stale) {
+      // An order with a CA no longer configured, or one paused (its outage or rate limit), is
+      // given up: the new order goes to a CA that answers.
+      const ca = cas.byUrl(open.directory_url);
+      const stale = !ca || open.hostname !== hostname
+        || (open.expires_at !== null && Date.parse(open.expires_at) < Date.now() + ORDER_EXPIRY_MARGIN_MS)
+        || (cas.all.length > 1 && (await ctx.budget.paused()).has(open.directory_url));
+      if (stale || !ca) {
         await closeOrder(open, 'abandoned', null);
       } else {
+        const client = await ca.client();
         let caOrder: Order | null = null;
         try {
           caOrder = await fetchOrder(client, open);
@@ -171,7 +180,7 @@ export function createOrderPhase(ctx: IssuanceContext) {
           if (!(error instanceof ApplicationFailure && error.type === CERTIFICATE_REFUSED)) throw error;
         }
         if (caOrder && caOrder.status !== 'invalid') {
-          if (caOrder.status === 'pending') await storeChallenges(client, domainId, caOrder, open.hostname);
+          if (caOrder.status === 'pending') await storeChallenges(ca, client, domainId, caOrder, open.hostname);
           await orders.setStatus(open.order_url, caOrder.status);
           logger.info({ domainId, hostname, orderUrl: open.order_url, status: caOrder.status }, 'resuming ACME order');
           return { ...open, status: caOrder.status } as OrderRow;
@@ -188,7 +197,7 @@ export function createOrderPhase(ctx: IssuanceContext) {
     throw new Error(`could not record an ACME order for ${hostname}`);
   }
 
-  return { loadOrder, fetchOrder, storeChallenges, failInvalid, beginOrder };
+  return { loadOrder, caOf, fetchOrder, storeChallenges, failInvalid, beginOrder };
 }
 
 export type OrderPhase = ReturnType<typeof createOrderPhase>;

@@ -9,6 +9,8 @@ export interface IssuedCertificate {
    * Absent in histories from before it.
    */
   answeredAt?: string;
+  /** The customer's own certificate in place (no order was placed; issue 22, part B). Absent: managed. */
+  custom?: boolean;
 }
 
 export interface FinalizeInput {

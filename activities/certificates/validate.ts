@@ -14,7 +14,7 @@ const FIRST_POLL_INTERVAL_MS = 50;
 
 export function createValidationPhase(ctx: IssuanceContext, orderPhase: OrderPhase) {
   const { orders, logger, waiting } = ctx;
-  const { fetchOrder, storeChallenges, failInvalid } = orderPhase;
+  const { caOf, fetchOrder, storeChallenges, failInvalid } = orderPhase;
 
   /**
    * Polls the order until it leaves `pending` (validation) or `processing` (issuance), with a
@@ -49,7 +49,7 @@ export function createValidationPhase(ctx: IssuanceContext, orderPhase: OrderPha
           logger.info({ domainId: order.domain_id, url, type: error.problem?.type }, 'stored challenge not answerable; reading the order');
           return false;
         }
-        throw await ctx.failed('answer challenge', error);
+        throw await (await caOf(order)).failed('answer challenge', error);
       }
     }
     return true;
@@ -60,10 +60,11 @@ export function createValidationPhase(ctx: IssuanceContext, orderPhase: OrderPha
     let caOrder = await fetchOrder(client, order);
     if (caOrder.status === 'pending') {
       // Tokens first (a re-run after they were lost re-stores them), then tell the CA.
-      const challenges = await storeChallenges(client, order.domain_id, caOrder, order.hostname);
+      const ca = await caOf(order);
+      const challenges = await storeChallenges(ca, client, order.domain_id, caOrder, order.hostname);
       for (const { authz, challenge } of challenges) {
         if (authz.status === 'pending' && challenge && challenge.status === 'pending') {
-          await ctx.ca('answer challenge', () => client.completeChallenge(challenge));
+          await ca.ca('answer challenge', () => client.completeChallenge(challenge));
         }
       }
       caOrder = await waitWhile(client, order, ['pending'], 'Validation');
@@ -77,7 +78,7 @@ export function createValidationPhase(ctx: IssuanceContext, orderPhase: OrderPha
   async function validateOrder(order: OrderRow, record: boolean): Promise<string> {
     if (order.status === 'completed') return 'valid';
     if (order.status === 'invalid' || order.status === 'abandoned') throw refused('order_closed', `The ACME order for ${order.hostname} is ${order.status}; a new order is needed`);
-    const client = await ctx.client();
+    const client = await (await caOf(order)).client();
     if (order.status === 'pending' && order.challenge_urls?.length && await answerStoredChallenges(client, order, order.challenge_urls)) {
       const caOrder = await waitWhile(client, order, ['pending'], 'Validation', FIRST_POLL_PAUSE_MS);
       if (caOrder.status === 'invalid') return failInvalid(client, order, caOrder);

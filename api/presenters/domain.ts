@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import type { Config } from '../../config/index.ts';
 import type { CertificateFacts } from '../../db/repositories/certificate-lifecycle.ts';
 import type { DomainRow } from '../../db/repositories/domains.ts';
-import { renewsAt } from '../../model/certificate-lifetime.ts';
+import { replacedAt } from '../../model/certificate-lifetime.ts';
 import type { DomainBandwidthRow } from '../../db/repositories/usage.ts';
 import type { CertificateTrack as StoredCertificateTrack, OwnershipTrack as StoredOwnershipTrack } from '../../db/repositories/domain-moves.ts';
 import { dnsRecordsFor } from '../../model/dns-records.ts';
@@ -57,12 +57,15 @@ function certificateOf(d: DomainRow, problem: VerificationOut['problem'], facts:
   const live = facts && d.status !== 'deleted' ? facts : null;
   return {
     ...track,
+    // Your own certificate is not validated by us: no method.
+    ...(live?.source === 'custom' ? { method: null } : {}),
     not_before: live ? timestamp(new Date(live.notBefore).toISOString()) : null,
     not_after: live ? timestamp(new Date(live.notAfter).toISOString()) : null,
     serial: live?.serial ?? null,
     issuer: live?.issuer ?? null,
     source: live?.source ?? null,
-    renews_at: live ? timestamp(new Date(renewsAt(live)).toISOString()) : null,
+    // A custom certificate: when a managed one replaces it if DNS points here (docs/custom-certificates.md).
+    renews_at: live ? timestamp(new Date(replacedAt(live)).toISOString()) : null,
   };
 }
 

@@ -4,6 +4,7 @@ import { apiKeyAuthPlugin } from '../plugins/api-key-auth.ts';
 import { idempotencyPlugin } from '../plugins/idempotency.ts';
 import { destinationRoutes } from './destinations.ts';
 import { domainRoutes } from './domains.ts';
+import { domainCertificateRoutes } from './domain-certificate.ts';
 import { webhookEndpointRoutes } from './webhook-endpoints.ts';
 import { webhookDeliveryRoutes } from './webhook-deliveries.ts';
 import { widgetSessionRoutes } from './widget-sessions.ts';
@@ -20,6 +21,7 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(idempotencyPlugin);
   await app.register(destinationRoutes);
   await app.register(domainRoutes);
+  await app.register(domainCertificateRoutes);
   await app.register(webhookEndpointRoutes);
   await app.register(webhookDeliveryRoutes);
   await app.register(widgetSessionRoutes);

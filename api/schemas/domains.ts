@@ -48,7 +48,7 @@ export const OwnershipTrack = named('OwnershipTrack', Type.Object({
 
 export const CertificateTrack = named('CertificateTrack', Type.Object({
   status: CertificateStatus,
-  method: Type.Union([CertificateMethod, Type.Null()], { description: 'How the certificate is validated; null before anything started' }),
+  method: Type.Union([CertificateMethod, Type.Null()], { description: 'How the certificate is validated; null before anything started, and while your own certificate (`source: custom`) is served' }),
   problem: TrackProblem,
   updated_at: Type.Union([Timestamp, Type.Null()], { description: 'When the track last changed; null before' }),
   not_before: Type.Union([Timestamp, Type.Null()], { description: "Start of the newest certificate's validity; null while the domain has none" }),
@@ -56,7 +56,7 @@ export const CertificateTrack = named('CertificateTrack', Type.Object({
   serial: Type.Union([Type.String(), Type.Null()], { description: 'Its serial number (lowercase hex); null while the domain has none' }),
   issuer: Type.Union([Type.String(), Type.Null()], { description: "The issuing CA's distinguished name; null while the domain has none" }),
   source: Type.Union([CertificateSource, Type.Null()], { description: 'Where it comes from; null while the domain has none' }),
-  renews_at: Type.Union([Timestamp, Type.Null()], { description: 'When its renewal is due (two thirds of its lifetime; docs/api-decisions.md, "Certificate lifecycle"); null while the domain has none' }),
+  renews_at: Type.Union([Timestamp, Type.Null()], { description: 'When its renewal is due (two thirds of its lifetime; docs/api-decisions.md, "Certificate lifecycle"). For your own certificate (`source: custom`): when a managed certificate is ordered to replace it if the domain\'s DNS points at Hostgate (3 days before `not_after`; PUT /v1/domains/{id}/certificate). Null while the domain has none' }),
 }, { description: 'Certificate track, independent of `status`, with the facts of the newest certificate' }));
 
 // additionalProperties (not TypeBox's Record, whose patternProperties the document normalises to

@@ -7,6 +7,7 @@ import { printMachine } from '../support/print.ts';
 import { CLK_TCK } from '../support/proc-sampler.ts';
 import type { BenchPostgres } from '../support/run.ts';
 import { int } from './figures.ts';
+import { cachedWorkflowsFor } from '../../worker/create-worker.ts';
 import { PHASE_A_CAP_MS, POOL_SIZE, SAMPLE_MS, type LifecycleOptions } from './options.ts';
 
 const versionOf = (file: string, args: string[]) => { try { return execFileSync(file, args, { encoding: 'utf8' }).trim(); } catch { return 'unknown'; } };
@@ -16,15 +17,16 @@ export function printHeader(options: LifecycleOptions, pg: BenchPostgres, tempor
   const cliVersion = versionOf(temporalCli, ['--version']);
   const pebbleVersion = versionOf('dpkg-query', ['-W', '-f=${Version}', 'pebble']);
   const sdkVersion = (createRequire(import.meta.url)('@temporalio/worker/package.json') as { version: string }).version;
-  // The SDK's default sticky-cache size (reuseV8Context): the child runs the same node with the same flags.
+  // The worker's workflow cache: set directly, else derived from its memory budget (worker/create-worker.ts).
+  const memoryMb = Number(process.env.HOSTGATE_WORKER_MEMORY_MB ?? 1024);
+  const stickyCache = process.env.HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS ? Number(process.env.HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS) : cachedWorkflowsFor(memoryMb);
   const heapMiB = v8.getHeapStatistics().heap_size_limit / 2 ** 20;
-  const stickyCache = Math.max(Math.floor((Math.max(heapMiB - 200, 0) * 600) / 1024), 10);
   const { burstCount, sequentialCount, idleCount, idleSeconds, settleSeconds, skipIdle } = options;
   printMachine('Hostgate lifecycle benchmark', pg);
   console.log(`  temporal   ${cliVersion.replace(/\s+/g, ' ')}: dev server, SQLite file in a temp dir, journal_mode=wal, synchronous=normal`);
   console.log(`  acme       Pebble ${pebbleVersion} (PEBBLE_VA_NOSLEEP=1, nonce rejection 0 %), loopback DNS server (dns2) in this process`);
   console.log(`  worker     worker/main.ts in a child process, @temporalio/worker ${sdkVersion}, prebuilt bundle, DB pool ${POOL_SIZE}, LOG_LEVEL=warn;`);
-  console.log(`             SDK default sticky cache ≈ ${int(stickyCache)} workflows (heap limit ${int(heapMiB)} MiB), 100 activity / 40 workflow task slots`);
+  console.log(`             workflow cache ${int(stickyCache)} (memory budget ${int(memoryMb)} MiB; heap limit ${int(heapMiB)} MiB), 100 activity / 40 workflow task slots; DNS checker in the worker`);
   console.log(`  api        buildApp in this process with the outbox dispatcher, DB pool ${POOL_SIZE}, LOG_LEVEL=silent, rate limit set out of reach`);
   console.log(`  phases     A: 1 warm-up + ${sequentialCount} sequential + ${burstCount} at once (verify → active, cap ${PHASE_A_CAP_MS / 60_000} min);`);
   console.log(`             B: ${skipIdle ? 'skipped' : `${int(idleCount)} idle pending_dns domains, ${settleSeconds} s settle, ${idleSeconds} s window sampled every ${SAMPLE_MS / 1000} s`}`);

@@ -26,9 +26,10 @@ export async function reportIdle({ sql, acme, dbFile }: LifecycleStack, options:
   const checks = byType.get('CNAME') ?? 0; // every check of an nxdomain name asks CNAME once
   const queriesPerMin = (windowQueries.length / windowS) * 60;
 
-  // What the backoff schedule predicts for this window (no jitter), from each workflow's start.
+  // What the backoff schedule predicts for this window (no jitter), from each domain's creation
+  // (the DNS checker takes a domain at its create, not at its workflow's start).
   const { rows: startedRows } = await sql.query<{ s: number }>(`
-    select (extract(epoch from workflow_started_at) * 1000)::float8 as s from domains where id = any($1::text[]) and workflow_started_at is not null`, [idleIds]);
+    select (extract(epoch from created_at) * 1000)::float8 as s from domains where id = any($1::text[])`, [idleIds]);
   const schedule: number[] = [0];
   for (let k = 1; schedule[schedule.length - 1]! < 48 * 3600_000; k++) schedule.push(schedule[schedule.length - 1]! + Math.min(DNS_BACKOFF_CAP, DNS_BACKOFF_FIRST * 2 ** (k - 1)));
   let expected = 0;

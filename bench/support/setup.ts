@@ -37,7 +37,7 @@ export async function openBenchDatabase(benchUrl: string, poolSize: number): Pro
 }
 
 /** TEMPORAL_ADDRESS when set (`external`), else a headless in-memory dev server stopped at cleanup. */
-export async function temporalForBench(namespace: string): Promise<{ address: string; external: boolean }> {
+export async function temporalForBench(namespace: string): Promise<{ address: string; external: boolean; /** The dev server's, for CPU readings. */ pid?: number }> {
   const given = process.env.TEMPORAL_ADDRESS;
   if (given) {
     progress(`Temporal: using TEMPORAL_ADDRESS=${given}`);
@@ -48,7 +48,7 @@ export async function temporalForBench(namespace: string): Promise<{ address: st
   const server = await startTemporalDevServer({ cliPath: cli, port: await freePort(), uiPort: null, dbFile: null, namespace, log: progress });
   onCleanup('Temporal dev server', () => server.stop());
   progress(`Temporal dev server ready on ${server.address}`);
-  return { address: server.address, external: false };
+  return { address: server.address, external: false, ...(server.process.pid ? { pid: server.process.pid } : {}) };
 }
 
 /** An organization, an API key with every scope and one destination, as a vendor would have. */

@@ -132,6 +132,14 @@ export function acmeOrdersRepository(db: Db) {
       where order_url = ${orderUrl} and private_key_enc is null returning ${orderColumns}`)
         ?? await db.one(sql.type(OrderRow)`select ${orderColumns} from acme_orders where order_url = ${orderUrl}`);
     },
+
+    /** Directories that marked one of the domain's orders invalid over CAA within `withinMs` (issue 22: the next CA is asked). */
+    async directoriesRefusingOverCaa(domainId: string, withinMs: number): Promise<string[]> {
+      return [...await db.anyFirst(sql.type(row(Type.Object({ directory_url: Type.String() })))`
+        select distinct directory_url from acme_orders
+        where domain_id = ${domainId} and status = 'invalid' and error->>'type' = 'urn:ietf:params:acme:error:caa'
+          and updated_at > hg_now() - make_interval(secs => ${withinMs / 1000})`)];
+    },
   };
 }
 

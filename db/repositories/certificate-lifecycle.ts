@@ -5,11 +5,14 @@
 import type { DatabaseTransactionConnection } from 'slonik';
 import { Type, type Static } from 'typebox';
 import type { EventKind } from '../../model/domain-status.ts';
-import { dueExpiryNotices, nextOrderAllowedAt, renewalFailureIsSerious, renewsAt } from '../../model/certificate-lifetime.ts';
+import { dueExpiryNotices, nextOrderAllowedAt, renewalFailureIsSerious, replacedAt } from '../../model/certificate-lifetime.ts';
 import { NoRows, row, sql, type Db } from '../pool.ts';
+import { currentFirst } from './certificates.ts';
 import { appendEvent, type CertificateEventFacts } from './events.ts';
 
-export type CertificateHistoryKind = 'issued' | 'renewed' | 'renewal_failed' | 'due_on_arrival' | 'lifetime_below_floor' | 'order_brake';
+export type CertificateHistoryKind = 'issued' | 'renewed' | 'renewal_failed' | 'due_on_arrival' | 'lifetime_below_floor' | 'order_brake'
+  // The customer's own certificate (migration 019, db/repositories/custom-certificates.ts).
+  | 'custom_installed' | 'custom_removed' | 'custom_lapsing';
 
 const Millis = row(Type.Object({ now: Type.Number(), placed: Type.Array(Type.Number()) }));
 const FactsSchema = Type.Object({
@@ -44,12 +47,12 @@ function eventFacts(f: FactsRow): CertificateEventFacts {
     certificate: {
       serial: f.serial, issuer: f.issuer, source: f.source as 'managed' | 'custom',
       not_before: new Date(f.not_before).toISOString(), not_after: new Date(f.not_after).toISOString(),
-      renews_at: new Date(renewsAt({ notBefore: f.not_before, notAfter: f.not_after })).toISOString(),
+      renews_at: new Date(replacedAt({ notBefore: f.not_before, notAfter: f.not_after, source: f.source as 'managed' | 'custom' })).toISOString(),
     },
   };
 }
 
-async function addHistory(tx: DatabaseTransactionConnection | Db, domainId: string, certificateId: string | null, kind: CertificateHistoryKind, detail: string | null): Promise<boolean> {
+export async function addHistory(tx: DatabaseTransactionConnection | Db, domainId: string, certificateId: string | null, kind: CertificateHistoryKind, detail: string | null): Promise<boolean> {
   return await tx.oneFirst(sql.type(Inserted)`
     with ins as (
       insert into certificate_history (domain_id, certificate_id, kind, detail) values (${domainId}, ${certificateId}, ${kind}, ${detail})
@@ -122,9 +125,9 @@ export function certificateLifecycleRepository(db: Db) {
     },
 
     /** A history row for a trouble: a refused renewal, a certificate due on arrival, the brake. */
-    async recordTrouble(domainId: string, kind: Exclude<CertificateHistoryKind, 'issued' | 'renewed' | 'lifetime_below_floor'>, detail: string): Promise<void> {
+    async recordTrouble(domainId: string, kind: Exclude<CertificateHistoryKind, 'issued' | 'renewed' | 'lifetime_below_floor' | `custom_${string}`>, detail: string): Promise<void> {
       const latest = await db.maybeOneFirst(sql.type(row(Type.Object({ id: Type.String() })))`
-        select id from certificates where domain_id = ${domainId} and deleted_at is null order by not_after desc limit 1`);
+        select id from certificates where domain_id = ${domainId} and deleted_at is null order by ${currentFirst()} limit 1`);
       await addHistory(db, domainId, latest, kind, detail);
     },
 
@@ -134,7 +137,7 @@ export function certificateLifecycleRepository(db: Db) {
      */
     async renewalFailed(domainId: string, problem: { code: string; message: string }): Promise<{ announced: boolean }> {
       return await db.transaction(async (tx) => {
-        const f = await tx.maybeOne(factsQuery(sql.fragment`c.domain_id = ${domainId} and c.deleted_at is null order by c.not_after desc limit 1`));
+        const f = await tx.maybeOne(factsQuery(sql.fragment`c.domain_id = ${domainId} and c.deleted_at is null order by ${currentFirst('c')} limit 1`));
         await addHistory(tx, domainId, f?.id ?? null, 'renewal_failed', `${problem.code}: ${problem.message}`);
         if (!f || !renewalFailureIsSerious({ notBefore: f.not_before, notAfter: f.not_after }, f.now)) return { announced: false };
         const announced = await addNotice(tx, f.id, 'failed');
@@ -144,16 +147,17 @@ export function certificateLifecycleRepository(db: Db) {
     },
 
     /**
-     * `hostname.certificate_expiring` for the domain's newest certificate: each notice (14 and 3
-     * days before `not_after`) once, when due. Returns the days of the notices sent now.
+     * `hostname.certificate_expiring` for the domain's current certificate (a custom one too):
+     * each notice (14 and 3 days before `not_after`) once, when due. Returns the days of the notices sent now.
      */
-    async expiryNotices(domainId: string): Promise<number[]> {
+    async expiryNotices(domainId: string, at?: number): Promise<number[]> {
       return await db.transaction(async (tx) => {
-        const f = await tx.maybeOne(factsQuery(sql.fragment`c.domain_id = ${domainId} and c.deleted_at is null order by c.not_after desc limit 1`));
+        const f = await tx.maybeOne(factsQuery(sql.fragment`c.domain_id = ${domainId} and c.deleted_at is null order by ${currentFirst('c')} limit 1`));
         if (!f) return [];
         const sent: number[] = [];
         // The nearest notice only: a certificate found 2 days before expiry gets the 3-day one.
-        const due = dueExpiryNotices({ notBefore: f.not_before, notAfter: f.not_after }, f.now);
+        // `at`: the workflow's clock when it asks (time-skipped in tests), else the database's.
+        const due = dueExpiryNotices({ notBefore: f.not_before, notAfter: f.not_after }, at ?? f.now, f.source === 'custom' ? 'custom' : 'managed');
         for (const days of due.slice(-1)) {
           if (await addNotice(tx, f.id, days === 14 ? 'expiring_14d' : 'expiring_3d')) {
             await announce(tx, f, 'hostname.certificate_expiring', { days_left: days });
@@ -171,7 +175,7 @@ export function certificateLifecycleRepository(db: Db) {
         select distinct on (domain_id) domain_id, serial, issuer, source,
           (extract(epoch from not_before) * 1000)::float8 as not_before, (extract(epoch from not_after) * 1000)::float8 as not_after
         from certificates where domain_id = any(${sql.array([...domainIds], 'text')}) and deleted_at is null
-        order by domain_id, not_after desc`);
+        order by domain_id, ${currentFirst()}`);
       return new Map(rows.map((r) => [r.domain_id, { serial: r.serial, issuer: r.issuer, source: r.source as 'managed' | 'custom', notBefore: r.not_before, notAfter: r.not_after }]));
     },
 

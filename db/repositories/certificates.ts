@@ -5,12 +5,28 @@ import { NoRows, row, sql, type Db } from '../pool.ts';
 import type { SealedKey } from './acme-accounts.ts';
 
 const CertificateRow = row(Type.Object({ id: Type.String(), serial: Type.String(), not_before: Type.String(), not_after: Type.String() }));
-const DatesRow = row(Type.Object({ id: Type.String(), not_before: Type.String(), not_after: Type.String(), stored_seconds_ago: Type.Number() }));
+const DatesRow = row(Type.Object({
+  id: Type.String(), not_before: Type.String(), not_after: Type.String(), stored_seconds_ago: Type.Number(),
+  source: Type.String(), withdrawn: Type.Boolean(),
+}));
 const IdRow = row(Type.Object({ id: Type.String() }));
+
+/**
+ * The order that makes a domain's certificates "current first" (what the edge serves and every
+ * read shows): a custom certificate in place wins (issue 22, part B); otherwise the newest stored.
+ * A withdrawn custom certificate is ranked by age like a managed one, so it stays served until a
+ * newer managed certificate is stored. `c`: the certificates table's alias in the query.
+ */
+export function currentFirst(c = 'certificates') {
+  const t = sql.identifier([c]);
+  return sql.fragment`(${t}.source = 'custom' and ${t}.withdrawn_at is null) desc, ${t}.created_at desc, ${t}.id desc`;
+}
 
 export interface NewCertificate {
   id: string; domainId: string; serial: string; issuer: string; notBefore: string; notAfter: string;
   chainPem: string; sealedKey: SealedKey;
+  /** The configured CA that issued it (HOSTGATE_ACME_DIRECTORIES' name; migration 020). */
+  caName?: string | null;
 }
 
 export function certificatesRepository(db: Db) {
@@ -19,11 +35,16 @@ export function certificatesRepository(db: Db) {
       return db.one(sql.type(CertificateRow)`select id, serial, not_before, not_after from certificates where id = ${id}`);
     },
 
-    /** The newest certificate of the domain that is not deleted. */
+    /**
+     * The domain's current certificate that is not deleted (currentFirst: a custom one in place,
+     * else the newest); `withdrawn`: a custom one the customer removed, served only until a
+     * managed one is stored.
+     */
     latestLive(domainId: string) {
       return db.maybeOne(sql.type(DatesRow)`
-        select id, not_before, not_after, extract(epoch from hg_now() - created_at)::float8 as stored_seconds_ago
-        from certificates where domain_id = ${domainId} and deleted_at is null order by not_after desc limit 1`);
+        select id, not_before, not_after, extract(epoch from hg_now() - created_at)::float8 as stored_seconds_ago,
+          source, withdrawn_at is not null as withdrawn
+        from certificates where domain_id = ${domainId} and deleted_at is null order by ${currentFirst()} limit 1`);
     },
 
     /**
@@ -36,8 +57,8 @@ export function certificatesRepository(db: Db) {
       // certificate is new.
       const inserted = await db.maybeOneFirst(sql.type(IdRow)`
       with cert as (
-        insert into certificates (id, domain_id, serial, issuer, not_before, not_after, chain_pem, private_key_enc, key_id)
-        values (${cert.id}, ${cert.domainId}, ${cert.serial}, ${cert.issuer}, ${cert.notBefore}, ${cert.notAfter}, ${cert.chainPem}, ${sql.binary(cert.sealedKey.ciphertext)}, ${cert.sealedKey.keyId})
+        insert into certificates (id, domain_id, serial, issuer, not_before, not_after, chain_pem, private_key_enc, key_id, ca_name)
+        values (${cert.id}, ${cert.domainId}, ${cert.serial}, ${cert.issuer}, ${cert.notBefore}, ${cert.notAfter}, ${cert.chainPem}, ${sql.binary(cert.sealedKey.ciphertext)}, ${cert.sealedKey.keyId}, ${cert.caName ?? null})
         on conflict (domain_id, serial) do nothing returning id
       ), completed as (
         update acme_orders set status = 'completed', certificate_id = cert.id, private_key_enc = null, key_id = null, error = null, updated_at = hg_now()
@@ -63,8 +84,8 @@ export function certificatesRepository(db: Db) {
      */
     async storeIssued(cert: NewCertificate): Promise<string> {
       const inserted = await db.maybeOneFirst(sql.type(IdRow)`
-        insert into certificates (id, domain_id, serial, issuer, not_before, not_after, chain_pem, private_key_enc, key_id)
-        values (${cert.id}, ${cert.domainId}, ${cert.serial}, ${cert.issuer}, ${cert.notBefore}, ${cert.notAfter}, ${cert.chainPem}, ${sql.binary(cert.sealedKey.ciphertext)}, ${cert.sealedKey.keyId})
+        insert into certificates (id, domain_id, serial, issuer, not_before, not_after, chain_pem, private_key_enc, key_id, ca_name)
+        values (${cert.id}, ${cert.domainId}, ${cert.serial}, ${cert.issuer}, ${cert.notBefore}, ${cert.notAfter}, ${cert.chainPem}, ${sql.binary(cert.sealedKey.ciphertext)}, ${cert.sealedKey.keyId}, ${cert.caName ?? null})
         on conflict (domain_id, serial) do nothing returning id`);
       return inserted ?? await db.oneFirst(sql.type(IdRow)`select id from certificates where domain_id = ${cert.domainId} and serial = ${cert.serial}`);
     },

@@ -6,6 +6,7 @@ import { newId } from '../ids.ts';
 import { afterCursor, toPage, type Page } from '../pagination.ts';
 import { row, sql, type Db } from '../pool.ts';
 import type { CertificateFacts } from './certificate-lifecycle.ts';
+import { currentFirst } from './certificates.ts';
 import { appendEvent, type HostnameEventData } from './events.ts';
 import { domainSignalInsert, workflowOutboxRepository } from './workflow-outbox.ts';
 import type { Problem } from '../../model/problem.ts';
@@ -61,7 +62,7 @@ type WithFacts = Static<typeof WithFactsSchema>;
 const newestCertificate = sql.fragment`left join lateral (
   select c.serial as cert_serial, c.issuer as cert_issuer, c.source as cert_source,
     (extract(epoch from c.not_before) * 1000)::float8 as cert_not_before, (extract(epoch from c.not_after) * 1000)::float8 as cert_not_after
-  from certificates c where c.domain_id = domains.id and c.deleted_at is null order by c.not_after desc limit 1) newest on true`;
+  from certificates c where c.domain_id = domains.id and c.deleted_at is null order by ${currentFirst('c')} limit 1) newest on true`;
 function splitFacts(r: WithFacts): { domain: DomainRow; facts: CertificateFacts | null } {
   const { cert_serial, cert_issuer, cert_source, cert_not_before, cert_not_after, ...domain } = r;
   const facts = cert_serial === null ? null

@@ -4,6 +4,7 @@
 import type { CommonQueryMethods } from 'slonik';
 import { Type, type Static } from 'typebox';
 import { row, sql, type Db } from '../pool.ts';
+import { currentFirst } from './certificates.ts';
 import type { Problem } from '../../model/problem.ts';
 import { deployedEverywhere, type EdgeState } from '../../model/edge-health.ts';
 
@@ -31,23 +32,27 @@ export const ServingRow = Type.Object({
 export type ServingRow = Static<typeof ServingRow>;
 const Serving = row(ServingRow);
 
-// The newest stored certificate that still has its key; the domain row only when the edge has
+// The current stored certificate that still has its key (a custom one in place, else the newest); the domain row only when the edge has
 // something to do for it (any other status, or a domain that is gone, means "not served").
-const servingSelect = sql.fragment`
+// Without the PEMs (`digest`), the same rows weigh ≈ 200 bytes instead of ≈ 5 KiB: what a full
+// reconcile reads, fetching PEMs only for certificates its cache does not hold (agent.ts).
+const servingSelectOf = (withPems: boolean) => sql.fragment`
   select d.id as domain_id, d.hostname, d.status, dest.host as destination_host, dest.port as destination_port,
-         c.id as certificate_id, c.serial, c.chain_pem, c.private_key_enc, c.key_id,
+         c.id as certificate_id, c.serial,
+         ${withPems ? sql.fragment`c.chain_pem, c.private_key_enc, c.key_id` : sql.fragment`null::text as chain_pem, null::bytea as private_key_enc, null::text as key_id`},
          d.redirect, d.tls_min_version, d.hsts
   from domains d
   join destinations dest on dest.id = d.destination_id
   left join lateral (
     select id, serial, chain_pem, private_key_enc, key_id from certificates
     where domain_id = d.id and deleted_at is null and private_key_enc is not null
-    order by created_at desc, id desc limit 1
+    order by ${currentFirst()} limit 1
   ) c on true
   where (d.status = any(${sql.array([...edgeStatuses], 'text')})
     -- A zero-downtime move: a certificate obtained before DNS points at us is deployed ahead, so
     -- the first request after the customer switches DNS is served (docs/zero-downtime-moves.md).
     or (d.status = 'pending_dns' and c.id is not null))`;
+const servingSelect = servingSelectOf(true);
 
 export interface EdgeNodeStatus {
   id: string;
@@ -127,10 +132,31 @@ export function edgeRepository(db: Db) {
     async servingAll(): Promise<readonly ServingRow[]> {
       return db.any(sql.type(Serving)`${servingSelect} order by d.hostname`);
     },
+    /** Every serving row without certificate PEMs and keys (chain_pem, private_key_enc, key_id null). */
+    async servingDigest(): Promise<readonly ServingRow[]> {
+      return db.any(sql.type(Serving)`${servingSelectOf(false)} order by d.hostname`);
+    },
+    /**
+     * At most `limit` serving rows: those of `first` (domain ids), then the others by hostname —
+     * what a staged boot serves before the rest (edge/agent/staged-boot.ts).
+     */
+    async servingFirst(first: readonly string[], limit: number): Promise<readonly ServingRow[]> {
+      return db.any(sql.type(Serving)`${servingSelect} order by d.id = any(${sql.array([...first], 'text')}) desc, d.hostname limit ${limit}`);
+    },
     /** The same rows for some domains; a domain missing from the answer is not to be served. */
     async servingFor(domainIds: readonly string[]): Promise<readonly ServingRow[]> {
       if (domainIds.length === 0) return [];
       return db.any(sql.type(Serving)`${servingSelect} and d.id = any(${sql.array([...domainIds], 'text')})`);
+    },
+    /**
+     * The domains with the most traffic over the last day, busiest first: what a large edge
+     * serves first while it loads the rest (agent.ts, staged boot).
+     */
+    async busiestDomains(limit: number): Promise<string[]> {
+      const rows = await db.any(sql.type(ChangedRow)`
+        select domain_id from domain_bandwidth_hourly where hour >= hg_now() - interval '1 day'
+        group by domain_id order by sum(bytes_in + bytes_out) desc limit ${limit}`);
+      return rows.map((r) => r.domain_id);
     },
     /** The database's clock, the mark the next `changedSince` starts from. */
     async now(): Promise<string> {

@@ -57,7 +57,16 @@ export const EventRow = Type.Object({
   created_at: Type.String(),
 });
 export type EventRow = Static<typeof EventRow>;
-const Event = row(EventRow);
+
+/** A delivery and its event in one row (loadForAttempt): the event's columns prefixed `event__`. */
+const DeliveryWithEvent = row(Type.Object({
+  ...WebhookDeliveryRow.properties,
+  event__id: Type.String(),
+  event__organization_id: Type.String(),
+  event__kind: Type.String(),
+  event__data: Type.Record(Type.String(), Type.Unknown()),
+  event__created_at: Type.String(),
+}));
 
 export interface DeliveryFilters { endpointId?: string | undefined; status?: DeliveryStatus | undefined }
 
@@ -196,12 +205,18 @@ export function webhookDeliveriesRepository(db: Db) {
       });
     },
 
-    /** The delivery and its event, for an attempt. */
+    /**
+     * The delivery and its event, for an attempt: one statement (every round trip costs the worker
+     * a socket write and a wake-up; docs/scale.md, "Webhooks").
+     */
     async loadForAttempt(id: string): Promise<{ delivery: WebhookDeliveryRow; event: EventRow } | null> {
-      const delivery = await db.maybeOne(sql.type(Delivery)`select ${columns} from webhook_deliveries where id = ${id}`);
-      if (!delivery) return null;
-      const event = await db.one(sql.type(Event)`select id, organization_id, kind, data, created_at from events where id = ${delivery.event_id}`);
-      return { delivery, event };
+      const found = await db.maybeOne(sql.type(DeliveryWithEvent)`
+        with d as (select ${columns} from webhook_deliveries where id = ${id})
+        select d.*, e.id as event__id, e.organization_id as event__organization_id, e.kind as event__kind, e.data as event__data, e.created_at as event__created_at
+        from d join events e on e.id = d.event_id`);
+      if (!found) return null;
+      const { event__id, event__organization_id, event__kind, event__data, event__created_at, ...delivery } = found;
+      return { delivery, event: { id: event__id, organization_id: event__organization_id, kind: event__kind, data: event__data, created_at: event__created_at } };
     },
 
     /**
@@ -219,25 +234,28 @@ export function webhookDeliveriesRepository(db: Db) {
     },
 
     /**
-     * Records one attempt and the delivery's new state in one transaction. `attempt_count` is set
-     * (not incremented), so a retried activity cannot count an attempt twice. The delivery row is
-     * locked first: the attempt's `sequence_number` (its number over the delivery's life, drawn by
-     * the insert trigger of migration 012) is then never drawn twice.
+     * Records one attempt and the delivery's new state in ONE statement (it was a transaction of
+     * five round trips). `attempt_count` is set (not incremented), so a retried activity cannot
+     * count an attempt twice. The attempt is inserted from the update's output, so the update has
+     * locked the delivery row before the insert trigger of migration 012 draws the attempt's
+     * `sequence_number` (its number over the delivery's life; the trigger's query, in a volatile
+     * function, sees what a concurrent recorder committed): never drawn twice.
      */
     async recordAttempt(r: AttemptRecord): Promise<WebhookDeliveryRow | null> {
-      return db.transaction(async (tx) => {
-        await tx.query(sql.unsafe`select id from webhook_deliveries where id = ${r.deliveryId} for update`);
-        await tx.query(sql.unsafe`
-          insert into webhook_attempts (id, delivery_id, attempt_number, started_at, duration_ms, response_code, response_body, error)
-          values (${newId('webhookAttempt')}, ${r.deliveryId}, ${r.attempt}, ${r.startedAt}::timestamptz, ${Math.max(0, Math.round(r.durationMs))}, ${r.responseCode}, ${r.responseBody}, ${r.error})
-          on conflict do nothing`);
-        return tx.maybeOne(sql.type(Delivery)`
+      return db.maybeOne(sql.type(Delivery)`
+        with updated as (
           update webhook_deliveries set
             attempt_count = ${r.attempt}, last_response_code = ${r.responseCode}, last_error = ${r.lastError}, status = ${r.status},
             next_attempt_at = ${r.nextDelayMs === null ? null : sql.fragment`date_trunc('milliseconds', now() + make_interval(secs => ${r.nextDelayMs / 1000}))`},
             attempting_since = null, updated_at = hg_now()
-          where id = ${r.deliveryId} returning ${columns}`);
-      });
+          where id = ${r.deliveryId} returning ${columns}
+        ), attempt as (
+          insert into webhook_attempts (id, delivery_id, attempt_number, started_at, duration_ms, response_code, response_body, error)
+          select ${newId('webhookAttempt')}, u.id, ${r.attempt}, ${r.startedAt}::timestamptz, ${Math.max(0, Math.round(r.durationMs))}, ${r.responseCode}, ${r.responseBody}, ${r.error}
+          from updated u
+          on conflict do nothing
+        )
+        select * from updated`);
     },
 
     /**

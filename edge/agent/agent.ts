@@ -6,7 +6,6 @@
 // with Postgres. With Postgres gone, HAProxy keeps serving what it has.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import type { Config } from '../../config/index.ts';
 import type { Db } from '../../db/pool.ts';
 import { edgeRepository, type Deployment } from '../../db/repositories/edge.ts';
 import { listenForEdgeChanges, type EdgeListener } from '../../db/repositories/edge-listener.ts';
@@ -15,67 +14,24 @@ import type { SecretBox } from '../../security/secret-box.ts';
 import { createAdminSocket } from './admin-socket.ts';
 import { createBandwidthMeter } from './bandwidth-meter.ts';
 import { destinationHosts, diff, parseRoute, routeValue, type HostChange, type ServedHost } from './desired-diff.ts';
+import { createListFiles } from './list-files.ts';
+import { ServedIndex } from './served-index.ts';
+import { buildDesiredInSlices, readServingRows } from './snapshot-read.ts';
 import {
   ensureDefaultCertificate, prepareStateDir, readLists, removeCertificate, removeStaleCertificates, renderConfig, statePaths,
-  writeAtomic, writeCertificate, writeLists, type TemplateValues,
+  writeAtomic, writeCertificate,
 } from './haproxy-files.ts';
 import { createHaproxyRuntime } from './haproxy-runtime.ts';
 import { createSupervisor } from './haproxy-supervisor.ts';
 import { createOriginAddresses } from './origin-addresses.ts';
-import { buildDesired, CertificateCache, type Desired, type DomainProblem } from './snapshot.ts';
+import { buildDesired, CertificateCache, type Desired, type DesiredHost, type DomainProblem } from './snapshot.ts';
+import type { ServingRow } from '../../db/repositories/edge.ts';
 import { createDeploymentReport } from './deployment-report.ts';
 import { createHealthTracker } from './health.ts';
 import { createTrafficAnalytics } from './analytics-flush.ts';
 import { rejectAfter } from '../../process/deadline.ts';
-import { GLOBAL_UNICAST_IPV6, NON_PUBLIC_GLOBAL_IPV6_CIDRS, NON_PUBLIC_IPV4_CIDRS } from '../../security/outbound-url.ts';
+import type { AgentSettings } from './settings.ts';
 import { coveringWildcard } from '../../model/wildcards.ts';
-
-export interface AgentSettings extends TemplateValues {
-  edgeId: string;
-  stateDir: string;
-  haproxyBin: string;
-  databaseUrl: string | undefined;
-  bandwidthIntervalMs: number;
-  analyticsFlushMs: number;
-  pollIntervalMs: number;
-  reconcileIntervalMs: number;
-  heartbeatIntervalMs: number;
-  healthMaxLagMs: number;
-  originDnsRefreshMs: number;
-  socketTimeoutMs: number;
-  startTimeoutMs: number;
-}
-
-export function agentSettings(config: Config): AgentSettings {
-  const e = config.edge;
-  return {
-    edgeId: e.id,
-    forbiddenOrigins: config.allowPrivateTargets ? null : {
-      ipv4: [...NON_PUBLIC_IPV4_CIDRS, ...config.edgeIpv4.map((ip) => `${ip}/32`)],
-      ipv6Allowed: GLOBAL_UNICAST_IPV6,
-      ipv6: [...NON_PUBLIC_GLOBAL_IPV6_CIDRS, ...config.edgeIpv6.map((ip) => `${ip}/128`)],
-    },
-    stateDir: e.stateDir,
-    haproxyBin: e.haproxyBin,
-    databaseUrl: config.db.url,
-    bindAddress: e.bindAddress,
-    httpsPort: e.httpsPort,
-    originCaFile: e.originCaFile,
-    resolvers: e.resolvers,
-    hstsMaxAge: e.hstsMaxAge,
-    threads: e.threads,
-    bandwidthIntervalMs: e.bandwidthIntervalMs,
-    trafficLogPort: e.trafficLogPort,
-    analyticsFlushMs: e.analyticsFlushMs,
-    pollIntervalMs: e.pollIntervalMs,
-    reconcileIntervalMs: e.reconcileIntervalMs,
-    heartbeatIntervalMs: e.heartbeatIntervalMs,
-    healthMaxLagMs: e.healthMaxLagMs,
-    originDnsRefreshMs: e.originDnsRefreshMs,
-    socketTimeoutMs: e.socketTimeoutMs,
-    startTimeoutMs: e.startTimeoutMs,
-  };
-}
 
 // Notified domains are applied together after this pause (a burst of commits → one pass).
 const NOTIFY_BATCH_MS = 10;
@@ -105,6 +61,9 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
   const origins = createOriginAddresses({ admin, mapFile: paths.originMap, resolvers: s.resolvers, maxRefreshMs: s.originDnsRefreshMs, logger });
   /** What HAProxy serves, as the agent last read or changed it. */
   let served = new Map<string, ServedHost>();
+  /** Its indexes (a domain's hosts, destinations in use), so one change does not walk them all. */
+  const index = new ServedIndex();
+  const lists = createListFiles(paths);
   /** Every hostname → domain seen by this process (bandwidth of hosts removed since still counts). */
   const domainByHost = new Map<string, string>();
   const problems = new Map<string, DomainProblem[]>();
@@ -116,6 +75,8 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
   const pending = new Set<string>();
   let flushTimer: NodeJS.Timeout | null = null;
   let lastSyncAt: Date | null = null;
+  /** A staged boot is loading the rest (staged-boot.ts): full reconciles wait for it. */
+  let staging: Promise<void> | null = null;
 
   const supervisor = createSupervisor({
     binary: s.haproxyBin, paths, admin, logger, startTimeoutMs: s.startTimeoutMs,
@@ -148,9 +109,10 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
 
   const remember = (served: Map<string, ServedHost>) => {
     for (const [h, v] of served) { const d = v.route && parseRoute(v.route)?.domainId; if (d) domainByHost.set(h, d); }
+    index.rebuild(served);
   };
   const allProblems = () => [...problems.values()].flat();
-  const servingCount = () => [...served.values()].filter((v) => v.route !== null).length;
+  const servingCount = () => index.servingCount();
 
   function noteProblems(desired: Desired, full: boolean) {
     if (full) problems.clear();
@@ -167,6 +129,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
   async function applyChanges(changes: HostChange[]): Promise<{ deployed: Deployment[]; removed: string[]; failed: number }> {
     const deployed: Deployment[] = [];
     const removed: string[] = [];
+    const touched: string[] = [];
     let failed = 0;
     for (const change of changes) {
       const before = served.get(change.hostname);
@@ -184,17 +147,19 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       };
       if (after.route === null && !after.inCrtList) served.delete(change.hostname);
       else served.set(change.hostname, after);
+      index.note(change.hostname, before, served.get(change.hostname));
+      touched.push(change.hostname);
       if (change.putCertificate) await writeCertificate(paths, change.hostname, change.putCertificate.pem);
       if (change.dropCertificate) await removeCertificate(paths, change.hostname);
-      if (change.domainId) domainByHost.set(change.hostname, change.domainId);
+      if (change.domainId) { domainByHost.set(change.hostname, change.domainId); index.link(change.domainId, change.hostname); }
       if (change.certificateId && change.domainId) deployed.push({ domainId: change.domainId, certificateId: change.certificateId });
       else if (change.route === null && change.domainId) removed.push(change.domainId);
     }
     if (changes.length > 0) {
-      await writeLists(paths, served);
+      await lists.update(served, touched);
       // Not awaited: a new destination's first lookup must not delay its route (HAProxy's
       // do-resolve answers for it until the origin map has its address).
-      origins.track(destinationHosts(served)).catch((error) => logger.warn({ err: String(error) }, 'edge: updating origin addresses failed; the next refresh retries'));
+      origins.track(index.destinations()).catch((error) => logger.warn({ err: String(error) }, 'edge: updating origin addresses failed; the next refresh retries'));
     }
     return { deployed, removed, failed };
   }
@@ -207,43 +172,99 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
     }
   }
 
-  /** Full pass: Postgres against HAProxy's own view. */
-  function reconcile(): Promise<{ changes: number; serving: number }> {
-    return exclusive(async () => {
-      const readAt = Date.now();
-      const desired = buildDesired(await repo.servingAll(), deps.secretBox, cache);
+  /** Domains targeted passes took on while a full pass was reading (one set per reading pass). */
+  const readingPasses = new Set<Set<string>>();
+
+  /**
+   * Full pass: Postgres against HAProxy's own view. The reads (every serving row, validated in
+   * slices) happen outside the one-change-at-a-time chain, so changes keep flowing meanwhile (at
+   * 20,051 hostnames a full pass inside the chain held an added hostname back for up to 13.7 s);
+   * the domains a targeted pass took on since the read began are left to those passes.
+   */
+  async function reconcile(): Promise<{ changes: number; serving: number }> {
+    // While a staged boot loads the rest, a full pass would add them one by one through the
+    // runtime API (≈ 1.5 ms each); the staged boot reconciles once the reload serves them.
+    if (staging) return staging.then(() => ({ changes: 0, serving: servingCount() }));
+    const later = new Set<string>();
+    readingPasses.add(later);
+    try {
+      return await fullPass(later);
+    } finally {
+      readingPasses.delete(later);
+    }
+  }
+
+  async function fullPass(later: Set<string>): Promise<{ changes: number; serving: number }> {
+    const readAt = Date.now();
+    const desired = await buildDesiredInSlices(await readServingRows(repo, cache), deps.secretBox, cache);
+    const outcome = await exclusive(async () => {
+      for (const [h, want] of desired.hosts) if (later.has(want.domainId)) desired.hosts.delete(h);
       cache.retain(new Set([...desired.hosts.values()].flatMap((h) => (h.certificate ? [h.certificate.id] : []))));
       noteProblems(desired, true);
       served = await runtime.readServed();
       remember(served);
-      const changes = diff(desired.hosts, served, () => true);
+      const changes = diff(desired.hosts, served, (h, route) => !later.has((route && parseRoute(route)?.domainId) || domainByHost.get(h) || ''));
       const { removed, failed } = await applyChanges(changes);
       if (changes.length > 0) logger.info({ changes: changes.length, failed }, 'edge: reconcile repaired drift');
       await removeStaleCertificates(paths, served);
       const all = [...desired.hosts.values()].filter((h) => h.certificate && served.get(h.hostname)?.inCrtList)
         .map((h) => ({ domainId: h.domainId, certificateId: h.certificate!.id }));
-      await reportDeployments(all, removed);
-      await repo.pruneDeployments(s.edgeId, all.map((d) => d.domainId));
-      lastSyncAt = new Date();
-      if (failed === 0) health.noteSynced(readAt, true); else health.noteFailure();
-      await beat({ synced: failed === 0 });
-      return { changes: changes.length, serving: servingCount() };
+      return { changes: changes.length, removed, failed, all };
     });
+    // Reports, outside the chain: they change nothing HAProxy serves. (`later` stays registered
+    // until the prune: a targeted pass's deployment meanwhile is not pruned.)
+    await reportDeployments(outcome.all, outcome.removed);
+    await repo.pruneDeployments(s.edgeId, [...new Set([...outcome.all.map((d) => d.domainId), ...later])]);
+    lastSyncAt = new Date();
+    if (outcome.failed === 0) health.noteSynced(readAt, true); else health.noteFailure();
+    await beat({ synced: outcome.failed === 0 });
+    return { changes: outcome.changes, serving: servingCount() };
   }
 
   /** Targeted pass for notified or polled domains. */
   function applyDomains(domainIds: string[]): Promise<number> {
+    for (const later of readingPasses) for (const id of domainIds) later.add(id);
     return exclusive(async () => {
       const ids = new Set(domainIds);
       const desired = buildDesired(await repo.servingFor(domainIds), deps.secretBox, cache, domainIds);
       noteProblems(desired, false);
-      const changes = diff(desired.hosts, served, (h, route) => ids.has((route && parseRoute(route)?.domainId) || domainByHost.get(h) || ''));
+      const changes = diff(desired.hosts, served, (h, route) => ids.has((route && parseRoute(route)?.domainId) || domainByHost.get(h) || ''), index.hostsOf(ids));
       const { deployed, removed, failed } = await applyChanges(changes);
       if (failed > 0) health.noteFailure();
       if (changes.length > 0) logger.info({ domains: domainIds.length, changes: changes.length }, 'edge: applied domain changes');
       await report(deployed, removed);
       return changes.length;
     });
+  }
+
+  const servedFor = (h: DesiredHost): ServedHost => ({ route: routeValue(h), inCrtList: h.certificate !== null, tls13: h.minTls === '1.3' });
+
+  /**
+   * The second stage of a staged boot (issue 26). HAProxy 2.6 on OpenSSL 3.0 loads ≈ 1,000
+   * certificates per second of one core (perf: 55 % in OSSL_DECODER_CTX_new_for_pkey, a decoder
+   * context built for every private key and every DH-parameter probe; docs/scale.md), so at
+   * 100,000 hostnames nothing was served for 98 s of HAProxy's start plus the agent's own work.
+   * Now the boot reads only the busiest HOSTGATE_EDGE_BOOT_FIRST_HOSTS (servingFirst) and HAProxy
+   * serves them within seconds; here the rest are read, validated in slices that let the event
+   * loop breathe, written, and loaded by one reload (the old worker serves the first ones until
+   * the new one has loaded everything); then a full reconcile for whatever changed meanwhile.
+   */
+  async function loadRest(first: Set<string>, t0: number): Promise<void> {
+    const more = await buildDesiredInSlices((await repo.servingAll()).filter((r) => !first.has(r.domain_id)), deps.secretBox, cache);
+    for (const p of more.problems) logger.error({ domainId: p.domain_id, host: p.hostname, code: p.code, problem: p.message }, 'edge: domain row skipped');
+    for (const h of more.hosts.values()) if (h.certificate) await writeCertificate(paths, h.hostname, h.certificate.pem);
+    logger.info({ hosts: more.hosts.size, ms: Math.round(performance.now() - t0) }, 'edge: staged boot: the rest is written; reloading HAProxy to load it');
+    await exclusive(async () => {
+      for (const h of more.hosts.values()) if (!served.has(h.hostname)) served.set(h.hostname, servedFor(h));
+      remember(served);
+      await lists.rewrite(served);
+      await origins.track(index.destinations());
+      // A reload resets HAProxy's counters: record them first.
+      await meter.readOnce().catch((error) => logger.warn({ err: String(error) }, 'edge: bandwidth reading before reload failed'));
+      await traffic.flush().catch((error) => logger.warn({ err: String(error) }, 'edge: analytics flush before reload failed'));
+      await supervisor.reload();
+    });
+    logger.info({ serving: servingCount(), ms: Math.round(performance.now() - t0) }, 'edge: staged boot: serving every hostname');
   }
 
   function schedule(domainId: string) {
@@ -301,10 +322,20 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       // Before HAProxy: the configuration names the port, and lines sent before it listens are lost.
       await traffic.start();
       let desired: Desired | null = null;
+      let staged = false;
       try {
         // The node row first: deployments reference it.
         await beat({ synced: false, starting: true });
-        const rows = await repo.servingAll();
+        let rows: readonly ServingRow[];
+        if (s.bootFirstHosts > 0 && (await supervisor.workerPid()) === null) {
+          // One more row than the first stage holds tells whether there is a rest to load.
+          const busiest = await repo.busiestDomains(s.bootFirstHosts).catch(() => []);
+          rows = await repo.servingFirst(busiest, s.bootFirstHosts + 1);
+          staged = rows.length > s.bootFirstHosts;
+          if (staged) rows = rows.slice(0, s.bootFirstHosts);
+        } else {
+          rows = await repo.servingAll();
+        }
         phase('snapshot_read_ms');
         desired = buildDesired(rows, deps.secretBox, cache);
         phase('snapshot_validated_ms');
@@ -322,15 +353,15 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
           const next = new Map<string, ServedHost>();
           for (const h of desired.hosts.values()) {
             if (h.certificate) await writeCertificate(paths, h.hostname, h.certificate.pem);
-            next.set(h.hostname, { route: routeValue(h), inCrtList: h.certificate !== null, tls13: h.minTls === '1.3' });
+            next.set(h.hostname, servedFor(h));
           }
           served = next;
-          await writeLists(paths, served);
+          await lists.rewrite(served);
           await removeStaleCertificates(paths, served);
           phase('files_written_ms');
         } else {
           served = await readLists(paths);
-          await writeLists(paths, served);
+          await lists.rewrite(served);
         }
         // HAProxy loads the origin map with the rest (it must exist, even empty).
         await origins.prepare(destinationHosts(served));
@@ -346,7 +377,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
         if (changed) {
           // The template or settings changed since that HAProxy started: reload, after the
           // files match what it serves and its counters are recorded (a reload resets them).
-          await writeLists(paths, served);
+          await lists.rewrite(served);
           await meter.readOnce().catch((error) => logger.warn({ err: String(error) }, 'edge: bandwidth reading before reload failed'));
           await traffic.flush().catch((error) => logger.warn({ err: String(error) }, 'edge: analytics flush before reload failed'));
           await supervisor.reload();
@@ -354,11 +385,17 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       }
       remember(served);
       await origins.adopt().catch((error) => logger.warn({ err: String(error) }, 'edge: reading the origin map failed; HAProxy resolves origins itself until the next refresh'));
-      if (desired) {
+      if (desired && staged) {
+        const loading = loadRest(new Set(desired.domainIds), performance.now());
+        staging = loading.catch((error) => { logger.error({ err: String(error) }, 'edge: staged boot: loading the rest failed; the reconcile adds what is missing'); })
+          .finally(() => { staging = null; });
+        // Once the rest is served, the full pass catches up on what changed meanwhile.
+        void staging.then(() => reconcile()).catch((error) => logger.warn({ err: String(error) }, 'edge: reconcile after the staged boot failed; retrying on schedule'));
+      } else if (desired) {
         await reconcile().catch((error) => logger.warn({ err: String(error) }, 'edge: first reconcile failed; retrying on schedule'));
         phase('first_reconcile_ms');
       }
-      logger.info({ mode, serving: servingCount(), problems: allProblems().length, port: s.httpsPort, ...phases }, 'edge: serving');
+      logger.info({ mode, serving: servingCount(), staged, problems: allProblems().length, port: s.httpsPort, ...phases }, 'edge: serving');
       if (s.databaseUrl) {
         listener = listenForEdgeChanges(s.databaseUrl, {
           onDomain: schedule,
@@ -387,7 +424,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
         // The request count of the old worker, so completeness does not lose the requests since the last flush.
         await traffic.flush().catch((error) => logger.warn({ err: String(error) }, 'edge: analytics flush before reload failed'));
         await writeConfig();
-        await writeLists(paths, served);
+        await lists.rewrite(served);
         await supervisor.reload();
       });
     },

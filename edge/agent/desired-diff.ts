@@ -74,7 +74,11 @@ export interface HostChange {
  * served host `inScope` says is ours to judge (all of them for a full reconcile, the hosts of the
  * notified domains for a targeted one).
  */
-export function diff(desired: Map<string, DesiredHost>, served: Map<string, ServedHost>, inScope: (hostname: string, route: string | null) => boolean): HostChange[] {
+export function diff(
+  desired: Map<string, DesiredHost>, served: Map<string, ServedHost>, inScope: (hostname: string, route: string | null) => boolean,
+  /** The served hosts that may be in scope (a targeted pass: its domains' hosts); absent: all. */
+  candidates?: Iterable<string>,
+): HostChange[] {
   const changes: HostChange[] = [];
   for (const want of desired.values()) {
     const have = served.get(want.hostname);
@@ -92,8 +96,9 @@ export function diff(desired: Map<string, DesiredHost>, served: Map<string, Serv
     if (have?.route !== value) change.route = value;
     if (change.putCertificate || change.dropCertificate || change.relist || change.route !== undefined) changes.push(change);
   }
-  for (const [hostname, have] of served) {
-    if (desired.has(hostname) || !inScope(hostname, have.route)) continue;
+  for (const hostname of candidates ?? served.keys()) {
+    const have = served.get(hostname);
+    if (!have || desired.has(hostname) || !inScope(hostname, have.route)) continue;
     changes.push({
       hostname,
       domainId: (have.route && parseRoute(have.route)?.domainId) || '',

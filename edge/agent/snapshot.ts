@@ -61,12 +61,18 @@ export { certificateKeyContext };
  */
 export class CertificateCache {
   readonly #byId = new Map<string, { hostname: string; result: ReturnType<typeof checkCertificate> }>();
-  get(id: string, hostname: string, compute: () => ReturnType<typeof checkCertificate>) {
+  /** The cached check of a certificate, else `compute`'s (none without one: a digest row). */
+  get(id: string, hostname: string, compute: (() => ReturnType<typeof checkCertificate>) | null): ReturnType<typeof checkCertificate> | undefined {
     const hit = this.#byId.get(id);
     if (hit && hit.hostname === hostname && (!hit.result.ok || hit.result.value.notAfter.getTime() > Date.now())) return hit.result;
+    if (!compute) return undefined;
     const result = compute();
     this.#byId.set(id, { hostname, result });
     return result;
+  }
+  /** Whether the check of this certificate for this hostname is cached (and not expired). */
+  has(id: string, hostname: string): boolean {
+    return this.get(id, hostname, null) !== undefined;
   }
   /** Drops entries of certificates no longer referenced. */
   retain(ids: Set<string>): void {
@@ -82,19 +88,22 @@ export function buildDesired(rows: readonly ServingRow[], secretBox: SecretBox, 
     const badName = checkHostname(r.hostname) ?? checkDestination(r.destination_host, r.destination_port);
     if (badName) { report(badName); continue; }
     let certificate: DesiredHost['certificate'] = null;
-    if (r.certificate_id && r.chain_pem && r.private_key_enc && r.key_id) {
+    if (r.certificate_id) {
       const id = r.certificate_id;
-      const result = cache.get(id, r.hostname, () => {
+      // A digest row (no PEM, agent.ts's full reconcile) only reads the cache: the reconcile
+      // fetches full rows for the certificates the cache does not hold.
+      const sealed = r.chain_pem && r.private_key_enc && r.key_id ? { chain: r.chain_pem, enc: r.private_key_enc, keyId: r.key_id } : null;
+      const result = cache.get(id, r.hostname, sealed && (() => {
         let keyPem: string;
         try {
-          keyPem = secretBox.open({ keyId: r.key_id!, ciphertext: r.private_key_enc! }, certificateKeyContext(id)).toString('utf8');
+          keyPem = secretBox.open({ keyId: sealed.keyId, ciphertext: sealed.enc }, certificateKeyContext(id)).toString('utf8');
         } catch (error) {
           return { ok: false, problem: { code: 'key_undecryptable', message: `the key of certificate ${id} cannot be opened: ${(error as Error).message}` } };
         }
-        return checkCertificate(r.hostname, r.chain_pem!, keyPem);
-      });
-      if (result.ok) certificate = { id, pem: result.value.pem, serial: result.value.serial };
-      else report(result.problem);
+        return checkCertificate(r.hostname, sealed.chain, keyPem);
+      }));
+      if (result?.ok) certificate = { id, pem: result.value.pem, serial: result.value.serial };
+      else if (result) report(result.problem);
     }
     if (r.status === 'suspended') {
       desired.hosts.set(r.hostname, { hostname: r.hostname, domainId: r.domain_id, mode: 'suspended', destinationHost: r.destination_host.toLowerCase(), destinationPort: r.destination_port, certificate, ...settingsOf(r) });

@@ -50,6 +50,7 @@ export type DomainCreateParams = RequestBody<'/v1/domains', 'post'>;
 /** GET /v1/domains's filters, with one `metadata[key]` filter typed as the API takes it (`{ 'metadata[plan]': 'pro' }`). */
 export type DomainListParams = QueryParams<'/v1/domains', 'get'> & { [key: `metadata[${string}]`]: string };
 export type DomainUpdateParams = RequestBody<'/v1/domains/{id}', 'patch'>;
+export type DomainCertificateParams = RequestBody<'/v1/domains/{id}/certificate', 'put'>;
 export type DomainMetadata = Schemas['DomainMetadata'];
 export type DomainRedirect = Schemas['DomainRedirect'];
 export type DomainTls = Schemas['DomainTls'];

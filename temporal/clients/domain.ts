@@ -2,7 +2,7 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { HostgateDomainStatus, HostgateHostname, HostgateOrganizationId } from '../../contracts/search-attributes.ts';
 import { domainWorkflowId, type DomainWorkflowInput } from '../../contracts/domain-workflow.ts';
-import { deleteSignal, deployedSignal, resumeSignal, suspendSignal, verifySignal, type DomainSignalName } from '../../workflows/domain/signals.ts';
+import { certificateSignal, deleteSignal, deployedSignal, resumeSignal, suspendSignal, verifySignal, type DomainSignalName } from '../../workflows/domain/signals.ts';
 
 /** Starts `domain/<id>`; an already running or completed one counts as success (dedup by id). */
 export async function startDomainWorkflow(client: Client, taskQueue: string, input: DomainWorkflowInput): Promise<'started' | 'already_started'> {
@@ -41,6 +41,7 @@ export async function signalDomainWorkflow(client: Client, domainId: string, sig
       case 'delete': await handle.signal(deleteSignal); break;
       case 'suspend': await handle.signal(suspendSignal, { reason: reason ?? 'suspended by operator' }); break;
       case 'resume': await handle.signal(resumeSignal); break;
+      case 'certificate': await handle.signal(certificateSignal); break;
     }
     return 'signaled';
   } catch (error) {

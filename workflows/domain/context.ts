@@ -9,7 +9,7 @@ import { domainTransitions, type DomainTransitionName } from '../../model/domain
 import { HostgateDomainStatus, HostgateHostname, HostgateOrganizationId } from '../../contracts/search-attributes.ts';
 import { store } from './activity-proxies.ts';
 import type { DomainState, DomainWorkflowCarry, DomainWorkflowInput } from '../../contracts/domain-workflow.ts';
-import { deleteSignal, deployedSignal, resumeSignal, stateQuery, suspendSignal, verifySignal, type DomainWorkflowState } from './signals.ts';
+import { certificateSignal, deleteSignal, deployedSignal, resumeSignal, stateQuery, suspendSignal, verifySignal, type DomainWorkflowState } from './signals.ts';
 
 /** Histories stay short: a new run every 40 loop turns (or when the server suggests it). */
 export const MAX_TURNS_PER_RUN = 40;
@@ -60,6 +60,13 @@ export class DomainContext {
     setHandler(deleteSignal, () => { pending.delete = true; this.query.deleteRequested = true; this.phaseScope?.cancel(); });
     setHandler(suspendSignal, ({ reason }) => { pending.suspend = reason; this.phaseScope?.cancel(); });
     setHandler(resumeSignal, () => { pending.resume = true; });
+    // The customer's own certificate changed: the phase that orders, waits for or renews a
+    // certificate starts over with the current one (workflows.ts). A DNS wait is left alone: the
+    // check that ends it takes the current certificate in (activities/verify-and-issue.ts).
+    setHandler(certificateSignal, () => {
+      pending.certificate = true;
+      if (this.state?.status === 'pending_certificate' || this.state?.status === 'active') this.phaseScope?.cancel();
+    });
     setHandler(stateQuery, () => this.query);
   }
 

@@ -9,6 +9,8 @@ export const deployedSignal = defineSignal('deployed');
 export const deleteSignal = defineSignal('delete');
 export const suspendSignal = defineSignal<[{ reason: string }]>('suspend');
 export const resumeSignal = defineSignal('resume');
+/** The customer's own certificate was put in place or removed: look at the current certificate. */
+export const certificateSignal = defineSignal('certificate');
 
 export interface DomainWorkflowState {
   phase: string;

@@ -2,6 +2,7 @@ import { continueAsNew, deprecatePatch } from '@temporalio/workflow';
 import type { DomainWorkflowInput } from '../../contracts/domain-workflow.ts';
 import { DomainContext } from './context.ts';
 import { deleting } from './phases/deleting.ts';
+import { takeCurrentCertificate } from './phases/custom-certificate.ts';
 import { obtainCertificate } from './phases/obtain-certificate.ts';
 import { serveActive } from './phases/serve-active.ts';
 import { failed, suspended } from './phases/waiting.ts';
@@ -45,6 +46,8 @@ async function lifecycle(ctx: DomainContext): Promise<void> {
       pending.suspend = null;
       if (ctx.state.status !== 'suspended') await ctx.transition('suspend', reason);
     }
+    // The customer's own certificate was put in place or removed (phases/custom-certificate.ts).
+    if (pending.certificate) await takeCurrentCertificate(ctx);
     if (ctx.turnEndsRun()) {
       return continueAsNew<typeof domainLifecycleWorkflow>({ ...ctx.input, carry: { ...ctx.carry, state: ctx.state } });
     }

@@ -1,6 +1,6 @@
 import {
-  ActivityFailure, ApplicationFailure, condition, continueAsNew, proxyActivities, setCurrentDetails, setHandler,
-  upsertSearchAttributes, workflowInfo, type ActivityOptions,
+  ActivityFailure, ApplicationFailure, condition, continueAsNew, patched, proxyActivities, proxyLocalActivities, setCurrentDetails,
+  setHandler, upsertSearchAttributes, workflowInfo, type ActivityOptions, type LocalActivityOptions,
 } from '@temporalio/workflow';
 import type { createWebhookActivities } from '../../activities/webhooks.ts';
 import { HostgateAttempt, HostgateDeliveryStatus, HostgateNextAttemptAt } from '../../contracts/search-attributes.ts';
@@ -18,6 +18,21 @@ const attemptOptions: ActivityOptions = {
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['DeliveryNotFound'] },
 };
 const delivery = proxyActivities<ReturnType<typeof createWebhookActivities>>(attemptOptions);
+
+// The first attempt of a run is a LOCAL activity with ONE try: it runs inside the workflow task
+// the start handed to the worker (eager start, temporal/clients/webhook-delivery.ts), so a
+// delivery that succeeds at once costs the server one start and one task completion instead of
+// an activity task and a second workflow task (bench:webhooks; docs/scale.md, "Webhooks"). Its
+// deadline covers the HTTP deadline (HOSTGATE_WEBHOOK_TIMEOUT_MS, 15 s by default) plus the lookup
+// queue (5 s) and Postgres. If that try throws for any reason but a missing delivery (Postgres
+// away, all lookups busy, the deadline, a crash), the same attempt runs again as the regular
+// activity above, with its retry policy and heartbeats: at least once, as before.
+const firstAttemptOptions: LocalActivityOptions = { startToCloseTimeout: '1 minute', retry: { maximumAttempts: 1 } };
+const firstAttempt = proxyLocalActivities<ReturnType<typeof createWebhookActivities>>(firstAttemptOptions);
+/** Runs recorded before it made their first attempt a regular activity (test/histories/webhook-delivery-activity-first-*). */
+export const LOCAL_FIRST_ATTEMPT_PATCH = 'webhook-first-attempt-local';
+
+const deliveryMissing = (error: unknown) => error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === 'DeliveryNotFound';
 
 /** Histories stay short even for a delivery retried over and over. */
 const MAX_HISTORY_EVENTS = 2_000;
@@ -55,6 +70,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   };
 
   let waitMs = input.carry?.waitMs ?? 0;
+  let firstOfRun = true;
   for (;;) {
     if (waitMs > 0 && !retryRequested) {
       const at = new Date(Date.now() + waitMs);
@@ -84,14 +100,18 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     }
     details(`attempt ${state.attempt} of ${MAX_ATTEMPTS}`);
 
+    const args = [{ deliveryId, attempt: state.attempt, redelivery, plannedDelayMs: planned }] as const;
+    const summary = `attempt ${state.attempt}${redelivery ? ' (retry requested)' : ''}`;
     let result;
     try {
-      result = await delivery.attemptWebhookDelivery.executeWithOptions(
-        { ...attemptOptions, summary: `attempt ${state.attempt}${redelivery ? ' (retry requested)' : ''}` },
-        [{ deliveryId, attempt: state.attempt, redelivery, plannedDelayMs: planned }],
-      );
+      if (firstOfRun && patched(LOCAL_FIRST_ATTEMPT_PATCH)) {
+        result = await firstAttempt.attemptWebhookDelivery.executeWithOptions({ ...firstAttemptOptions, summary: `${summary}, local` }, [...args])
+          .catch((error: unknown) => { if (deliveryMissing(error)) throw error; return null; });
+      }
+      firstOfRun = false;
+      result ??= await delivery.attemptWebhookDelivery.executeWithOptions({ ...attemptOptions, summary }, [...args]);
     } catch (error) {
-      if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === 'DeliveryNotFound') return finish('missing');
+      if (deliveryMissing(error)) return finish('missing');
       throw error;
     }
     // A retry requested while the attempt ran is served now, whatever that attempt's outcome.

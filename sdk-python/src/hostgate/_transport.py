@@ -29,7 +29,7 @@ from .models import ResponseMeta
 
 log = logging.getLogger("hostgate")
 
-Method = Literal["GET", "POST", "PATCH", "DELETE"]
+Method = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
 QueryValue = str | int | bool | None
 
 DEFAULT_TIMEOUT = 30.0

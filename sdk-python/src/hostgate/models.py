@@ -146,7 +146,8 @@ class CertificateTrack(_Model):
     issuer: str | None = None
     #: ``managed``: ordered by Hostgate over ACME; ``custom``: your own.
     source: Literal["managed", "custom"] | None = None
-    #: When renewal is due (two thirds of the lifetime).
+    #: When renewal is due (two thirds of the lifetime); for your own certificate (``source: custom``),
+    #: when a managed one replaces it if DNS points at Hostgate (3 days before ``not_after``).
     renews_at: datetime | None = None
 
 

@@ -1,7 +1,7 @@
 import type { PageList } from '../pagination.ts';
 import type { ReadOptions, WithResponse, WriteOptions } from '../transport.ts';
 import { attachResponse } from '../transport.ts';
-import type { Domain, DomainAnalytics, DomainAnalyticsParams, DomainCreateParams, DomainDetail, DomainListParams, DomainPair, DomainUpdateParams } from '../types.ts';
+import type { Domain, DomainAnalytics, DomainAnalyticsParams, DomainCertificateParams, DomainCreateParams, DomainDetail, DomainListParams, DomainPair, DomainUpdateParams } from '../types.ts';
 import { pathOf, Resource } from './resource.ts';
 
 /** Your customers' hostnames: DNS instructions, verification, certificate, status. */
@@ -47,6 +47,21 @@ export class Domains extends Resource {
   /** POST /v1/domains/{id}/verify: check DNS now instead of at the next backoff step (202). */
   async verify(id: string, options: WriteOptions): Promise<WithResponse<Domain>> {
     return this.one({ method: 'POST', path: pathOf('domains', id, '/verify'), idempotencyKey: options?.idempotencyKey, options });
+  }
+
+  /**
+   * PUT /v1/domains/{id}/certificate: your own certificate (PEM chain, unencrypted PEM key) in
+   * place of a managed one; served within ~2 s. `certificate.renews_at` then says when a managed
+   * one replaces it if DNS points at Hostgate (3 days before it lapses). Each refusal is its own
+   * 422 code (`certificate_untrusted`, `certificate_hostname_mismatch`, …).
+   */
+  async putCertificate(id: string, params: DomainCertificateParams, options: WriteOptions): Promise<WithResponse<Domain>> {
+    return this.one({ method: 'PUT', path: pathOf('domains', id, '/certificate'), body: params, idempotencyKey: options?.idempotencyKey, options });
+  }
+
+  /** DELETE /v1/domains/{id}/certificate: back to managed certificates (yours is served until one is stored). */
+  async deleteCertificate(id: string, options: WriteOptions): Promise<WithResponse<Domain>> {
+    return this.one({ method: 'DELETE', path: pathOf('domains', id, '/certificate'), idempotencyKey: options?.idempotencyKey, options });
   }
 
   /**

@@ -39,9 +39,10 @@ export async function waitForBrake(ctx: DomainContext, retryAt: number): Promise
 /** Sends the expiry notices due for the certificate (hostname.certificate_expiring), once each. */
 export async function expiryNotices(ctx: DomainContext, cert: Cert | null): Promise<void> {
   if (!cert) return;
-  const due = dueExpiryNotices(cert, Date.now());
+  const due = dueExpiryNotices(cert, Date.now(), cert.custom ? 'custom' : 'managed');
   const nearest = due[due.length - 1];
   if (nearest === undefined || ctx.expiryNoticed.get(cert.id) === nearest) return;
-  await lifecycleStore.expiryNotices({ domainId: ctx.domainId });
+  // The workflow's clock decides what is due (the same clock that woke it; time-skipped in tests).
+  await lifecycleStore.expiryNotices({ domainId: ctx.domainId, at: Date.now() });
   ctx.expiryNoticed.set(cert.id, nearest);
 }

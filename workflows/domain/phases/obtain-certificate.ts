@@ -17,6 +17,8 @@ const JUST_VERIFIED_MS = 60_000;
 export async function obtainCertificate(ctx: DomainContext): Promise<void> {
   const { carry, pending, domainId, hostname } = ctx;
   const aware = lifetimeAware();
+  // The customer's own certificate is in place: no order; active once an edge serves it.
+  if (carry.certificate?.custom) return awaitDeployment(ctx);
   // A zero-downtime move's certificate, obtained before DNS pointed here, when the check that
   // moved the domain did not take it in (the periodic one on the DNS task queue issues nothing).
   if (!carry.certificate && !carry.movesOff && patched(MOVES_PATCH)) carry.certificate = await moveStore.heldCertificate({ domainId });

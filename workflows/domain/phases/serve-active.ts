@@ -3,11 +3,12 @@
 // run is long enough. A renewal that fails, or yields a certificate already due, backs off; the
 // per-domain brake is waited out; expiry notices go out when due (certificate-pace.ts).
 import { CancellationScope } from '@temporalio/workflow';
-import { dueOnArrival, dueOnArrivalProblem, expiryNoticeTimes, renewsAt } from '../../../model/certificate-lifetime.ts';
+import { customTakeoverAt, dueOnArrival, dueOnArrivalProblem, expiryNoticeTimes, renewsAt } from '../../../model/certificate-lifetime.ts';
 import { dnsLocal, dnsLocalOptions, lifecycleStore, store } from '../activity-proxies.ts';
 import { ACTIVE_DNS_RECHECK, backoff, CERT_BACKOFF_CAP, CERT_BACKOFF_FIRST, renewalTime } from '../backoff.ts';
 import type { DomainContext } from '../context.ts';
 import { expiryNotices, lifetimeAware, waitForBrake } from './certificate-pace.ts';
+import { takeOverLapsing } from './custom-certificate.ts';
 import { issue } from './issue.ts';
 
 export async function serveActive(ctx: DomainContext): Promise<void> {
@@ -17,8 +18,21 @@ export async function serveActive(ctx: DomainContext): Promise<void> {
   let renewFailures = 0;
   for (;;) {
     const cert = carry.certificate;
-    const renewAt = cert ? (aware ? renewsAt(cert) : renewalTime(cert.notBefore, cert.notAfter)) : Date.now();
+    // A custom certificate is not renewed: a managed one takes over near its end (if DNS points here).
+    const renewAt = cert ? (cert.custom ? customTakeoverAt(cert) : aware ? renewsAt(cert) : renewalTime(cert.notBefore, cert.notAfter)) : Date.now();
     if (aware) await expiryNotices(ctx, cert);
+    if (Date.now() >= renewAt && cert?.custom) {
+      if (!(await takeOverLapsing(ctx, cert))) {
+        ctx.details(`custom certificate lapses ${new Date(cert.notAfter).toISOString()}; DNS does not point here, so no managed one is ordered yet`);
+        pending.verify = false;
+        await ctx.waitUntil(() => pending.verify, Math.min(ACTIVE_DNS_RECHECK, Math.max(60_000, cert.notAfter - Date.now())));
+        if (ctx.turnEndsRun()) return;
+        continue;
+      }
+      // Withdrawn (still served until the managed one is stored): renewed like a managed one, now.
+      carry.certificate = { id: cert.id, notBefore: cert.notBefore, notAfter: cert.notAfter };
+      carry.certFailures = 0;
+    }
     if (Date.now() >= renewAt) {
       // A certificate that came due on arrival, or a refused renewal, backs off before the next
       // order (the count is the carry's: obtain-certificate.ts and the verify path share it).
@@ -53,7 +67,7 @@ export async function serveActive(ctx: DomainContext): Promise<void> {
     let wait = Math.min(renewAt - Date.now(), ACTIVE_DNS_RECHECK);
     // Wake for the next expiry notice too (a certificate we serve but cannot renew early enough).
     if (aware && cert) {
-      const next = expiryNoticeTimes(cert).find((n) => n.at > Date.now());
+      const next = expiryNoticeTimes(cert, cert.custom ? 'custom' : 'managed').find((n) => n.at > Date.now());
       if (next !== undefined) wait = Math.min(wait, next.at - Date.now());
     }
     ctx.details(`active; certificate renews ${new Date(renewAt).toISOString()}`);

@@ -1,9 +1,13 @@
-// pending_dns: DNS checks with backoff (at once on verify) until DNS is right — then, in the same
-// local activity, the domain moves to pending_certificate and one attempt at the certificate is
-// made — or until 14 days have passed (failed). The check a verify asks for runs on the fast local
-// path; a periodic one (backoff) tries it too but gives up within a second when DNS is slow or
-// the probe lane busy, and then runs as a regular activity on the DNS task queue — a verify
-// arriving meanwhile does not wait for that (activities/dns-check.ts, lanes).
+// pending_dns: a DNS check on every verify until DNS is right — then, in the same local activity,
+// the domain moves to pending_certificate and one attempt at the certificate is made — or until 14
+// days have passed (failed). The periodic checks in between are the worker's DNS checker's
+// (worker/dns-checker.ts, issue 26): it signals `verify` when it finds DNS right, and the workflow
+// waits for that signal with one timer, the 14 days, instead of a timer per check.
+// Runs recorded before the checker (patch `dns-checks-by-checker`) make their own periodic checks
+// with backoff: the local path first, giving up within a second when DNS is slow or the probe lane
+// busy, and then as a regular activity on the DNS task queue — a verify arriving meanwhile does
+// not wait for that (activities/dns-check.ts, lanes). Such a run takes the checker's way at its
+// next turn.
 import { ActivityFailure, CancellationScope, condition, log, patched } from '@temporalio/workflow';
 import type { Problem } from '../../../model/problem.ts';
 import type { VerifyDnsInput } from '../../../activities/dns-check.ts';
@@ -27,6 +31,14 @@ export const DNS_QUEUE_PATCH = 'dns-checks-on-dns-queue';
  */
 export const MOVES_PATCH = 'zero-downtime-move-step';
 
+/**
+ * Patch id of the periodic checks made by the worker's DNS checker instead of the workflow (issue
+ * 26): the workflow waits for a verify without a timer per check. Asked at every turn of the wait,
+ * so a run recorded before it replays its own checks and takes the checker's way from its first
+ * turn on new code.
+ */
+export const DNS_CHECKER_PATCH = 'dns-checks-by-checker';
+
 export async function waitForDns(ctx: DomainContext): Promise<void> {
   const { carry, pending, domainId, hostname } = ctx;
   carry.dnsWaitStartedAt ??= Date.now();
@@ -37,9 +49,15 @@ export async function waitForDns(ctx: DomainContext): Promise<void> {
     if (wait > 0 && !pending.verify) await ctx.waitUntil(() => pending.verify, wait);
   }
   for (;;) {
+    const byChecker = patched(DNS_CHECKER_PATCH);
+    if (byChecker && !pending.verify && !(await awaitVerify(ctx))) return;
     const onVerify = pending.verify;
     pending.verify = false;
-    const input = { domainId, expectedSeq: ctx.state.seq, hostname, isApex: ctx.input.isApex, transition: 'dns_verified' as const };
+    // On the checker's way the check reads the row first: when the checker has moved the domain
+    // already (its verify woke us), the activity answers where it stands without a second lookup.
+    const input = byChecker
+      ? { domainId, expectedSeq: ctx.state.seq, transition: 'dns_verified' as const }
+      : { domainId, expectedSeq: ctx.state.seq, hostname, isApex: ctx.input.isApex, transition: 'dns_verified' as const };
     let result: VerifyAndIssueResult;
     if (!onVerify && patched(DNS_QUEUE_PATCH)) {
       // A periodic check: the local path if DNS answers within the probe budget and the probe
@@ -63,8 +81,29 @@ export async function waitForDns(ctx: DomainContext): Promise<void> {
       return;
     }
     if (!result.retryable && !carry.movesOff && patched(MOVES_PATCH)) await moveStep(ctx);
+    if (byChecker) {
+      // Back to waiting for the next verify; every check is a turn of the run.
+      if (++ctx.turns >= MAX_TURNS_PER_RUN) return;
+      continue;
+    }
     if (await backOff(ctx, result)) return;
   }
+}
+
+/**
+ * Waits for a verify (the DNS checker's when it finds DNS right, or the API's) until the 14 days
+ * are over: one timer for the whole wait. False when they are over (the domain has been moved to
+ * `failed`, or elsewhere by someone else meanwhile).
+ */
+async function awaitVerify(ctx: DomainContext): Promise<boolean> {
+  const { carry, pending } = ctx;
+  const left = DNS_GIVE_UP_AFTER - (Date.now() - carry.dnsWaitStartedAt!);
+  if (left > 0) {
+    ctx.details('waiting for DNS; the DNS checker looks with backoff (5 s doubling to 1 h), a verify looks now');
+    if (await ctx.waitUntil(() => pending.verify, left)) return true;
+  }
+  await ctx.transition('gave_up', 'no correct DNS after 14 days');
+  return false;
 }
 
 /**
@@ -113,9 +152,11 @@ async function movedOn(ctx: DomainContext, result: VerifyAndIssueResult): Promis
   const issuance = result.issuance;
   if (issuance?.ok) {
     carry.certFailures = 0;
-    carry.certificate = { id: issuance.certificate.certificateId, notBefore: Date.parse(issuance.certificate.notBefore), notAfter: Date.parse(issuance.certificate.notAfter) };
+    carry.certificate = { id: issuance.certificate.certificateId, notBefore: Date.parse(issuance.certificate.notBefore), notAfter: Date.parse(issuance.certificate.notAfter),
+      // The customer's own certificate, in place before DNS pointed here (no order was placed).
+      ...(issuance.certificate.custom ? { custom: true } : {}) };
     // Already due for renewal: a problem and the backoff, not another order at once (issue 22).
-    if (lifetimeAware() && dueOnArrival(carry.certificate, Math.max(Date.now(), issuance.certificate.answeredAt ? Date.parse(issuance.certificate.answeredAt) : 0))) {
+    if (!carry.certificate.custom && lifetimeAware() && dueOnArrival(carry.certificate, Math.max(Date.now(), issuance.certificate.answeredAt ? Date.parse(issuance.certificate.answeredAt) : 0))) {
       carry.certFailures++;
       await CancellationScope.nonCancellable(() => lifecycleStore.certificateTrouble({ domainId: ctx.domainId, kind: 'due_on_arrival', problem: dueOnArrivalProblem(carry.certificate!) }));
     }

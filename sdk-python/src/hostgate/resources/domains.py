@@ -91,6 +91,19 @@ class Domains(Resource):
         """POST /v1/domains/{id}/verify: check DNS now instead of at the next backoff step (202)."""
         return self._one(Domain, "POST", path_of("domains", domain_id, "/verify"), idempotency_key=idempotency_key, timeout=timeout, request_id=request_id)
 
+    def put_certificate(
+        self, domain_id: str, /, *, certificate: str, private_key: str, idempotency_key: str, timeout: float | None = None, request_id: str | None = None
+    ) -> Domain:
+        """PUT /v1/domains/{id}/certificate: your own certificate (PEM chain, unencrypted PEM key) in place of a
+        managed one. ``certificate.renews_at`` then says when a managed one replaces it if DNS points at
+        Hostgate (3 days before it lapses); each refusal is its own 422 code."""
+        body = body_of(certificate=certificate, private_key=private_key)
+        return self._one(Domain, "PUT", path_of("domains", domain_id, "/certificate"), body=body, idempotency_key=idempotency_key, timeout=timeout, request_id=request_id)
+
+    def delete_certificate(self, domain_id: str, /, *, idempotency_key: str, timeout: float | None = None, request_id: str | None = None) -> Domain:
+        """DELETE /v1/domains/{id}/certificate: back to managed certificates (yours is served until one is stored)."""
+        return self._one(Domain, "DELETE", path_of("domains", domain_id, "/certificate"), idempotency_key=idempotency_key, timeout=timeout, request_id=request_id)
+
     def analytics(
         self,
         domain_id: str,

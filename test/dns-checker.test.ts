@@ -1,0 +1,206 @@
+// The DNS checker (worker/dns-checker.ts, issue 26) on real services: its schedule in Postgres
+// (a row per pending_dns domain kept by a trigger, claimed in batches, the backoff curve), two
+// checkers sharing it, and the end to end path — a domain whose DNS becomes right is verified
+// within its next slot, no verify needed, and its workflow keeps no timer per check.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createDnsCheckActivities } from '../activities/dns-check.ts';
+import { sql } from '../db/pool.ts';
+import { dnsScheduleRepository } from '../db/repositories/dns-schedule.ts';
+import { destinationsRepository } from '../db/repositories/destinations.ts';
+import { domainsRepository } from '../db/repositories/domains.ts';
+import { organizationsRepository } from '../db/repositories/organizations.ts';
+import { createLogger } from '../logging/logger.ts';
+import { nextCheckDelay } from '../model/dns-check-schedule.ts';
+import { DNS_BACKOFF_CAP } from '../workflows/domain/backoff.ts';
+import { signalDomainWorkflow } from '../temporal/clients/domain.ts';
+import { createDnsChecker, type DnsCheckerDeps } from '../worker/dns-checker.ts';
+import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
+import { startAcmeStack, EDGE, type AcmeStack } from './support/acme-stack.ts';
+import { client } from './support/http.ts';
+import { activityRuns, historyOfAllRuns } from './support/history.ts';
+import { startTestWorker, type RunningWorker } from './support/temporal.ts';
+import { waitFor } from './support/wait.ts';
+
+describe('DNS checker', () => {
+  let acme: AcmeStack;
+  let t: TestApp;
+  let api: ReturnType<typeof client>;
+  let destinationId: string;
+  const logger = createLogger('silent', 'dns-checker-test');
+
+  beforeAll(async () => {
+    acme = await startAcmeStack();
+    t = await createTestApp({ config: acme.configOverrides });
+    await acme.serveChallenges(t.database.db);
+    api = client(t.app, (await createOrgWithKey(t)).auth);
+    destinationId = (await api.post('/v1/destinations', { url: 'https://app.vendor.example' })).json().data.id;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await acme?.close();
+  });
+
+  const schedule = () => dnsScheduleRepository(t.database.db);
+  const create = async (hostname: string) => {
+    const res = await api.post('/v1/domains', { hostname, destination_id: destinationId });
+    expect(res.statusCode).toBe(201);
+    return res.json().data as { id: string };
+  };
+  /** A checker over the test database with the real check and the real Temporal signal. */
+  const checker = (overrides: Partial<DnsCheckerDeps> = {}) => {
+    const dns = createDnsCheckActivities({ db: t.database.db, config: t.config });
+    return createDnsChecker({
+      db: t.database.db, logger, concurrency: 5,
+      check: dns.checkScheduled,
+      signalVerify: (id) => signalDomainWorkflow(t.temporal.client, id, 'verify'),
+      ...overrides,
+    });
+  };
+  // The domains these tests create have no workflow running (no worker in the first tests); the
+  // outbox holds their starts. Other tests' rows stay out of the way by being pushed far ahead.
+  const parkOthers = async (keep: readonly string[]) => {
+    await t.database.db.query(sql.unsafe`update dns_check_schedule set next_check_at = hg_now() + interval '1 day' where domain_id <> all(${sql.array([...keep], 'text')})`);
+  };
+
+  it('keeps a row per pending_dns domain, due at once on create; a check stores what it found and sets the next slot on the backoff curve', async () => {
+    const d = await create('shop.schedule-one.test');
+    await parkOthers([d.id]);
+    const first = await schedule().slotOf(d.id);
+    expect(first).not.toBeNull();
+    expect(first!.checks).toBe(0);
+    expect(first!.nextCheckAt.getTime()).toBeLessThanOrEqual(Date.now() + 50);
+
+    // A fixed jitter (random() = 0.5: none) makes the curve exact: 5 s, 10 s, 20 s …
+    const c = checker({ random: () => 0.5 });
+    expect(await c.runOnce()).toBe(1);
+    const read = await domainsRepository(t.database.db).getById(d.id);
+    expect((read!.verification as { problem: { code: string } }).problem.code).toBe('nxdomain');
+    const afterOne = await schedule().slotOf(d.id);
+    expect(afterOne!.checks).toBe(1);
+    expect(afterOne!.nextCheckAt.getTime() - Date.now()).toBeGreaterThan(5_000 - 1_000);
+    expect(afterOne!.nextCheckAt.getTime() - Date.now()).toBeLessThanOrEqual(5_000);
+    // Not due: nothing to do.
+    expect(await c.runOnce()).toBe(0);
+
+    expect(await schedule().dueNow(d.id)).toBe(true);
+    expect(await c.runOnce()).toBe(1);
+    const afterTwo = await schedule().slotOf(d.id);
+    expect(afterTwo!.checks).toBe(2);
+    expect(afterTwo!.nextCheckAt.getTime() - Date.now()).toBeGreaterThan(10_000 - 1_000);
+    expect(afterTwo!.nextCheckAt.getTime() - Date.now()).toBeLessThanOrEqual(10_000);
+    // The curve caps at an hour.
+    expect(nextCheckDelay(30, () => 0.5)).toBe(DNS_BACKOFF_CAP);
+
+    // Leaving pending_dns drops the row; coming back starts the curve over, due at once.
+    const domains = domainsRepository(t.database.db);
+    const suspended = await domains.transition(d.id, 'suspend', 'test', { expectedSeq: read!.status_seq });
+    expect(suspended.changed).toBe(true);
+    expect(await schedule().slotOf(d.id)).toBeNull();
+    await domains.transition(d.id, 'resume', 'test', { expectedSeq: suspended.domain!.status_seq });
+    const back = await schedule().slotOf(d.id);
+    expect(back).toMatchObject({ checks: 0 });
+    expect(back!.nextCheckAt.getTime()).toBeLessThanOrEqual(Date.now() + 50);
+  });
+
+  it('DNS right (here before any workflow started): the checker moves the domain to pending_certificate, and its row goes', async () => {
+    // Straight into Postgres: no start in the outbox, so no workflow to signal ('not_running').
+    const org = await organizationsRepository(t.database.db).create({ name: 'early' });
+    const dst = await destinationsRepository(t.database.db).create({ organizationId: org.id, url: 'https://app.example.com', host: 'app.example.com', port: 443 });
+    const { domain: d } = await domainsRepository(t.database.db).create({ organizationId: org.id, destinationId: dst.id, hostname: 'shop.schedule-early.test', isApex: false });
+    await parkOthers([d.id]);
+    acme.dns.set('shop.schedule-early.test', [{ type: 'CNAME', value: EDGE }]);
+    expect(await checker().runOnce()).toBe(1);
+    const moved = await domainsRepository(t.database.db).getById(d.id);
+    expect(moved!.status).toBe('pending_certificate');
+    expect((moved!.verification as { problem: unknown }).problem).toBeNull();
+    expect(await schedule().slotOf(d.id)).toBeNull();
+  });
+
+  it('DNS right but Temporal not answering: the verify goes through the outbox instead', async () => {
+    const d = await create('shop.schedule-outbox.test');
+    await parkOthers([d.id]);
+    acme.dns.set('shop.schedule-outbox.test', [{ type: 'CNAME', value: EDGE }]);
+    const c = checker({ signalVerify: () => Promise.reject(new Error('UNAVAILABLE: Temporal away')) });
+    expect(await c.runOnce()).toBe(1);
+    expect((await domainsRepository(t.database.db).getById(d.id))!.status).toBe('pending_certificate');
+    const queued = await t.database.db.anyFirst(sql.unsafe`
+      select payload->>'signal' from workflow_outbox where workflow_id = ${`domain/${d.id}`} and kind = 'signal_domain'`);
+    expect(queued).toEqual(['verify']);
+  });
+
+  it('a zero-downtime move orders at most one certificate at a time per domain (the order lease)', async () => {
+    const d = await create('shop.schedule-lease.test');
+    expect(await schedule().takeMoveOrder(d.id, 60_000)).toBe(true);
+    expect(await schedule().takeMoveOrder(d.id, 60_000)).toBe(false);
+    await schedule().releaseMoveOrder(d.id);
+    expect(await schedule().takeMoveOrder(d.id, 60_000)).toBe(true);
+    // A lease past its time is free again (a step that died mid-order).
+    await t.database.db.query(sql.unsafe`update dns_check_schedule set move_order_until = hg_now() - interval '1 second' where domain_id = ${d.id}`);
+    expect(await schedule().takeMoveOrder(d.id, 60_000)).toBe(true);
+  });
+
+  it('two checkers sharing the table never check a row twice', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 60; i++) ids.push((await create(`shop.shared${i}.schedule.test`)).id);
+    await parkOthers(ids);
+    const seen = new Map<string, number>();
+    const dns = createDnsCheckActivities({ db: t.database.db, config: t.config });
+    const counting: DnsCheckerDeps['check'] = async (domain) => {
+      seen.set(domain.domainId, (seen.get(domain.domainId) ?? 0) + 1);
+      return dns.checkScheduled(domain);
+    };
+    const [a, b] = [checker({ check: counting, concurrency: 3 }), checker({ check: counting, concurrency: 3 })];
+    const [na, nb] = await Promise.all([a.runOnce(), b.runOnce()]);
+    expect(na + nb).toBe(60);
+    // Both took part (a claim of 100 would let one take everything: the batches interleave only
+    // if both claim while rows are due, which the lease guarantees is safe either way).
+    expect([...seen.keys()].sort()).toEqual([...ids].sort());
+    expect([...seen.values()].every((n) => n === 1)).toBe(true);
+    const checks = await t.database.db.anyFirst(sql.unsafe`select checks from dns_check_schedule where domain_id = any(${sql.array(ids, 'text')})`);
+    expect(checks.every((n) => n === 1)).toBe(true);
+  });
+
+  describe('with a worker', () => {
+    let worker: RunningWorker;
+    beforeAll(async () => { worker = await startTestWorker(t.temporal, t.database.db, t.config); });
+    afterAll(async () => { await worker?.stop(); });
+
+    it('a domain whose DNS becomes right is verified by the checker within its next slot, no verify sent; its workflow keeps no timer per check', async () => {
+      const hostname = 'shop.checker-verifies.test';
+      const d = await create(hostname);
+      // The checker's first check (the workflow makes none of its own).
+      await waitFor('the first check', async () => ((await schedule().slotOf(d.id))?.checks ?? 0) >= 1, 20_000, 100);
+      const slot = (await schedule().slotOf(d.id))!;
+      acme.dns.set(hostname, [{ type: 'CNAME', value: EDGE }]);
+      await waitFor('active without a verify', async () => (await domainsRepository(t.database.db).getById(d.id))?.status === 'active', 60_000, 200);
+      const verifiedAt = await t.database.db.oneFirst(sql.unsafe`
+        select (extract(epoch from created_at) * 1000)::float8 from domain_status_history where domain_id = ${d.id} and to_status = 'pending_certificate'`) as number;
+      // Its next slot (≤ 6 s after the first check), plus the sweep (1 s) and the workflow's own check.
+      expect(verifiedAt).toBeLessThan(slot.nextCheckAt.getTime() + 4_000);
+      expect(await schedule().slotOf(d.id)).toBeNull();
+
+      const history = await historyOfAllRuns(t.temporal.client, `domain/${d.id}`);
+      // The checker made the checks: the workflow at most the one its verify asked for (none when
+      // it started after the checker had moved the domain), and before that, one timer at most —
+      // the 14 days, none per check.
+      const dnsChecks = activityRuns(history).filter((name) => /dns/i.test(name));
+      expect(dnsChecks.length).toBeLessThanOrEqual(1);
+      const firstVerify = history.findIndex((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'verify');
+      const waiting = firstVerify > 0 ? history.slice(0, firstVerify) : history;
+      expect(waiting.filter((e) => e.timerStartedEventAttributes).length).toBeLessThanOrEqual(1);
+    }, 90_000);
+
+    it('verify now stays immediate: the workflow checks at once, whatever the checker\'s slot', async () => {
+      const hostname = 'shop.verify-now.test';
+      const d = await create(hostname);
+      await waitFor('the first check', async () => ((await schedule().slotOf(d.id))?.checks ?? 0) >= 1, 20_000, 100);
+      // The checker would look again only in an hour.
+      await t.database.db.query(sql.unsafe`update dns_check_schedule set next_check_at = hg_now() + interval '1 hour' where domain_id = ${d.id}`);
+      acme.dns.set(hostname, [{ type: 'CNAME', value: EDGE }]);
+      const sent = Date.now();
+      expect((await api.post(`/v1/domains/${d.id}/verify`)).statusCode).toBe(202);
+      await waitFor('active after the verify', async () => (await domainsRepository(t.database.db).getById(d.id))?.status === 'active', 30_000, 100);
+      expect(Date.now() - sent).toBeLessThan(15_000);
+    }, 60_000);
+  });
+});

@@ -1,0 +1,227 @@
+// The periodic DNS checks of pending domains, in the worker process instead of per-workflow
+// Temporal timers (issue 26, bulk import). The schedule is `dns_check_schedule` in Postgres
+// (db/repositories/dns-schedule.ts; migration 021): a row per `pending_dns` domain with its next
+// slot on the domain workflow's old backoff curve (model/dns-check-schedule.ts). The checker claims
+// due rows in batches (several workers share the table, none checks a row twice), checks DNS with
+// at most `concurrency` checks in flight and stores what it found on the domain; only when DNS is
+// right does it move the domain to `pending_certificate` (the same check and move as the DNS task
+// queue's `recheckDns`, with its budget for slow resolvers) and signal the domain's workflow
+// ("verify"), which then finds the domain moved and goes on to the certificate.
+// A waiting domain therefore costs its workflow nothing (no timer, no task, no replay) until its
+// DNS is right, and 5,000 domains created at once are checked at the pace of the creates, not at
+// the pace of Temporal's task backlog.
+//
+// Wake-up: LISTEN on `hostgate_dns_checks` (the schedule trigger notifies at the commit of a
+// domain entering `pending_dns`), plus a sweep every `sweepIntervalMs` for the slots that come due
+// and any notification missed.
+import pg from 'pg';
+import { endClient, LISTEN_CONNECT_MS, listenWithin } from '../db/listen-client.ts';
+import type { Db } from '../db/pool.ts';
+import { DNS_CHECKS_CHANNEL, dnsScheduleRepository, type CheckDone, type ClaimedCheck } from '../db/repositories/dns-schedule.ts';
+import { workflowOutboxRepository } from '../db/repositories/workflow-outbox.ts';
+import type { Logger } from '../logging/logger.ts';
+import { CHECK_LEASE_MS, CLAIM_BATCH, nextCheckDelay } from '../model/dns-check-schedule.ts';
+import type { DnsCheckResult } from '../activities/dns-check.ts';
+
+/** Rows whose next slot is written in one statement. */
+const DONE_BATCH = 50;
+
+export interface DnsCheckerDeps {
+  db: Db;
+  logger: Logger;
+  /** For the LISTEN connection; without it the checker only sweeps. */
+  databaseUrl?: string | undefined;
+  /** Looks the domain up, stores what it found, moves it when right (activities/dns-check.ts `checkScheduled`). */
+  check(domain: { domainId: string; hostname: string; isApex: boolean; seq: number }): Promise<DnsCheckResult | 'gone'>;
+  /** Tells the workflow DNS is right; 'not_running' when it has not started (or has ended). */
+  signalVerify(domainId: string): Promise<'signaled' | 'not_running'>;
+  /**
+   * One step of a zero-downtime move (activities/moves.ts `advanceMove`) after a check that found
+   * the hostname elsewhere; absent when moves are off.
+   */
+  moveStep?: ((domainId: string) => Promise<unknown>) | undefined;
+  concurrency: number;
+  sweepIntervalMs?: number;
+  /** The backoff's randomness (tests pin it). */
+  random?: () => number;
+}
+
+export interface DnsChecker {
+  /** Checks every due row now; resolves with the number of checks made. */
+  runOnce(): Promise<number>;
+  /** Starts the sweep and, when a database URL is given, the LISTEN connection; resolves at once. */
+  start(): void;
+  /** Stops claiming, lets the checks in flight finish and writes their slots. */
+  stop(): Promise<void>;
+}
+
+export function createDnsChecker(deps: DnsCheckerDeps): DnsChecker {
+  const schedule = dnsScheduleRepository(deps.db);
+  const outbox = workflowOutboxRepository(deps.db);
+  const sweepIntervalMs = deps.sweepIntervalMs ?? 1000;
+  const random = deps.random ?? Math.random;
+  let stopped = false;
+  let running: Promise<number> | null = null;
+  let again = false;
+  let sweepTimer: NodeJS.Timeout | null = null;
+  let listener: pg.Client | null = null;
+  let reconnectTimer: NodeJS.Timeout | null = null;
+
+  /** One check: its next slot (null: leave the row to its lease, the check could not be made). */
+  async function checkOne(row: ClaimedCheck): Promise<CheckDone | null> {
+    const later = (counted: boolean) => ({ domainId: row.domainId, delayMs: nextCheckDelay(row.checks + 1, random), counted });
+    let result: DnsCheckResult | 'gone';
+    try {
+      result = await deps.check({ domainId: row.domainId, hostname: row.hostname, isApex: row.isApex, seq: row.seq });
+    } catch (error) {
+      // Postgres away, most likely: the lease brings the row back.
+      deps.logger.warn({ domainId: row.domainId, err: String(error) }, 'DNS check failed; retried when its lease runs out');
+      return null;
+    }
+    if (result === 'gone') return null;
+    if (result.ok) {
+      // The domain has moved (the trigger dropped its row). A workflow not started yet reads
+      // where its domain stands when it starts; one that is waiting needs the wake-up at once —
+      // and when Temporal cannot take it now, through the outbox, whose dispatcher retries.
+      try {
+        await deps.signalVerify(row.domainId);
+      } catch (error) {
+        deps.logger.warn({ domainId: row.domainId, err: String(error) }, 'DNS is right but the workflow could not be signalled; the outbox delivers the verify');
+        await outbox.enqueueDomainSignals(deps.db, [row.domainId], { signal: 'verify' }).catch((e: unknown) => {
+          deps.logger.error({ domainId: row.domainId, err: String(e) }, 'verify neither signalled nor queued; the workflow finds the domain moved at its 14-day limit');
+        });
+      }
+      return null;
+    }
+    if (!result.retryable && deps.moveStep) {
+      try {
+        await deps.moveStep(row.domainId);
+      } catch (error) {
+        deps.logger.warn({ domainId: row.domainId, err: String(error) }, 'move step failed; the next DNS check tries again');
+      }
+    }
+    return later(true);
+  }
+
+  /**
+   * Claims and checks until nothing is due: `concurrency` lanes take rows from a local queue that
+   * is refilled by one claim at a time, so one slow check never holds up the others (a batch-at-
+   * a-time loop would wait for its slowest check before claiming more).
+   */
+  async function drain(): Promise<number> {
+    const queue: ClaimedCheck[] = [];
+    const finished: CheckDone[] = [];
+    let claiming: Promise<number> | null = null;
+    let exhausted = false;
+    let checks = 0;
+    let writing = Promise.resolve();
+    const flush = (all: boolean) => {
+      while (finished.length >= (all ? 1 : DONE_BATCH)) {
+        const slice = finished.splice(0, DONE_BATCH);
+        writing = writing.then(() => schedule.done(slice)).catch((error: unknown) => {
+          deps.logger.warn({ err: String(error), rows: slice.length }, 'DNS check slots not written; the rows come back when their lease runs out');
+        });
+      }
+    };
+    const refill = () => (claiming ??= schedule.claimDue(CLAIM_BATCH, CHECK_LEASE_MS).then((rows) => {
+      queue.push(...rows);
+      if (rows.length < CLAIM_BATCH) exhausted = true;
+      return rows.length;
+    }).finally(() => { claiming = null; }));
+    const lane = async () => {
+      for (;;) {
+        if (queue.length === 0) {
+          if (exhausted || stopped) return;
+          await refill();
+          continue;
+        }
+        const row = queue.shift()!;
+        const done = await checkOne(row);
+        checks++;
+        if (done) finished.push(done);
+        flush(false);
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: deps.concurrency }, lane));
+    } finally {
+      // Claimed but not checked (stopping): due again at once for whoever sweeps next.
+      for (const row of queue.splice(0)) finished.push({ domainId: row.domainId, delayMs: 0, counted: false });
+      flush(true);
+      await writing;
+    }
+    return checks;
+  }
+
+  /** Runs a drain, or asks the running one to go again (a wake-up during a drain is not lost). */
+  function wake(): Promise<number> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      let total = 0;
+      do {
+        again = false;
+        try {
+          total += await drain();
+        } catch (error) {
+          deps.logger.warn({ err: String(error) }, 'DNS checker failed; the next sweep retries');
+        }
+      } while (again && !stopped);
+      return total;
+    })().finally(() => { running = null; });
+    return running;
+  }
+
+  async function listen(): Promise<void> {
+    if (!deps.databaseUrl || stopped) return;
+    const client = new pg.Client({ connectionString: deps.databaseUrl, connectionTimeoutMillis: LISTEN_CONNECT_MS, keepAlive: true });
+    let lost = false;
+    const retry = () => {
+      if (lost) return;
+      lost = true;
+      if (listener === client) listener = null;
+      void endClient(client);
+      if (!stopped && !reconnectTimer) reconnectTimer = setTimeout(() => { reconnectTimer = null; void listen(); }, 1000);
+    };
+    client.on('error', (error) => {
+      deps.logger.warn({ err: String(error) }, 'DNS checker listener lost; reconnecting');
+      retry();
+    });
+    client.on('end', () => { if (!stopped) retry(); });
+    client.on('notification', () => { void wake(); });
+    try {
+      await client.connect();
+      await listenWithin(client, DNS_CHECKS_CHANNEL);
+      if (stopped) { await endClient(client); return; }
+      listener = client;
+      void wake();
+    } catch (error) {
+      deps.logger.warn({ err: String(error) }, 'DNS checker could not listen; sweeping only until it can');
+      retry();
+    }
+  }
+
+  return {
+    runOnce: wake,
+    start() {
+      stopped = false;
+      void listen();
+      const tick = () => {
+        if (stopped) return;
+        void wake().finally(() => { if (!stopped) sweepTimer = setTimeout(tick, sweepIntervalMs); });
+      };
+      sweepTimer = setTimeout(tick, 0);
+    },
+    async stop() {
+      stopped = true;
+      if (sweepTimer) clearTimeout(sweepTimer);
+      if (reconnectTimer) clearTimeout(reconnectTimer);
+      const client = listener;
+      listener = null;
+      if (client) await endClient(client);
+      await running;
+    },
+  };
+}
