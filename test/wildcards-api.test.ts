@@ -59,6 +59,12 @@ describe('wildcard hostnames: API', () => {
     const loop = await a.post('/v1/domains', { hostname: '*.example.com', destination_id: dstA });
     expect(loop.statusCode).toBe(400);
     expect(loop.json().error.message).toMatch(/loop/);
+    // Re-pointed later at a destination under it: the same loop.
+    const w = (await a.post('/v1/domains', { hostname: '*.wild-loop.com', destination_id: dstA })).json().data;
+    const under = (await a.post('/v1/destinations', { url: 'https://app.wild-loop.com' })).json().data.id;
+    const patched = await a.patch(`/v1/domains/${w.id}`, { destination_id: under });
+    expect(patched.statusCode).toBe(400);
+    expect(patched.json().error).toMatchObject({ code: 'invalid_request', param: 'destination_id' });
   });
 
   it('another organization cannot connect a name under the wildcard; the same organization can', async () => {

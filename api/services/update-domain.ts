@@ -71,7 +71,8 @@ export function domainUpdater(deps: { db: Db; serviceDomain: string }) {
       if (result.result === 'not_found') throw new ApiError('domain_not_found', `domain ${id} does not exist`, { param: 'id' });
       if (result.result === 'destination_not_found') throw new ApiError('destination_not_found', `destination ${body.destination_id} does not exist`, { param: 'destination_id' });
       if (result.result === 'destination_loops') {
-        throw invalid('destination_id', `destination ${body.destination_id} is ${result.domain!.hostname} itself: Hostgate would send its requests back to itself in a loop; point the domain at your application's origin`);
+        const hostname = result.domain!.hostname;
+        throw invalid('destination_id', `destination ${body.destination_id} is ${hostname.startsWith('*.') ? `a name under ${hostname}` : `${hostname} itself`}: Hostgate would send its requests back to itself in a loop; point the domain at your application's origin`);
       }
       const status = result.domain?.status ?? 'deleted';
       throw new ApiError('domain_deleted', `domain ${id} is ${status}: it can no longer be changed; connect the hostname again with POST /v1/domains`, { param: 'id', details: { status } });

@@ -12,6 +12,7 @@ import { domainSignalInsert, workflowOutboxRepository } from './workflow-outbox.
 import type { Problem } from '../../model/problem.ts';
 import { redirectStatuses, tlsMinVersions, type HstsSetting, type Metadata, type RedirectSetting, type TlsMinVersion } from '../../model/domain-settings.ts';
 import type { OutboxPayload } from '../../contracts/outbox-messages.ts';
+import { wildcardCovers } from '../../model/wildcards.ts';
 
 export const DomainRow = Type.Object({
   id: Type.String(),
@@ -230,7 +231,7 @@ export function domainsRepository(db: Db) {
         const host = await tx.maybeOneFirst(sql.type(HostRow)`select host from destinations where id = ${patch.destinationId} and organization_id = ${organizationId} and deleted_at is null for share`);
         if (host === null) return { result: 'destination_not_found', domain: current };
         // The edge would proxy the hostname's requests to itself (as at creation: connect-hostname.ts).
-        if (host === current.hostname) return { result: 'destination_loops', domain: current };
+        if (host === current.hostname || wildcardCovers(current.hostname, host)) return { result: 'destination_loops', domain: current };
       }
       const sets: ReturnType<typeof sql.fragment>[] = [];
       const changed: string[] = [];
