@@ -466,7 +466,10 @@ const HANDLER_CODES = new Set(['destination_not_found', 'domain_not_found', 'web
   // refusals a handler makes after reading the resource (a domain deleted by an earlier run, …)
   'domain_deleted', 'webhook_endpoint_disabled', 'webhook_endpoint_deleted', 'apex_domains_unavailable', 'destination_required',
   // billing (docs/billing.md)
-  'return_url_not_allowed', 'subscription_exists', 'subscription_missing', 'plan_unchanged', 'invoice_not_found']);
+  'return_url_not_allowed', 'subscription_exists', 'subscription_missing', 'plan_unchanged', 'invoice_not_found',
+  // the customer's own certificate, checked by its handler (docs/custom-certificates.md)
+  'certificate_unparseable', 'private_key_unparseable', 'certificate_key_mismatch', 'certificate_key_too_weak', 'certificate_key_unsupported',
+  'certificate_hostname_mismatch', 'certificate_expired', 'certificate_not_yet_valid', 'certificate_untrusted']);
 
 const otherMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND'];
 

@@ -16,6 +16,7 @@ import { client } from './support/http.ts';
 import { createTestCa, startTestOrigin, type TestCa, type TestOrigin } from './support/origin.ts';
 import { startTestWorker, type RunningWorker } from './support/temporal.ts';
 import { waitFor } from './support/wait.ts';
+import { stateQuery } from '../workflows/domain/signals.ts';
 
 const serial = (c: Issued) => new X509Certificate(c.certPem).serialNumber.toLowerCase();
 
@@ -155,6 +156,9 @@ describe("the customer's own certificate at the edge", () => {
       await api.post(`/v1/domains/${id}/verify`);
       const refused = await waitFor('the certificate refused', async () => { const d = await read(id); return d.status === 'pending_certificate' && d.verification.problem ? d : null; }, 60_000, 200);
       expect(refused.verification.problem.code).toMatch(/challenge|refused|validation|connection/);
+      // Backing off (no order in flight: an order already placed may still finish after a PUT).
+      const handle = t.temporal.client.workflow.getHandle(`domain/${id}`);
+      await waitFor('the workflow in its backoff', async () => /certificate refused \d+×; retrying/.test((await handle.query(stateQuery)).phase), 60_000, 200);
     } finally {
       await acme.serveChallenges(t.database.db);
     }

@@ -1503,13 +1503,6 @@ export interface components {
          * @enum {string}
          */
         Plan: "starter" | "growth" | "scale";
-        /** @description Your own certificate for the hostname, with its private key */
-        PutCertificateBody: {
-            /** @description PEM: the certificate for the hostname first, then the intermediate certificates up to (not necessarily including) the root; at most 10 certificates */
-            certificate: string;
-            /** @description PEM, unencrypted (PKCS#8, PKCS#1 or SEC1): the certificate's private key, RSA of 2048 bits or more or EC P-256/P-384. Stored encrypted; never shown again */
-            private_key: string;
-        };
         /** @description A webhook endpoint with its new signing secret (shown only once) */
         RotatedWebhookEndpoint: {
             /** @description Identifier (whe_…) */
@@ -3370,7 +3363,12 @@ export interface operations {
         /** @description Your own certificate for the hostname, with its private key */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PutCertificateBody"];
+                "application/json": {
+                    /** @description PEM: the certificate for the hostname first, then the intermediate certificates up to (not necessarily including) the root; at most 10 certificates */
+                    certificate: string;
+                    /** @description PEM, unencrypted (PKCS#8, PKCS#1 or SEC1): the certificate's private key, RSA of 2048 bits or more or EC P-256/P-384. Stored encrypted; never shown again */
+                    private_key: string;
+                };
             };
         };
         responses: {

@@ -25,7 +25,8 @@ export async function serveActive(ctx: DomainContext): Promise<void> {
       if (!(await takeOverLapsing(ctx, cert))) {
         ctx.details(`custom certificate lapses ${new Date(cert.notAfter).toISOString()}; DNS does not point here, so no managed one is ordered yet`);
         pending.verify = false;
-        await ctx.waitUntil(() => pending.verify, Math.min(ACTIVE_DNS_RECHECK, Math.max(60_000, cert.notAfter - Date.now())));
+        // Asked again at the DNS re-check's pace (or on verify), before and after it lapses.
+        await ctx.waitUntil(() => pending.verify, ACTIVE_DNS_RECHECK);
         if (ctx.turnEndsRun()) return;
         continue;
       }
