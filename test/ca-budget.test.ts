@@ -5,7 +5,9 @@
 // of 250/3 h, and the longest wait shown (with the load average).
 import { loadavg } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import promClient from 'prom-client';
 import { createDb, sql, type Db } from '../db/pool.ts';
+import { registerCaBudgetGauges } from '../metrics/ca-budget.ts';
 import { newId } from '../db/ids.ts';
 import { caBudgetRepository, type BudgetAdmission } from '../db/repositories/ca-budget.ts';
 import { budgetProblem, budgetTurn } from '../model/ca-budget.ts';
@@ -94,6 +96,18 @@ describe('the shared budget in Postgres', () => {
     const round = await Promise.all([renewal!, ...waiting].map((id, i) => workers[i % 2]!.admit(DIR, id, budget).then((a) => [id, a.admitted] as const)));
     const next = round.filter(([, ok]) => ok).map(([id]) => id).sort();
     expect(next).toEqual([renewal!, ...queueOrder.slice(0, 4)].sort());
+  });
+
+  it('the worker gauges: used, limit and waiting per CA', async () => {
+    const budget = { orders: 2, windowMs: 3_600 * S };
+    const dir = 'https://gauged.test/directory';
+    const repo = caBudgetRepository(database.db);
+    for (const id of await domains(3)) await repo.admit(dir, id, budget);
+    registerCaBudgetGauges(() => repo.readings([{ name: 'gauged', directoryUrl: dir, budget }]));
+    const text = await promClient.register.metrics();
+    expect(text).toMatch(/hostgate_ca_budget_limit\{ca="gauged"\} 2\n/);
+    expect(text).toMatch(/hostgate_ca_budget_used\{ca="gauged"\} 2\n/);
+    expect(text).toMatch(/hostgate_ca_budget_waiting\{ca="gauged"\} 1\n/);
   });
 
   it('a deleted domain, or one that never came back, holds no place', async () => {
