@@ -9,6 +9,7 @@ import promClient from 'prom-client';
 import { createDb, sql, type Db } from '../db/pool.ts';
 import { registerCaBudgetGauges } from '../metrics/ca-budget.ts';
 import { newId } from '../db/ids.ts';
+import { acmeOrdersRepository } from '../db/repositories/acme-orders.ts';
 import { caBudgetRepository, type BudgetAdmission } from '../db/repositories/ca-budget.ts';
 import { budgetProblem, budgetTurn } from '../model/ca-budget.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
@@ -135,6 +136,20 @@ describe('the shared budget in Postgres', () => {
     expect(seen?.until).toBeGreaterThanOrEqual(until - 1);
     await a.pause('https://short.test/dir', Date.now() - 1, 'past');
     expect((await b.paused()).has('https://short.test/dir')).toBe(false);
+  });
+
+  it('a CA that marked an order of the domain invalid over CAA is remembered for that domain (the next order goes elsewhere)', async () => {
+    const [id, other] = await domains(2);
+    const orders = acmeOrdersRepository(database.db);
+    const place = async (domainId: string, directoryUrl: string, n: number) => (await orders.insertWithTokens({
+      orderUrl: `${directoryUrl}/order/${domainId}/${n}`, domainId, directoryUrl, hostname: `${domainId}.test`, status: 'pending', expiresAt: null, finalizeUrl: null, challengeUrls: null, tokens: [],
+    }))!;
+    await orders.close(await place(id!, 'https://first.test/dir', 1), 'invalid', { type: 'urn:ietf:params:acme:error:caa', detail: 'CAA record forbids issuance' });
+    await orders.close(await place(id!, 'https://second.test/dir', 2), 'invalid', { type: 'urn:ietf:params:acme:error:unauthorized', detail: 'wrong answer' });
+    await orders.close(await place(other!, 'https://second.test/dir', 3), 'invalid', { type: 'urn:ietf:params:acme:error:caa' });
+    expect(await orders.directoriesRefusingOverCaa(id!, 3_600 * S)).toEqual(['https://first.test/dir']);
+    await database.db.query(sql.unsafe`update acme_orders set updated_at = now() - interval '2 hours' where domain_id = ${id!}`);
+    expect(await orders.directoriesRefusingOverCaa(id!, 3_600 * S)).toEqual([]);
   });
 
   it('figure: a burst of 500 orders against 250/3 h — admitted per second and the longest wait shown', async () => {
