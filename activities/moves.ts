@@ -11,6 +11,7 @@ import { Context } from '@temporalio/activity';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/pool.ts';
 import { acmeAccountsRepository } from '../db/repositories/acme-accounts.ts';
+import { caBudgetRepository } from '../db/repositories/ca-budget.ts';
 import { certificateLifecycleRepository } from '../db/repositories/certificate-lifecycle.ts';
 import { certificatesRepository } from '../db/repositories/certificates.ts';
 import { challengeZoneRepository } from '../db/repositories/challenge-zone.ts';
@@ -24,10 +25,12 @@ import { judgeCaa, normName } from '../model/dns-verification.ts';
 import { delegationName, delegationTarget, limitCodes, ownershipRecordName, ownershipValue } from '../model/domain-moves.ts';
 import { normalizeHostname } from '../model/hostname.ts';
 import { wildcardBase } from '../model/wildcards.ts';
+import { budgetProblem } from '../model/ca-budget.ts';
 import { brakeProblem, stillUsable } from '../model/certificate-lifetime.ts';
 import type { SecretBox } from '../security/secret-box.ts';
 import { createDns01Issuer } from './certificates/dns01.ts';
 import { createCaCalls } from './certificates/failures.ts';
+import { CA_PAUSE_MS } from './certificates/placement.ts';
 import { relevantCaa } from './dns-check.ts';
 
 export interface MoveActivityDeps { db: Db; config: Config; logger: Logger; secretBox: SecretBox }
@@ -69,13 +72,22 @@ export function createMoveActivities({ db, config, logger, secretBox }: MoveActi
   const ourServer = new Resolver({ timeout: 1_000, tries: 2, maxTimeout: 1_000 });
   ourServer.setServers([challengeDnsServer]);
 
-  // An ACME client of its own (the same account: it is looked up by directory URL in Postgres).
-  const directoryUrl = config.acme.directoryUrl;
-  const calls = createCaCalls({ directoryUrl, logger, accountForgotten: () => clients.accountForgotten() });
-  const clients = createAcmeClients({ directoryUrl, caBundlePath: config.acme.caBundlePath, email: config.acme.email, accounts: acmeAccountsRepository(db), secretBox, logger, ca: calls.ca });
-  const issueByDns01 = challengeZone ? createDns01Issuer({
-    client: clients.get, zone, challengeZone, ourServer, certificates, secretBox, logger, waitBudgetMs: DNS01_WAIT_BUDGET_MS,
-    accountForgotten: () => clients.accountForgotten(),
+  // ACME clients of its own, one per configured CA (the same accounts: looked up by directory URL
+  // in Postgres), each with a DNS-01 issuer; the order goes to the first CA the hostname's CAA
+  // allows, not paused, with budget left (issue 22; activities/certificates/placement.ts is the
+  // HTTP-01 path's twin of this choice).
+  const accounts = acmeAccountsRepository(db);
+  const budget = caBudgetRepository(db);
+  const dns01 = challengeZone ? config.acme.directories.map((dir) => {
+    const calls = createCaCalls({ directoryUrl: dir.directoryUrl, logger, accountForgotten: () => clients.accountForgotten() });
+    const clients = createAcmeClients({ directoryUrl: dir.directoryUrl, caBundlePath: dir.caBundlePath, email: config.acme.email, eab: dir.eab, accounts, secretBox, logger, ca: calls.ca });
+    return {
+      dir,
+      issue: createDns01Issuer({
+        client: clients.get, zone, challengeZone, ourServer, certificates, secretBox, logger, waitBudgetMs: DNS01_WAIT_BUDGET_MS,
+        accountForgotten: () => clients.accountForgotten(), caName: dir.name,
+      }),
+    };
   }) : null;
 
   async function checkOwnership(d: DomainRow): Promise<OwnershipTrack> {
@@ -150,7 +162,7 @@ export function createMoveActivities({ db, config, logger, secretBox }: MoveActi
      * whose certificate is issued (and still usable) costs one read.
      */
     async advanceMove({ domainId }: { domainId: string }): Promise<MoveStepResult> {
-      if (!challengeZone || !issueByDns01) return { enabled: false, ownership: null, certificate: null, problem: null };
+      if (!challengeZone || !dns01) return { enabled: false, ownership: null, certificate: null, problem: null };
       const d = await domains.getById(domainId);
       if (!d || d.status !== 'pending_dns') return { enabled: true, ownership: null, certificate: null, problem: null };
       // The customer's own certificate is in place: no managed order (it is served ahead anyway).
@@ -184,7 +196,9 @@ export function createMoveActivities({ db, config, logger, secretBox }: MoveActi
       const delegation = await checkDelegation(d);
       if (delegation) return hold(delegation);
       // A wildcard's CAA set is looked up from its base (RFC 8659 §3), and judged with issuewild.
-      const caa = judgeCaa(d.hostname, await relevantCaa(resolver, normName(wildcardBase(d.hostname))), config.acme.caaIdentities);
+      const caaFinding = await relevantCaa(resolver, normName(wildcardBase(d.hostname)));
+      // Any configured CA's identity will do here; the CA chosen below is one the records name.
+      const caa = judgeCaa(d.hostname, caaFinding, config.acme.caaIdentities);
       if (caa) return hold(caa.code === 'lookup_failed' ? { code: 'caa_lookup_failed', message: caa.message } : caa);
       const limit = limitProblem(counts, registeredDomain, false);
       if (limit) return hold(limit.code === 'failed_validations_limit' ? withLastRefusal(limit, track?.problem ?? null) : limit);
@@ -196,10 +210,30 @@ export function createMoveActivities({ db, config, logger, secretBox }: MoveActi
         // The per-domain brake holds whatever asks for the order (model/certificate-lifetime.ts).
         const brake = await lifecycle.admitOrder(domainId, 'dns-01', config.certificates.ordersPerHour, 60 * 60_000);
         if (!brake.admitted) return hold(brakeProblem(config.certificates.ordersPerHour, brake.retryAt));
+        const paused = await budget.paused();
+        const allowed = dns01.filter((c) => judgeCaa(d.hostname, caaFinding, c.dir.caaIdentities) === null);
+        const unpaused = allowed.filter((c) => !paused.has(c.dir.directoryUrl));
+        let chosen: (typeof dns01)[number] | null = null;
+        let wait: { retryAt: number; ahead: number; budget: (typeof dns01)[number]['dir']['budget'] } | null = null;
+        for (const c of unpaused.length ? unpaused : allowed) {
+          const admission = await budget.admit(c.dir.directoryUrl, domainId, c.dir.budget);
+          if (admission.admitted) { chosen = c; break; }
+          if (!wait || admission.retryAt < wait.retryAt) wait = { retryAt: admission.retryAt, ahead: admission.ahead, budget: c.dir.budget };
+        }
+        if (!chosen) {
+          // No CA saw an order: the brake's place is taken back.
+          await lifecycle.releaseOrder(brake.placementId);
+          return hold(wait ? budgetProblem(wait.budget, wait.ahead, wait.retryAt) : { code: 'caa_forbids_ca', message: `The CAA records of ${d.hostname} allow none of our certificate authorities to issue for it` });
+        }
         await moves.setCertificateTrack(domainId, pending(null));
         const attempt = await moves.recordAttempt({ organizationId: d.organization_id, domainId, hostname: d.hostname, registeredDomain, method: 'dns-01' });
         const signal = activitySignal();
-        const outcome = await issueByDns01({ domainId, hostname: d.hostname, challengeLabel: d.challenge_label, signal });
+        const outcome = await chosen.issue({ domainId, hostname: d.hostname, challengeLabel: d.challenge_label, signal });
+        // The CA could not finish (outage, rate limit): with another CA configured, every worker
+        // leaves this one alone for a while and the next step goes to the next.
+        if (!outcome.ok && !outcome.refused && outcome.code === 'ca_unavailable' && dns01.length > 1) {
+          await budget.pause(chosen.dir.directoryUrl, Date.now() + CA_PAUSE_MS, outcome.message);
+        }
         if (!outcome.ok && signal?.aborted) {
           // Given up by the workflow, whose retry may be running (or done) already: its track is not
           // ours to write. The order still counts (the CA saw it).

@@ -181,20 +181,28 @@ function getJson(url: string, ca: string | undefined, timeoutMs: number): Promis
 }
 
 async function checkAcmeDirectory(config: Config, timeoutMs: number): Promise<CheckResult[]> {
-  const name = 'ACME directory';
-  const url = config.acme.directoryUrl;
-  const results: CheckResult[] = [];
-  try {
-    const ca = config.acme.caBundlePath ? readFileSync(config.acme.caBundlePath, 'utf8') : undefined;
-    const res = await within(timeoutMs + 500, url, getJson(url, ca, timeoutMs));
-    const body = (res.body ?? {}) as Record<string, unknown>;
-    const missing = ['newNonce', 'newAccount', 'newOrder'].filter((k) => typeof body[k] !== 'string');
-    results.push(res.status === 200 && missing.length === 0
-      ? ok(name, `${url} answers`)
-      : problem(name, `${url} answered ${res.status} without ${missing.join(', ')}`, 'set HOSTGATE_ACME_DIRECTORY_URL to an ACME directory (https://acme-v02.api.letsencrypt.org/directory)'));
-  } catch (error) {
-    results.push(problem(name, `cannot reach ${url}: ${message(error)}`, 'check HOSTGATE_ACME_DIRECTORY_URL, outbound HTTPS (443) from the worker machines, and HOSTGATE_ACME_CA_BUNDLE for a private CA'));
-  }
+  // Every configured CA (HOSTGATE_ACME_DIRECTORIES); with more than one, a CA that does not answer
+  // is a warning while another does (orders fail over to it), and each check is named after its CA.
+  const several = config.acme.directories.length > 1;
+  const variable = several ? 'HOSTGATE_ACME_DIRECTORIES' : 'HOSTGATE_ACME_DIRECTORY_URL';
+  type Checked = { up: true; result: CheckResult } | { up: false; name: string; text: string; hint: string };
+  const checked = await Promise.all(config.acme.directories.map(async (dir): Promise<Checked> => {
+    const name = several ? `ACME directory ${dir.name}` : 'ACME directory';
+    const url = dir.directoryUrl;
+    try {
+      const ca = dir.caBundlePath ? readFileSync(dir.caBundlePath, 'utf8') : undefined;
+      const res = await within(timeoutMs + 500, url, getJson(url, ca, timeoutMs));
+      const body = (res.body ?? {}) as Record<string, unknown>;
+      const missing = ['newNonce', 'newAccount', 'newOrder'].filter((k) => typeof body[k] !== 'string');
+      return res.status === 200 && missing.length === 0
+        ? { up: true, result: ok(name, `${url} answers`) }
+        : { up: false, name, text: `${url} answered ${res.status} without ${missing.join(', ')}`, hint: `set ${variable} to an ACME directory (https://acme-v02.api.letsencrypt.org/directory)` };
+    } catch (error) {
+      return { up: false, name, text: `cannot reach ${url}: ${message(error)}`, hint: `check ${variable}, outbound HTTPS (443) from the worker machines, and ${several ? 'its ca_bundle' : 'HOSTGATE_ACME_CA_BUNDLE'} for a private CA` };
+    }
+  }));
+  const anyUp = checked.some((c) => c.up);
+  const results: CheckResult[] = checked.map((c) => (c.up ? c.result : problem(c.name, c.text, c.hint, !(several && anyUp))));
   if (!config.acme.email) results.push(problem('ACME account email', 'HOSTGATE_ACME_EMAIL is not set: the CA cannot warn you about expiring or revoked certificates', 'set HOSTGATE_ACME_EMAIL=ops@your-company.example', false));
   return results;
 }

@@ -35,9 +35,9 @@ export const moveProblemCodes = [
   'delegation_cname_missing', 'delegation_cname_wrong', 'delegation_lookup_failed',
   'challenge_not_published', 'ca_unavailable',
   'pending_validations_limit', 'certificate_orders_limit', 'certificates_per_domain_limit', 'failed_validations_limit',
-  'domain_orders_limit',
+  'domain_orders_limit', 'ca_budget_wait',
 ] as const;
 export type MoveProblemCode = typeof moveProblemCodes[number];
 
 /** The limit codes: a domain held back by one is not counted as "pending validation" itself. */
-export const limitCodes: readonly MoveProblemCode[] = ['pending_validations_limit', 'certificate_orders_limit', 'certificates_per_domain_limit', 'failed_validations_limit', 'domain_orders_limit'];
+export const limitCodes: readonly MoveProblemCode[] = ['pending_validations_limit', 'certificate_orders_limit', 'certificates_per_domain_limit', 'failed_validations_limit', 'domain_orders_limit', 'ca_budget_wait'];

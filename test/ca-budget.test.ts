@@ -5,8 +5,11 @@
 // of 250/3 h, and the longest wait shown (with the load average).
 import { loadavg } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import promClient from 'prom-client';
 import { createDb, sql, type Db } from '../db/pool.ts';
+import { registerCaBudgetGauges } from '../metrics/ca-budget.ts';
 import { newId } from '../db/ids.ts';
+import { acmeOrdersRepository } from '../db/repositories/acme-orders.ts';
 import { caBudgetRepository, type BudgetAdmission } from '../db/repositories/ca-budget.ts';
 import { budgetProblem, budgetTurn } from '../model/ca-budget.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
@@ -96,6 +99,18 @@ describe('the shared budget in Postgres', () => {
     expect(next).toEqual([renewal!, ...queueOrder.slice(0, 4)].sort());
   });
 
+  it('the worker gauges: used, limit and waiting per CA', async () => {
+    const budget = { orders: 2, windowMs: 3_600 * S };
+    const dir = 'https://gauged.test/directory';
+    const repo = caBudgetRepository(database.db);
+    for (const id of await domains(3)) await repo.admit(dir, id, budget);
+    registerCaBudgetGauges(() => repo.readings([{ name: 'gauged', directoryUrl: dir, budget }]));
+    const text = await promClient.register.metrics();
+    expect(text).toMatch(/hostgate_ca_budget_limit\{ca="gauged"\} 2\n/);
+    expect(text).toMatch(/hostgate_ca_budget_used\{ca="gauged"\} 2\n/);
+    expect(text).toMatch(/hostgate_ca_budget_waiting\{ca="gauged"\} 1\n/);
+  });
+
   it('a deleted domain, or one that never came back, holds no place', async () => {
     const budget = { orders: 1, windowMs: 60 * S };
     const dir = 'https://ca-two.test/directory';
@@ -121,6 +136,20 @@ describe('the shared budget in Postgres', () => {
     expect(seen?.until).toBeGreaterThanOrEqual(until - 1);
     await a.pause('https://short.test/dir', Date.now() - 1, 'past');
     expect((await b.paused()).has('https://short.test/dir')).toBe(false);
+  });
+
+  it('a CA that marked an order of the domain invalid over CAA is remembered for that domain (the next order goes elsewhere)', async () => {
+    const [id, other] = await domains(2);
+    const orders = acmeOrdersRepository(database.db);
+    const place = async (domainId: string, directoryUrl: string, n: number) => (await orders.insertWithTokens({
+      orderUrl: `${directoryUrl}/order/${domainId}/${n}`, domainId, directoryUrl, hostname: `${domainId}.test`, status: 'pending', expiresAt: null, finalizeUrl: null, challengeUrls: null, tokens: [],
+    }))!;
+    await orders.close(await place(id!, 'https://first.test/dir', 1), 'invalid', { type: 'urn:ietf:params:acme:error:caa', detail: 'CAA record forbids issuance' });
+    await orders.close(await place(id!, 'https://second.test/dir', 2), 'invalid', { type: 'urn:ietf:params:acme:error:unauthorized', detail: 'wrong answer' });
+    await orders.close(await place(other!, 'https://second.test/dir', 3), 'invalid', { type: 'urn:ietf:params:acme:error:caa' });
+    expect(await orders.directoriesRefusingOverCaa(id!, 3_600 * S)).toEqual(['https://first.test/dir']);
+    await database.db.query(sql.unsafe`update acme_orders set updated_at = now() - interval '2 hours' where domain_id = ${id!}`);
+    expect(await orders.directoriesRefusingOverCaa(id!, 3_600 * S)).toEqual([]);
   });
 
   it('figure: a burst of 500 orders against 250/3 h — admitted per second and the longest wait shown', async () => {

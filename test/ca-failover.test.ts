@@ -3,7 +3,8 @@
 // a Temporal worker. The first CA stopped → the domain is active with a certificate from the
 // second, and reads show the second's issuer; CAA naming only the second CA → ordered there while
 // the first is up; a first CA answering rateLimited with Retry-After → the second, and the pause
-// is shared: the next domain does not ask the first CA at all.
+// is shared: the next domain does not ask the first CA at all; a move's DNS-01 order follows CAA
+// to the second CA too (real PowerDNS answering the delegated challenge).
 import { X509Certificate } from 'node:crypto';
 import http from 'node:http';
 import type net from 'node:net';
@@ -16,6 +17,7 @@ import { startTestDnsServer, type TestDnsServer } from './support/dns-server.ts'
 import { client } from './support/http.ts';
 import { startPebble, type Pebble } from './support/pebble.ts';
 import { freePort } from './support/ports.ts';
+import { startPowerDns, type PowerDns } from './support/powerdns.ts';
 import { startTestWorker, type RunningWorker } from './support/temporal.ts';
 import { waitFor } from './support/wait.ts';
 
@@ -205,5 +207,53 @@ describe('the first CA answering rateLimited', () => {
     const next = await connect(s, 'two.rate-limited.test');
     expect((await activeDomain(s, next)).certificate.issuer).toBe(await issuerOf(second));
     expect(limited.newOrders()).toBe(1);
+  }, 90_000);
+});
+
+describe('a move (DNS-01 before DNS points here) with two CAs', () => {
+  const ZONE = 'challenges.hostgate.test';
+  let dns: TestDnsServer;
+  let first: Pebble;
+  let second: Pebble;
+  let pdns: PowerDns;
+  let s: Stack;
+
+  beforeAll(async () => {
+    dns = await startTestDnsServer();
+    const httpPort = await freePort();
+    const pdnsPort = await freePort();
+    [first, second] = await Promise.all([startPebble({ dnsServer: dns.server, httpPort }), startPebble({ dnsServer: dns.server, httpPort })]);
+    s = await startStack(dns, httpPort, [
+      { name: 'first', url: first.directoryUrl, ca_bundle: first.caBundlePath, caa: ['first-ca.test'] },
+      { name: 'second', url: second.directoryUrl, ca_bundle: second.caBundlePath, caa: ['second-ca.test'] },
+    ], { HOSTGATE_CHALLENGE_ZONE: ZONE, HOSTGATE_CHALLENGE_DNS_SERVER: `127.0.0.1:${pdnsPort}` });
+    pdns = await startPowerDns({ databaseUrl: s.t.database.url, db: s.t.database.db, zone: ZONE, port: pdnsPort });
+    dns.forwardZone(ZONE, pdns.server);
+  }, 120_000);
+  afterAll(async () => {
+    await s?.close();
+    await pdns?.stop();
+    await first?.stop();
+    await second?.stop();
+    await dns?.close();
+  });
+
+  it('CAA naming only the second CA: the move\'s certificate is ordered there', async () => {
+    const hostname = 'www.move-second.test';
+    dns.set('move-second.test', [{ type: 'CAA', tag: 'issue', value: 'second-ca.test' }]);
+    dns.set(hostname, [{ type: 'A', value: '192.0.2.80' }]);
+    const created = (await s.api.post('/v1/domains', { hostname, destination_id: s.destinationId })).json().data;
+    const records = created.dns_records as Array<{ type: string; name: string; value: string }>;
+    const txt = records.find((r) => r.type === 'TXT' && r.name.startsWith('_hostgate.'))!;
+    const cname = records.find((r) => r.type === 'CNAME' && r.name.startsWith('_acme-challenge.'))!;
+    dns.set(txt.name, [{ type: 'TXT', value: txt.value }]);
+    dns.set(cname.name, [{ type: 'CNAME', value: cname.value }]);
+    await s.api.post(`/v1/domains/${created.id}/verify`);
+    await waitFor('the move\'s certificate', async () => {
+      const d = (await s.api.get(`/v1/domains/${created.id}`)).json().data;
+      return ['issued', 'deployed'].includes(d.certificate.status) ? d : null;
+    }, 60_000, 250);
+    const row = await s.t.database.db.one(sql.unsafe`select ca_name, issuer from certificates where domain_id = ${created.id}`) as { ca_name: string; issuer: string };
+    expect(row).toEqual({ ca_name: 'second', issuer: await issuerOf(second) });
   }, 90_000);
 });

@@ -128,6 +128,24 @@ describe('hostgate doctor', () => {
     }
   }, 30_000);
 
+  it('two CAs, the second unreachable: a warning named after it (orders fail over to the first), not a blocker; both unreachable: blockers', async () => {
+    const down = `https://127.0.0.1:${await freePort()}/dir`;
+    const cas = (firstUrl: string) => JSON.stringify([
+      { name: 'pebble', url: firstUrl, ca_bundle: pebble.caBundlePath, caa: ['letsencrypt.org'] },
+      { name: 'backup', url: down, caa: ['pki.goog'] },
+    ]);
+    const r = await doctor({ HOSTGATE_ACME_DIRECTORIES: cas(pebble.directoryUrl) });
+    const line = r.lines.find((l) => l.startsWith('warning') && l.includes('  ACME directory backup:'));
+    expect(line).toMatch(/cannot reach https:\/\/127\.0\.0\.1:\d+\/dir/);
+    expect(r.lines[r.lines.indexOf(line!) + 1]).toMatch(/HOSTGATE_ACME_DIRECTORIES/);
+    expect(r.out).toMatch(/ACME directory pebble/);
+    expect(r.code).toBe(0);
+    const both = await doctor({ HOSTGATE_ACME_DIRECTORIES: cas(`https://127.0.0.1:${await freePort()}/dir`) });
+    expect(problemLine(both.out, 'ACME directory pebble')).toMatch(/cannot reach/);
+    expect(problemLine(both.out, 'ACME directory backup')).toMatch(/cannot reach/);
+    expect(both.code).toBe(1);
+  }, 30_000);
+
   it('private targets allowed in production: a warning with its fix, not a blocker', async () => {
     const r = await doctor({ HOSTGATE_ALLOW_PRIVATE_TARGETS: 'true' });
     const line = r.lines.find((l) => l.startsWith('warning') && l.includes('  outbound targets:'));

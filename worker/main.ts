@@ -8,8 +8,10 @@ import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { createDb } from '../db/pool.ts';
 import { backlogGaugesRepository } from '../db/repositories/backlog-gauges.ts';
+import { caBudgetRepository } from '../db/repositories/ca-budget.ts';
 import { challengeZoneRepository } from '../db/repositories/challenge-zone.ts';
 import { registerBacklogGauges } from '../metrics/worker.ts';
+import { registerCaBudgetGauges } from '../metrics/ca-budget.ts';
 import { registerEdgeTrafficGauges } from '../metrics/edge-traffic.ts';
 import { trafficRepository } from '../db/repositories/traffic.ts';
 import { collectProcessMetrics, startMetricsServer } from '../metrics/serve.ts';
@@ -64,6 +66,7 @@ await ensureRetentionSchedules(new Client({ connection, namespace: config.tempor
   .catch((error: unknown) => logger.error({ err: String(error) }, 'retention schedules could not be created or updated'));
 collectProcessMetrics('worker');
 registerBacklogGauges(backlogGaugesRepository(db).read);
+registerCaBudgetGauges(() => caBudgetRepository(db).readings(config.acme.directories));
 registerEdgeTrafficGauges(async () => {
   const traffic = trafficRepository(db);
   const [from, to] = [new Date(Date.now() - 3_600_000), new Date(Date.now() + 60_000)];

@@ -47,6 +47,8 @@ export interface Dns01Deps {
   publishBudgetMs?: number;
   /** The CA forgot our account (a test CA restarted): register again on the next attempt. */
   accountForgotten?: () => Promise<void>;
+  /** The configured CA's name, kept on the certificate row (issue 22). */
+  caName?: string;
 }
 
 /** The attempt was given up by its caller (the activity's cancellation). */
@@ -164,7 +166,7 @@ export function createDns01Issuer(deps: Dns01Deps) {
       const notAfter = new Date(leaf.validTo).toISOString();
       const certificateId = await certificates.storeIssued({
         id, domainId, serial: leaf.serialNumber.toLowerCase(), issuer: leaf.issuer.split('\n').join(', '), notBefore, notAfter,
-        chainPem: chain.join('\n') + '\n', sealedKey: secretBox.seal(keyPem, certificateKeyContext(id)),
+        chainPem: chain.join('\n') + '\n', sealedKey: secretBox.seal(keyPem, certificateKeyContext(id)), caName: deps.caName ?? null,
       });
       logger.info({ domainId, hostname, certificateId, notAfter }, 'certificate stored (dns-01, before DNS points at us)');
       return { ok: true, certificateId, notBefore, notAfter };

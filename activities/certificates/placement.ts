@@ -8,7 +8,7 @@
 // `certificate` problem and waits out — never a failure.
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client, Order } from 'acme-client';
-import { CaConnectionError, classifyAcmeError, shortType, CaProblemError } from '../../acme/errors.ts';
+import { CaConnectionError, CaProblemError, classifyAcmeError, shortType } from '../../acme/errors.ts';
 import { budgetProblem } from '../../model/ca-budget.ts';
 import type { CaHandle } from './cas.ts';
 import type { IssuanceContext } from './context.ts';
@@ -73,16 +73,22 @@ export function createPlacement(ctx: IssuanceContext) {
         if (!waiting || admission.retryAt < waiting.retryAt) waiting = { retryAt: admission.retryAt, ahead: admission.ahead, ca };
         continue;
       }
+      // Whether the new order left: a client that could not be built (directory, account) sent none.
+      let asked = false;
       try {
         const client = await ca.client();
+        asked = true;
         const caOrder = await ca.ca('create order', () => client.createOrder({ identifiers: [{ type: 'dns', value: hostname }] }));
         if (ca !== cas.all[0]) logger.info({ domainId, hostname, ca: ca.dir.name }, 'ACME order placed with a fallback CA');
         return { ca, client, caOrder, placementId: admission.placementId };
       } catch (error) {
         const trouble = caTrouble(error);
-        if (trouble?.neverSeen) await budget.release(admission.placementId);
+        if (!asked || trouble?.neverSeen) await budget.release(admission.placementId);
         else sent = true;
-        if (!trouble) throw error;
+        if (!trouble) {
+          if (!sent) await nothingSent();
+          throw error;
+        }
         // The CA's Retry-After holds every worker; an outage without one pauses the CA only when
         // there is another to go to (alone, Temporal's retries pace it as before).
         if (trouble.retryAfterMs !== undefined || cas.all.length > 1) {

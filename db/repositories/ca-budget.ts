@@ -82,6 +82,11 @@ export function caBudgetRepository(db: Db) {
       return new Map(rows.map((r) => [r.directory_url, { until: r.paused_until, reason: r.reason }]));
     },
 
+    /** Per configured CA: orders in its window, its budget, the domains waiting (the worker's gauges). */
+    async readings(directories: ReadonlyArray<{ name: string; directoryUrl: string; budget: Budget }>): Promise<Array<{ ca: string; used: number; limit: number; waiting: number }>> {
+      return await Promise.all(directories.map(async (d) => ({ ca: d.name, limit: d.budget.orders, ...await this.usage(d.directoryUrl, d.budget.windowMs) })));
+    },
+
     /** Orders placed with the account in its window, and the domains waiting (metrics, tests). */
     async usage(directoryUrl: string, windowMs: number): Promise<{ used: number; waiting: number }> {
       const used = await db.oneFirst(sql.type(Count)`
