@@ -43,7 +43,7 @@ import { edgeGet, startEdgeProcess, type EdgeProcess } from '../test/support/hap
 import { createTestCa, randomLoopback } from '../test/support/origin.ts';
 import { h2loadAvailable, h2loadInstallHint, runLoad, type LoadClient, type LoadResult, type LoadTarget } from './support/http-load.ts';
 import { allCpus, pinTree, tasksetAvailable } from './support/cpu-pinning.ts';
-import { machineBusySeconds, treeUsage } from './support/proc-sampler.ts';
+import { machineBusySeconds, pssOf, rssOf, treeUsage } from './support/proc-sampler.ts';
 import { cleanup, connectBenchPostgres, errorText, intArg, onCleanup, progress } from './support/run.ts';
 import { analyticsPhase } from './support/edge-analytics.ts';
 import { insertServed, selfSigned } from './support/edge-certificates.ts';
@@ -103,23 +103,6 @@ const pct = (values: number[], p: number) => {
   return s.length ? s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]! : Number.NaN;
 };
 const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
-
-function rssOf(pids: number[]): number {
-  let kb = 0;
-  for (const pid of pids) {
-    try { kb += Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0); } catch { /* gone */ }
-  }
-  return kb * 1024;
-}
-
-/** Proportional set size: the master and its worker share the pages of the loaded certificates (fork). */
-function pssOf(pids: number[]): number {
-  let kb = 0;
-  for (const pid of pids) {
-    try { kb += Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0); } catch { /* gone */ }
-  }
-  return kb * 1024;
-}
 
 const median = (values: number[]) => pct(values, 50);
 

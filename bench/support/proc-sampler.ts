@@ -106,3 +106,21 @@ export function changingSetCpu(): (pids: readonly number[]) => number {
     return accumulated / CLK_TCK;
   };
 }
+
+/** Resident set size summed over processes, in bytes. */
+export function rssOf(pids: number[]): number {
+  let kb = 0;
+  for (const pid of pids) {
+    try { kb += Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0); } catch { /* gone */ }
+  }
+  return kb * 1024;
+}
+
+/** Proportional set size: the master and its worker share the pages of the loaded certificates (fork). */
+export function pssOf(pids: number[]): number {
+  let kb = 0;
+  for (const pid of pids) {
+    try { kb += Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0); } catch { /* gone */ }
+  }
+  return kb * 1024;
+}

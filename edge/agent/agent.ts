@@ -24,7 +24,9 @@ import {
 import { createHaproxyRuntime } from './haproxy-runtime.ts';
 import { allocatorPreload, createSupervisor } from './haproxy-supervisor.ts';
 import { createOriginAddresses } from './origin-addresses.ts';
-import { buildDesired, CertificateCache, type Desired, type DesiredHost, type DomainProblem } from './snapshot.ts';
+import { buildDesired, CertificateCache, type Desired, type DesiredHost } from './snapshot.ts';
+import { ProblemBook } from './problem-book.ts';
+import { Intervals } from './intervals.ts';
 import type { ServingRow } from '../../db/repositories/edge.ts';
 import { createDeploymentReport } from './deployment-report.ts';
 import { createHealthTracker } from './health.ts';
@@ -66,11 +68,10 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
   const lists = createListFiles(paths);
   /** Every hostname → domain seen by this process (bandwidth of hosts removed since still counts). */
   const domainByHost = new Map<string, string>();
-  const problems = new Map<string, DomainProblem[]>();
-  const timers: NodeJS.Timeout[] = [];
+  const problems = new ProblemBook(logger);
+  const loops = new Intervals(logger);
   let listener: EdgeListener | null = null;
   let pollMark: string | null = null;
-  let stopped = false;
   let chain: Promise<unknown> = Promise.resolve();
   const pending = new Set<string>();
   let flushTimer: NodeJS.Timeout | null = null;
@@ -111,19 +112,8 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
     for (const [h, v] of served) { const d = v.route && parseRoute(v.route)?.domainId; if (d) domainByHost.set(h, d); }
     index.rebuild(served);
   };
-  const allProblems = () => [...problems.values()].flat();
+  const allProblems = () => problems.all();
   const servingCount = () => index.servingCount();
-
-  function noteProblems(desired: Desired, full: boolean) {
-    if (full) problems.clear();
-    else for (const id of desired.domainIds) problems.delete(id);
-    for (const p of desired.problems) {
-      const list = problems.get(p.domain_id) ?? [];
-      list.push(p);
-      problems.set(p.domain_id, list);
-      logger.error({ domainId: p.domain_id, host: p.hostname, code: p.code, problem: p.message }, 'edge: domain row skipped');
-    }
-  }
 
   /** Applies changes host by host; one host's failure is logged and does not stop the others. */
   async function applyChanges(changes: HostChange[]): Promise<{ deployed: Deployment[]; removed: string[]; failed: number }> {
@@ -200,7 +190,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
     const outcome = await exclusive(async () => {
       for (const [h, want] of desired.hosts) if (later.has(want.domainId)) desired.hosts.delete(h);
       cache.retain(new Set([...desired.hosts.values()].flatMap((h) => (h.certificate ? [h.certificate.id] : []))));
-      noteProblems(desired, true);
+      problems.note(desired, true);
       served = await runtime.readServed();
       remember(served);
       const changes = diff(desired.hosts, served, (h, route) => !later.has((route && parseRoute(route)?.domainId) || domainByHost.get(h) || ''));
@@ -227,7 +217,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
     return exclusive(async () => {
       const ids = new Set(domainIds);
       const desired = buildDesired(await repo.servingFor(domainIds), deps.secretBox, cache, domainIds);
-      noteProblems(desired, false);
+      problems.note(desired, false);
       const changes = diff(desired.hosts, served, (h, route) => ids.has((route && parseRoute(route)?.domainId) || domainByHost.get(h) || ''), index.hostsOf(ids));
       const { deployed, removed, failed } = await applyChanges(changes);
       if (failed > 0) health.noteFailure();
@@ -251,7 +241,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
    */
   async function loadRest(first: Set<string>, t0: number): Promise<void> {
     const more = await buildDesiredInSlices((await repo.servingAll()).filter((r) => !first.has(r.domain_id)), deps.secretBox, cache);
-    for (const p of more.problems) logger.error({ domainId: p.domain_id, host: p.hostname, code: p.code, problem: p.message }, 'edge: domain row skipped');
+    problems.note(more, false);
     for (const h of more.hosts.values()) if (h.certificate) await writeCertificate(paths, h.hostname, h.certificate.pem);
     logger.info({ hosts: more.hosts.size, ms: Math.round(performance.now() - t0) }, 'edge: staged boot: the rest is written; reloading HAProxy to load it');
     await exclusive(async () => {
@@ -289,16 +279,6 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
     health.noteSynced(readAt, false);
   }
 
-  function every(ms: number, what: string, fn: () => Promise<unknown>) {
-    let running = false;
-    const t = setInterval(() => {
-      if (running || stopped) return;
-      running = true;
-      fn().catch((error) => logger.warn({ err: String(error) }, `edge: ${what} failed; retrying in ${ms} ms`)).finally(() => { running = false; });
-    }, ms);
-    timers.push(t);
-  }
-
   async function writeConfig(): Promise<boolean> {
     const config = await renderConfig(paths, { ...s, trafficLogPort: traffic.port });
     const old = existsSync(paths.config) ? await readFile(paths.config, 'utf8') : null;
@@ -312,7 +292,6 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
     supervisor,
     /** Boot: snapshot → files → HAProxy (or adopt the running one) → reconcile → background loops. */
     async start(): Promise<{ mode: 'started' | 'adopted'; serving: number }> {
-      stopped = false;
       health.markStarting();
       const t0 = performance.now();
       const phases: Record<string, number> = {};
@@ -339,7 +318,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
         phase('snapshot_read_ms');
         desired = buildDesired(rows, deps.secretBox, cache);
         phase('snapshot_validated_ms');
-        noteProblems(desired, true);
+        problems.note(desired, true);
       } catch (error) {
         // Control plane down at boot: serve what the files from the last run hold.
         logger.error({ err: String(error) }, 'edge: cannot read the snapshot from Postgres; serving the files of the last run');
@@ -404,12 +383,12 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
         });
       }
       void poll().catch(() => undefined);
-      every(s.pollIntervalMs, 'poll for changes', poll);
-      every(s.reconcileIntervalMs, 'reconcile', reconcile);
-      every(s.heartbeatIntervalMs, 'heartbeat', () => beat({ synced: false }));
-      every(s.bandwidthIntervalMs, 'bandwidth reading', () => meter.readOnce());
-      if (traffic.port !== 0) every(s.analyticsFlushMs, 'traffic analytics flush', () => traffic.flush());
-      every(ORIGIN_REFRESH_TICK_MS, 'origin address refresh', () => origins.refresh());
+      loops.every(s.pollIntervalMs, 'poll for changes', poll);
+      loops.every(s.reconcileIntervalMs, 'reconcile', reconcile);
+      loops.every(s.heartbeatIntervalMs, 'heartbeat', () => beat({ synced: false }));
+      loops.every(s.bandwidthIntervalMs, 'bandwidth reading', () => meter.readOnce());
+      if (traffic.port !== 0) loops.every(s.analyticsFlushMs, 'traffic analytics flush', () => traffic.flush());
+      loops.every(ORIGIN_REFRESH_TICK_MS, 'origin address refresh', () => origins.refresh());
       await beat({ synced: false }).catch(() => undefined);
       return { mode, serving: servingCount() };
     },
@@ -432,10 +411,8 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
     health,
     /** Stops the loops; `keepHaproxy` leaves it serving (as an agent crash would). */
     async stop(options: { keepHaproxy?: boolean } = {}): Promise<void> {
-      stopped = true;
       health.markStopping();
-      for (const t of timers) clearInterval(t);
-      timers.length = 0;
+      loops.stop();
       if (flushTimer) clearTimeout(flushTimer);
       // Bounded by the listener itself (1 s, then its socket is destroyed).
       const closing = listener?.close();
