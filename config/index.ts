@@ -61,6 +61,8 @@ export interface Config {
     maxCachedWorkflows: number | undefined; bundlePath: string | undefined;
     /** The worker process's memory budget (MiB): the workflow cache is sized from it. */
     memoryMb: number;
+    /** Checks the DNS checker (worker/dns-checker.ts) runs at once. */
+    dnsCheckerConcurrency: number;
   };
   /** `required`: a domain is active only once an edge serves its certificate; `skip`: on issuance. */
   edgeDeployment: 'required' | 'skip';
@@ -272,7 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
       workflowTaskSlots: raw.HOSTGATE_WORKER_WORKFLOW_TASK_SLOTS, activitySlots: raw.HOSTGATE_WORKER_ACTIVITY_SLOTS, localActivitySlots: raw.HOSTGATE_WORKER_LOCAL_ACTIVITY_SLOTS,
       dnsActivitySlots: raw.HOSTGATE_WORKER_DNS_ACTIVITY_SLOTS,
       maxCachedWorkflows: raw.HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS, bundlePath: raw.HOSTGATE_WORKFLOW_BUNDLE,
-      memoryMb: raw.HOSTGATE_WORKER_MEMORY_MB,
+      memoryMb: raw.HOSTGATE_WORKER_MEMORY_MB, dnsCheckerConcurrency: raw.HOSTGATE_DNS_CHECKER_CONCURRENCY,
     },
     edgeDeployment: raw.HOSTGATE_EDGE_DEPLOYMENT,
     edgeDeployOverdueSeconds: raw.HOSTGATE_EDGE_DEPLOY_OVERDUE_SECONDS,

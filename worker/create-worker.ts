@@ -81,8 +81,9 @@ export async function createHostgateWorker(options: HostgateWorkerOptions): Prom
     check: activities.checkScheduled,
     signalVerify: (domainId) => signalDomainWorkflow(client, domainId, 'verify'),
     moveStep: options.config.moves.challengeZone ? (domainId) => activities.advanceMove({ domainId }) : undefined,
-    // The periodic checks' own slots: the same number the DNS task queue has.
-    concurrency: options.config.worker.dnsActivitySlots,
+    // Latency-bound (three DNS round trips and a statement each): with 20 in flight a burst of
+    // creates outran the checks on a loaded machine (bench:lifecycle, docs/scale.md).
+    concurrency: options.config.worker.dnsCheckerConcurrency,
   });
   const dns = await Worker.create({
     connection: options.connection,

@@ -41,6 +41,8 @@ export interface DnsCheckerDeps {
    */
   moveStep?: ((domainId: string) => Promise<unknown>) | undefined;
   concurrency: number;
+  /** Rows per claim (default CLAIM_BATCH). */
+  claimBatch?: number;
   sweepIntervalMs?: number;
   /** The backoff's randomness (tests pin it). */
   random?: () => number;
@@ -59,6 +61,7 @@ export function createDnsChecker(deps: DnsCheckerDeps): DnsChecker {
   const schedule = dnsScheduleRepository(deps.db);
   const outbox = workflowOutboxRepository(deps.db);
   const sweepIntervalMs = deps.sweepIntervalMs ?? 1000;
+  const claimBatch = deps.claimBatch ?? CLAIM_BATCH;
   const random = deps.random ?? Math.random;
   let stopped = false;
   let running: Promise<number> | null = null;
@@ -123,9 +126,9 @@ export function createDnsChecker(deps: DnsCheckerDeps): DnsChecker {
         });
       }
     };
-    const refill = () => (claiming ??= schedule.claimDue(CLAIM_BATCH, CHECK_LEASE_MS).then((rows) => {
+    const refill = () => (claiming ??= schedule.claimDue(claimBatch, CHECK_LEASE_MS).then((rows) => {
       queue.push(...rows);
-      if (rows.length < CLAIM_BATCH) exhausted = true;
+      if (rows.length < claimBatch) exhausted = true;
       return rows.length;
     }).finally(() => { claiming = null; }));
     const lane = async () => {
