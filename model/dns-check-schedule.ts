@@ -1,7 +1,7 @@
 // When the DNS checker (worker/dns-checker.ts) looks at a pending domain again: the same curve the
 // domain workflow used for its own checks (5 s doubling to 1 h, ±20 % jitter), counted from the
 // checks made in the current wait (`dns_check_schedule.checks`). Pure.
-import { backoff, DNS_BACKOFF_CAP, DNS_BACKOFF_FIRST, MINUTE, SECOND } from '../workflows/domain/backoff.ts';
+import { backoff, DNS_BACKOFF_CAP, DNS_BACKOFF_FIRST, MINUTE, SECOND } from './domain-backoff.ts';
 
 /**
  * How long a claimed row stays out of every checker's reach while its check runs: longer than a

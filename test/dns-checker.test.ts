@@ -11,7 +11,7 @@ import { domainsRepository } from '../db/repositories/domains.ts';
 import { organizationsRepository } from '../db/repositories/organizations.ts';
 import { createLogger } from '../logging/logger.ts';
 import { nextCheckDelay } from '../model/dns-check-schedule.ts';
-import { DNS_BACKOFF_CAP } from '../workflows/domain/backoff.ts';
+import { DNS_BACKOFF_CAP } from '../model/domain-backoff.ts';
 import { signalDomainWorkflow } from '../temporal/clients/domain.ts';
 import { createDnsChecker, type DnsCheckerDeps } from '../worker/dns-checker.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';

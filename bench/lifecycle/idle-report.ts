@@ -2,7 +2,7 @@
 // checks made against what the backoff schedule predicts, and Postgres table activity.
 import { existsSync, statSync } from 'node:fs';
 import os from 'node:os';
-import { DNS_BACKOFF_CAP, DNS_BACKOFF_FIRST } from '../../workflows/domain/backoff.ts';
+import { DNS_BACKOFF_CAP, DNS_BACKOFF_FIRST } from '../../model/domain-backoff.ts';
 import { printTable } from '../support/print.ts';
 import { fixed, int } from './figures.ts';
 import type { IdleRun } from './idle.ts';

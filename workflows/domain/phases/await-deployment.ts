@@ -7,7 +7,7 @@
 // in silence.
 import { CancellationScope } from '@temporalio/workflow';
 import { store } from '../activity-proxies.ts';
-import { backoff } from '../backoff.ts';
+import { backoff } from '../../../model/domain-backoff.ts';
 import type { DomainContext } from '../context.ts';
 
 const CHECK_FIRST_MS = 1_000;

@@ -4,7 +4,7 @@
 import { CancellationScope, patched } from '@temporalio/workflow';
 import { dueOnArrival, dueOnArrivalProblem } from '../../../model/certificate-lifetime.ts';
 import { dnsLocal, dnsLocalOptions, lifecycleStore, moveStore, store } from '../activity-proxies.ts';
-import { backoff, CERT_BACKOFF_CAP, CERT_BACKOFF_FIRST, CERT_MAX_FAILURES } from '../backoff.ts';
+import { backoff, CERT_BACKOFF_CAP, CERT_BACKOFF_FIRST, CERT_MAX_FAILURES } from '../../../model/domain-backoff.ts';
 import type { DomainContext } from '../context.ts';
 import { awaitDeployment } from './await-deployment.ts';
 import { lifetimeAware, usable, waitForBrake } from './certificate-pace.ts';

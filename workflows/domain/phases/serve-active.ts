@@ -5,7 +5,7 @@
 import { CancellationScope } from '@temporalio/workflow';
 import { customTakeoverAt, dueOnArrival, dueOnArrivalProblem, expiryNoticeTimes, renewsAt } from '../../../model/certificate-lifetime.ts';
 import { dnsLocal, dnsLocalOptions, lifecycleStore, store } from '../activity-proxies.ts';
-import { ACTIVE_DNS_RECHECK, backoff, CERT_BACKOFF_CAP, CERT_BACKOFF_FIRST, renewalTime } from '../backoff.ts';
+import { ACTIVE_DNS_RECHECK, backoff, CERT_BACKOFF_CAP, CERT_BACKOFF_FIRST, renewalTime } from '../../../model/domain-backoff.ts';
 import type { DomainContext } from '../context.ts';
 import { expiryNotices, lifetimeAware, waitForBrake } from './certificate-pace.ts';
 import { takeOverLapsing } from './custom-certificate.ts';

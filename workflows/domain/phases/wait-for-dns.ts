@@ -15,7 +15,7 @@ import type { VerifyAndIssueResult } from '../../../activities/verify-and-issue.
 import { dnsBackground, dnsBackgroundOptions, lifecycleStore, moveLocal, moveLocalOptions, store, verifyLocal, verifyLocalOptions } from '../activity-proxies.ts';
 import { dueOnArrival, dueOnArrivalProblem } from '../../../model/certificate-lifetime.ts';
 import { lifetimeAware } from './certificate-pace.ts';
-import { backoff, DNS_BACKOFF_CAP, DNS_BACKOFF_FIRST, DNS_GIVE_UP_AFTER } from '../backoff.ts';
+import { backoff, DNS_BACKOFF_CAP, DNS_BACKOFF_FIRST, DNS_GIVE_UP_AFTER } from '../../../model/domain-backoff.ts';
 import { MAX_TURNS_PER_RUN, type DomainContext } from '../context.ts';
 
 /**

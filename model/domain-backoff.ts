@@ -1,5 +1,6 @@
-// Wait schedules of the domain lifecycle. Pure and deterministic inside a workflow (the sandbox
-// seeds Math.random per run), so replays compute the same delays.
+// Wait schedules of the domain lifecycle, shared by its workflow and the workers' DNS checker
+// (model/dns-check-schedule.ts). Pure and deterministic inside a workflow (the sandbox seeds
+// Math.random per run), so replays compute the same delays.
 
 export const SECOND = 1000;
 export const MINUTE = 60 * SECOND;
