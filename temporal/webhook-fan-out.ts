@@ -8,8 +8,7 @@
 // transition reaches the receiver in milliseconds; plus a sweep every second in case a
 // notification was missed (listener reconnecting, notification before LISTEN). Several workers can
 // run it side by side.
-import pg from 'pg';
-import { endClient, LISTEN_CONNECT_MS, listenWithin } from '../db/listen-client.ts';
+import { createNotifiedSweep } from '../db/notified-sweep.ts';
 import type { Db } from '../db/pool.ts';
 import { webhookDeliveriesRepository } from '../db/repositories/webhook-deliveries.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -48,11 +47,6 @@ export function createWebhookFanOut(deps: {
   const sweepIntervalMs = deps.sweepIntervalMs ?? 1000;
   const options = deps.searchAttributes === false ? { searchAttributes: false } : {};
   let stopped = false;
-  let running: Promise<number> | null = null;
-  let again = false;
-  let sweepTimer: NodeJS.Timeout | null = null;
-  let listener: pg.Client | null = null;
-  let reconnectTimer: NodeJS.Timeout | null = null;
   // Outbox rows to dispatch, oldest first, kicked in small slices a few at a time; the fan-out
   // pauses while enough are waiting. A burst of thousands of concurrent starts would make the
   // server finish every start before running any delivery (the first receiver would wait for the
@@ -88,84 +82,22 @@ export function createWebhookFanOut(deps: {
     }
   }
 
-  /** Runs a drain, or asks the running one to go again (a wake-up during a drain is not lost). */
-  function wake(): Promise<number> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      let total = 0;
-      do {
-        again = false;
-        try {
-          total += await drain();
-        } catch (error) {
-          deps.logger.warn({ err: String(error) }, 'webhook fan-out failed; the next sweep retries');
-        }
-      } while (again && !stopped);
-      return total;
-    })().finally(() => { running = null; });
-    return running;
-  }
-
-  async function listen(): Promise<void> {
-    if (!deps.databaseUrl || stopped) return;
-    // Bounded connect and LISTEN: a Postgres frozen after accepting the connection would otherwise
-    // hold this attempt for ever, and with it the reconnect path.
-    const client = new pg.Client({ connectionString: deps.databaseUrl, connectionTimeoutMillis: LISTEN_CONNECT_MS, keepAlive: true });
-    let lost = false;
-    const retry = () => {
-      if (lost) return;
-      lost = true;
-      if (listener === client) listener = null;
-      void endClient(client);
-      if (!stopped && !reconnectTimer) reconnectTimer = setTimeout(() => { reconnectTimer = null; void listen(); }, 1000);
-    };
-    client.on('error', (error) => {
-      deps.logger.warn({ err: String(error) }, 'webhook fan-out listener lost; reconnecting');
-      retry();
-    });
-    client.on('end', () => { if (!stopped) retry(); });
-    client.on('notification', () => { void wake(); });
-    try {
-      await client.connect();
-      await listenWithin(client, EVENTS_CHANNEL);
-      if (stopped) { await endClient(client); return; }
-      listener = client;
-      // Events committed while not listening.
-      void wake();
-    } catch (error) {
-      deps.logger.warn({ err: String(error) }, 'webhook fan-out could not listen; sweeping only until it can');
-      retry();
-    }
-  }
+  const sweep = createNotifiedSweep({ what: 'webhook fan-out', channel: EVENTS_CHANNEL, databaseUrl: deps.databaseUrl, sweepIntervalMs, logger: deps.logger, drain });
 
   return {
-    runOnce: wake,
+    runOnce: () => sweep.wake(),
     async start() {
       stopped = false;
-      // Not awaited: the worker awaits start() before it polls Temporal, and a Postgres that does
-      // not answer must not keep it from running its other work. The sweep below delivers without
-      // LISTEN (later), and listen() keeps reconnecting until it works.
-      void listen();
-      const tick = () => {
-        if (stopped) return;
-        void wake().finally(() => { if (!stopped) sweepTimer = setTimeout(tick, sweepIntervalMs); });
-      };
-      sweepTimer = setTimeout(tick, sweepIntervalMs);
+      // Not awaited inside: the worker awaits start() before it polls Temporal, and a Postgres that
+      // does not answer must not keep it from running its other work. The sweep delivers without
+      // LISTEN, and the listener keeps reconnecting until it works.
+      sweep.start(sweepIntervalMs);
     },
     async stop() {
       stopped = true;
-      if (sweepTimer) clearTimeout(sweepTimer);
-      if (reconnectTimer) clearTimeout(reconnectTimer);
-      const client = listener;
-      listener = null;
-      // Bounded: a frozen Postgres never answers pg's end(), and the worker's shutdown awaits this
-      // (db/listen-client.ts).
-      if (client) await endClient(client);
+      // Lets a drain waiting for room in the queue see the stop before the sweep awaits it.
       pump();
-      await running;
+      await sweep.stop();
       // What was fanned out is dispatched before stopping (else the dispatcher's sweep would).
       while (kicks.size) await Promise.all(kicks);
     },

@@ -14,8 +14,7 @@
 // Wake-up: LISTEN on `hostgate_dns_checks` (the schedule trigger notifies at the commit of a
 // domain entering `pending_dns`), plus a sweep every `sweepIntervalMs` for the slots that come due
 // and any notification missed.
-import pg from 'pg';
-import { endClient, LISTEN_CONNECT_MS, listenWithin } from '../db/listen-client.ts';
+import { createNotifiedSweep } from '../db/notified-sweep.ts';
 import type { Db } from '../db/pool.ts';
 import { DNS_CHECKS_CHANNEL, dnsScheduleRepository, type CheckDone, type ClaimedCheck } from '../db/repositories/dns-schedule.ts';
 import { workflowOutboxRepository } from '../db/repositories/workflow-outbox.ts';
@@ -64,11 +63,6 @@ export function createDnsChecker(deps: DnsCheckerDeps): DnsChecker {
   const claimBatch = deps.claimBatch ?? CLAIM_BATCH;
   const random = deps.random ?? Math.random;
   let stopped = false;
-  let running: Promise<number> | null = null;
-  let again = false;
-  let sweepTimer: NodeJS.Timeout | null = null;
-  let listener: pg.Client | null = null;
-  let reconnectTimer: NodeJS.Timeout | null = null;
 
   /** One check: its next slot (null: leave the row to its lease, the check could not be made). */
   async function checkOne(row: ClaimedCheck): Promise<CheckDone | null> {
@@ -156,75 +150,17 @@ export function createDnsChecker(deps: DnsCheckerDeps): DnsChecker {
     return checks;
   }
 
-  /** Runs a drain, or asks the running one to go again (a wake-up during a drain is not lost). */
-  function wake(): Promise<number> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      let total = 0;
-      do {
-        again = false;
-        try {
-          total += await drain();
-        } catch (error) {
-          deps.logger.warn({ err: String(error) }, 'DNS checker failed; the next sweep retries');
-        }
-      } while (again && !stopped);
-      return total;
-    })().finally(() => { running = null; });
-    return running;
-  }
-
-  async function listen(): Promise<void> {
-    if (!deps.databaseUrl || stopped) return;
-    const client = new pg.Client({ connectionString: deps.databaseUrl, connectionTimeoutMillis: LISTEN_CONNECT_MS, keepAlive: true });
-    let lost = false;
-    const retry = () => {
-      if (lost) return;
-      lost = true;
-      if (listener === client) listener = null;
-      void endClient(client);
-      if (!stopped && !reconnectTimer) reconnectTimer = setTimeout(() => { reconnectTimer = null; void listen(); }, 1000);
-    };
-    client.on('error', (error) => {
-      deps.logger.warn({ err: String(error) }, 'DNS checker listener lost; reconnecting');
-      retry();
-    });
-    client.on('end', () => { if (!stopped) retry(); });
-    client.on('notification', () => { void wake(); });
-    try {
-      await client.connect();
-      await listenWithin(client, DNS_CHECKS_CHANNEL);
-      if (stopped) { await endClient(client); return; }
-      listener = client;
-      void wake();
-    } catch (error) {
-      deps.logger.warn({ err: String(error) }, 'DNS checker could not listen; sweeping only until it can');
-      retry();
-    }
-  }
+  const sweep = createNotifiedSweep({ what: 'DNS checker', channel: DNS_CHECKS_CHANNEL, databaseUrl: deps.databaseUrl, sweepIntervalMs, logger: deps.logger, drain });
 
   return {
-    runOnce: wake,
+    runOnce: () => sweep.wake(),
     start() {
       stopped = false;
-      void listen();
-      const tick = () => {
-        if (stopped) return;
-        void wake().finally(() => { if (!stopped) sweepTimer = setTimeout(tick, sweepIntervalMs); });
-      };
-      sweepTimer = setTimeout(tick, 0);
+      sweep.start(0);
     },
     async stop() {
       stopped = true;
-      if (sweepTimer) clearTimeout(sweepTimer);
-      if (reconnectTimer) clearTimeout(reconnectTimer);
-      const client = listener;
-      listener = null;
-      if (client) await endClient(client);
-      await running;
+      await sweep.stop();
     },
   };
 }
