@@ -123,6 +123,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/domains/{id}/certificate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Serve the domain with your own certificate instead of a managed one
+         * @description Puts your own certificate (PEM chain and unencrypted private key) in place for the domain. It must name the hostname in its subjectAltName (a wildcard covers one label), be within its validity, chain to a public root or to a CA the operator configured, and have an RSA key of 2048 bits or more or an EC P-256/P-384 key; each refusal has its own `422` code. The key is stored encrypted. The edge serves it within about 2 s (on a domain in `pending_certificate`, the domain then goes `active`), and Hostgate orders no certificate for the domain while it is in place. `certificate.source` reads `custom`; `certificate.renews_at` is when, if the domain's DNS points at Hostgate, a managed certificate is ordered to replace it before it lapses (3 days before `not_after`): put a renewed one before then to keep yours. `hostname.certificate_expiring` goes out 14 and 3 days before it expires. A second PUT replaces the first.
+         */
+        put: operations["domains.putCertificate"];
+        post?: never;
+        /**
+         * Stop serving your own certificate: back to managed certificates
+         * @description Takes your own certificate out of place: Hostgate orders a managed certificate for the domain (it needs the domain's DNS to point at Hostgate) and serves it once stored. Until then your certificate, if still valid, stays served (`certificate.source` reads `custom` meanwhile). A domain with none in place answers the same, unchanged.
+         */
+        delete: operations["domains.deleteCertificate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -906,7 +930,7 @@ export interface components {
         /** @description Certificate track, independent of `status`, with the facts of the newest certificate */
         CertificateTrack: {
             status: components["schemas"]["CertificateStatus"];
-            /** @description How the certificate is validated; null before anything started */
+            /** @description How the certificate is validated; null before anything started, and while your own certificate (`source: custom`) is served */
             method: components["schemas"]["CertificateMethod"] | null;
             /** @description What blocks this track; null when nothing does */
             problem: components["schemas"]["TrackProblem"] | null;
@@ -922,7 +946,7 @@ export interface components {
             issuer: string | null;
             /** @description Where it comes from; null while the domain has none */
             source: components["schemas"]["CertificateSource"] | null;
-            /** @description When its renewal is due (two thirds of its lifetime; docs/api-decisions.md, "Certificate lifecycle"); null while the domain has none */
+            /** @description When its renewal is due (two thirds of its lifetime; docs/api-decisions.md, "Certificate lifecycle"). For your own certificate (`source: custom`): when a managed certificate is ordered to replace it if the domain's DNS points at Hostgate (3 days before `not_after`; PUT /v1/domains/{id}/certificate). Null while the domain has none */
             renews_at: string | null;
         };
         /** @description An HTTPS origin of your application that customer hostnames are served from */
@@ -3186,6 +3210,316 @@ export interface operations {
         responses: {
             /** @description The check is queued; the domain as it is now */
             202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `domain_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_in_use`, `domain_deleted` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_reused` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "domains.putCertificate": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Stable business key of 1–128 printable ASCII characters, reused on retries of the same request; kept 24 h */
+                "idempotency-key": string;
+            };
+            path: {
+                /** @description The domain's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Your own certificate for the hostname, with its private key */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description PEM: the certificate for the hostname first, then the intermediate certificates up to (not necessarily including) the root; at most 10 certificates */
+                    certificate: string;
+                    /** @description PEM, unencrypted (PKCS#8, PKCS#1 or SEC1): the certificate's private key, RSA of 2048 bits or more or EC P-256/P-384. Stored encrypted; never shown again */
+                    private_key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The domain, with the certificate in place */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_request`, `api_key_in_query`, `idempotency_key_missing`, `idempotency_key_invalid` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `domain_not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_in_use`, `domain_deleted` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_key_reused`, `certificate_unparseable`, `private_key_unparseable`, `certificate_key_mismatch`, `certificate_key_too_weak`, `certificate_key_unsupported`, `certificate_hostname_mismatch`, `certificate_expired`, `certificate_not_yet_valid`, `certificate_untrusted` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "domains.deleteCertificate": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Stable business key of 1–128 printable ASCII characters, reused on retries of the same request; kept 24 h */
+                "idempotency-key": string;
+            };
+            path: {
+                /** @description The domain's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain; its certificate facts change when the managed certificate is stored */
+            200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];

@@ -47,7 +47,7 @@ export type WithResponse<T> = T & {
     readonly lastResponse: ResponseMeta;
 };
 export interface Request {
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
     path: string;
     query?: Record<string, string | number | boolean | undefined | null> | undefined;
     body?: unknown;

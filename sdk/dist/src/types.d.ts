@@ -62,6 +62,7 @@ export type DomainListParams = QueryParams<'/v1/domains', 'get'> & {
     [key: `metadata[${string}]`]: string;
 };
 export type DomainUpdateParams = RequestBody<'/v1/domains/{id}', 'patch'>;
+export type DomainCertificateParams = RequestBody<'/v1/domains/{id}/certificate', 'put'>;
 export type DomainMetadata = Schemas['DomainMetadata'];
 export type DomainRedirect = Schemas['DomainRedirect'];
 export type DomainTls = Schemas['DomainTls'];

@@ -1,6 +1,6 @@
 import type { PageList } from '../pagination.ts';
 import type { ReadOptions, WithResponse, WriteOptions } from '../transport.ts';
-import type { Domain, DomainAnalytics, DomainAnalyticsParams, DomainCreateParams, DomainDetail, DomainListParams, DomainPair, DomainUpdateParams } from '../types.ts';
+import type { Domain, DomainAnalytics, DomainAnalyticsParams, DomainCertificateParams, DomainCreateParams, DomainDetail, DomainListParams, DomainPair, DomainUpdateParams } from '../types.ts';
 import { Resource } from './resource.ts';
 /** Your customers' hostnames: DNS instructions, verification, certificate, status. */
 export declare class Domains extends Resource {
@@ -27,6 +27,15 @@ export declare class Domains extends Resource {
     delete(id: string, options: WriteOptions): Promise<WithResponse<Domain>>;
     /** POST /v1/domains/{id}/verify: check DNS now instead of at the next backoff step (202). */
     verify(id: string, options: WriteOptions): Promise<WithResponse<Domain>>;
+    /**
+     * PUT /v1/domains/{id}/certificate: your own certificate (PEM chain, unencrypted PEM key) in
+     * place of a managed one; served within ~2 s. `certificate.renews_at` then says when a managed
+     * one replaces it if DNS points at Hostgate (3 days before it lapses). Each refusal is its own
+     * 422 code (`certificate_untrusted`, `certificate_hostname_mismatch`, …).
+     */
+    putCertificate(id: string, params: DomainCertificateParams, options: WriteOptions): Promise<WithResponse<Domain>>;
+    /** DELETE /v1/domains/{id}/certificate: back to managed certificates (yours is served until one is stored). */
+    deleteCertificate(id: string, options: WriteOptions): Promise<WithResponse<Domain>>;
     /**
      * GET /v1/domains/{id}/analytics: requests, status classes, bytes and origin-time percentiles per
      * `interval` (minute ≤ 48 h, hour ≤ 31 days, day ≤ 400 days) over [`from`, `to`).

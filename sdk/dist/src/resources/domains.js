@@ -39,6 +39,19 @@ export class Domains extends Resource {
         return this.one({ method: 'POST', path: pathOf('domains', id, '/verify'), idempotencyKey: options?.idempotencyKey, options });
     }
     /**
+     * PUT /v1/domains/{id}/certificate: your own certificate (PEM chain, unencrypted PEM key) in
+     * place of a managed one; served within ~2 s. `certificate.renews_at` then says when a managed
+     * one replaces it if DNS points at Hostgate (3 days before it lapses). Each refusal is its own
+     * 422 code (`certificate_untrusted`, `certificate_hostname_mismatch`, …).
+     */
+    async putCertificate(id, params, options) {
+        return this.one({ method: 'PUT', path: pathOf('domains', id, '/certificate'), body: params, idempotencyKey: options?.idempotencyKey, options });
+    }
+    /** DELETE /v1/domains/{id}/certificate: back to managed certificates (yours is served until one is stored). */
+    async deleteCertificate(id, options) {
+        return this.one({ method: 'DELETE', path: pathOf('domains', id, '/certificate'), idempotencyKey: options?.idempotencyKey, options });
+    }
+    /**
      * GET /v1/domains/{id}/analytics: requests, status classes, bytes and origin-time percentiles per
      * `interval` (minute ≤ 48 h, hour ≤ 31 days, day ≤ 400 days) over [`from`, `to`).
      */
