@@ -75,6 +75,8 @@ describe('Content-Type: application/json with an empty body', () => {
     const calls: Record<string, () => Promise<{ statusCode: number; body: string }>> = {
       'DELETE /v1/destinations/{id}': async () => send('DELETE', `/v1/destinations/${await destination()}`),
       'DELETE /v1/domains/{id}': async () => send('DELETE', `/v1/domains/${await domain()}`),
+      // With no custom certificate in place: the domain unchanged (a DELETE is idempotent).
+      'DELETE /v1/domains/{id}/certificate': async () => send('DELETE', `/v1/domains/${await domain()}/certificate`),
       'POST /v1/domains/{id}/verify': async () => send('POST', `/v1/domains/${await domain()}/verify`),
       'DELETE /v1/webhook-endpoints/{id}': async () => send('DELETE', `/v1/webhook-endpoints/${await endpoint()}`),
       'POST /v1/webhook-endpoints/{id}/rotate-secret': async () => send('POST', `/v1/webhook-endpoints/${await endpoint()}/rotate-secret`),
