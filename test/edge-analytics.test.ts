@@ -134,8 +134,9 @@ describe('edge traffic analytics', () => {
     const s = summarize(c);
     expect(s.origin_ms_p50).toBeGreaterThanOrEqual(50 * 0.975);
     expect(s.origin_ms_p50).toBeLessThanOrEqual(200 * 1.025 + 15);
-    near(0.95, 200);
-    // The slowest of 40 on a loaded machine can be a scheduling outlier: p99 only from below.
+    // p95 and p99 of 40 are the two slowest requests: on a loaded machine one can be a scheduling
+    // outlier (230 ms seen for a 200 ms delay in a clean-clone CI run), so only from below.
+    expect(histogramQuantile(c.origin_ms, 0.95)!).toBeGreaterThanOrEqual(200 * 0.975);
     expect(s.origin_ms_p99).toBeGreaterThanOrEqual(200 * 0.975);
   });
 
