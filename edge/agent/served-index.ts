@@ -31,11 +31,7 @@ export class ServedIndex {
     }
     // A host stays listed under a domain it left: domainByHost in the agent keeps that link too
     // (bandwidth), and a targeted pass checks each listed host against `served` anyway.
-    if (now?.domainId) {
-      const hosts = this.byDomain.get(now.domainId) ?? new Set<string>();
-      hosts.add(hostname);
-      this.byDomain.set(now.domainId, hosts);
-    }
+    if (now?.domainId) this.link(now.domainId, hostname);
   }
 
   /** Remembers that `hostname` belongs to `domainId` (a change that carries no route yet). */
