@@ -8,15 +8,16 @@
 // Phases:
 //   throughput   keep-alive GETs of a 1 KB response, `--connections` at a time, for `--duration`
 //                seconds: through the edge, and directly to the same origin, same client, same
-//                settings, in `--rounds` interleaved rounds (the order alternates) →
-//                edge_vs_direct (median of the rounds' req/s ratios), p99 added by the edge. The
+//                settings, in max(9, 3 × `--rounds`) interleaved pairs of half-`--duration` runs (the
+//                order alternates) → edge_vs_direct (median of the pairs' req/s ratios, request log
+//                on, with its quartiles), p99 added by the edge. The
 //                client is h2load (`nghttp2-client`) when installed, else autocannon (`--client`).
 //                Every run also reports the CPU each process used per request (client, HAProxy,
 //                origin, from /proc) and how many connections the origin accepted: on a machine
 //                where all three share the cores, that accounting — not req/s alone — says what
 //                the edge costs, and `cpu_bound_ratio` is the ratio it implies when CPU is all
 //                that limits both runs. Two CPU layouts (`--layouts`): edge-own-core (HAProxy
-//                pinned alone on a CPU, client and origin on another, in both runs: the
+//                and its agent pinned alone on a CPU, client and origin on another, in both runs: the
 //                production shape, the headline ratio) and shared-cores (everything on every CPU).
 //   handshakes   new TLS connections per second to the edge (full handshake each, no resumption;
 //                the client's own handshake cost is part of the figure).
@@ -24,7 +25,8 @@
 //   scale        N hostnames with certificates (self-signed EC P-256, one key): a fresh agent's
 //                boot to serving all, HAProxy RSS, then adding one hostname at runtime (commit →
 //                served) p50/p99 beside the N.
-//   analytics    request log on vs off (two edges, alternating rounds), agent CPU per 10k requests,
+//   analytics    request log on vs off (two edges, the same alternating short pairs; HAProxy's own
+//                CPU µs per request on vs off beside the req/s ratio), agent CPU per 10k requests,
 //                completeness over the bench, the 24 h-of-minutes analytics read (bench/support/edge-analytics.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -45,7 +47,7 @@ import { h2loadAvailable, h2loadInstallHint, runLoad, type LoadClient, type Load
 import { allCpus, pinTree, tasksetAvailable } from './support/cpu-pinning.ts';
 import { machineBusySeconds, pssOf, rssOf, treeUsage } from './support/proc-sampler.ts';
 import { cleanup, connectBenchPostgres, errorText, intArg, onCleanup, progress } from './support/run.ts';
-import { analyticsPhase } from './support/edge-analytics.ts';
+import { agentPid, analyticsPhase } from './support/edge-analytics.ts';
 import { insertServed, selfSigned } from './support/edge-certificates.ts';
 
 const { values: args } = parseArgs({
@@ -71,6 +73,12 @@ const connections = intArg('connections', args.connections, 1, 1000);
 const scaleHostnames = intArg('hostnames', args.hostnames, 10, 200_000);
 const samples = intArg('samples', args.samples, 5, 10_000);
 const rounds = intArg('rounds', args.rounds, 1, 50);
+// The req/s ratios (edge ÷ direct, logging on ÷ off) come from short back-to-back pairs, three per
+// round asked (at least 9), each run half --duration (at least 2 s): about the wall time of
+// --rounds full-length rounds, three times the pairs, so one burst of other work on a shared
+// machine moves one pair, not the median (docs/analytics.md, "Cost of the request log").
+const pairs = Math.max(9, rounds * 3);
+const pairSeconds = Math.max(2, Math.round(duration / 2));
 const allPhases = ['throughput', 'analytics', 'handshakes', 'deployment', 'scale'] as const;
 const phases = new Set(args.phases.split(',').map((p) => p.trim()));
 if ([...phases].some((p) => !(allPhases as readonly string[]).includes(p))) {
@@ -175,7 +183,8 @@ async function main(): Promise<Record<string, unknown>> {
   await insertServed(db, org, destination, [{ hostname: 'shop.bench.test', certPem: await selfSigned('shop.bench.test') }]);
 
   // HAProxy's threads as in production (0: one per CPU) unless HOSTGATE_EDGE_THREADS says otherwise.
-  const edgeEnv = { HOSTGATE_EDGE_THREADS: process.env.HOSTGATE_EDGE_THREADS ?? '0', HOSTGATE_EDGE_START_TIMEOUT_MS: '600000', HOSTGATE_EDGE_ANALYTICS_FLUSH_MS: '1000' };
+  // The request log on (as in production): edge_vs_direct is measured with it (issue 24).
+  const edgeEnv = { HOSTGATE_EDGE_TRAFFIC_LOG: 'on', HOSTGATE_EDGE_THREADS: process.env.HOSTGATE_EDGE_THREADS ?? '0', HOSTGATE_EDGE_START_TIMEOUT_MS: '600000', HOSTGATE_EDGE_ANALYTICS_FLUSH_MS: '1000' };
   const benchStart = new Date(Date.now() - 60_000);
   let edge: EdgeProcess = await startEdgeProcess({ databaseUrl: benchUrl, resolvers: dns.server, originCaFile: originCa.certPath, env: edgeEnv });
   onCleanup('edge', async () => { await edge.stop(); await edge.cleanup(); });
@@ -187,9 +196,9 @@ async function main(): Promise<Record<string, unknown>> {
     if (!proc) throw new Error('cannot read HAProxy\'s processes from its master socket');
     return treeUsage(proc.masterPid).cpuSeconds; // the master and its worker
   };
-  const measured = async (target: LoadTarget): Promise<MeasuredRun> => {
+  const measured = async (target: LoadTarget, seconds = duration): Promise<MeasuredRun> => {
     const [origin0, haproxy0, busy0, counters0, t0] = [treeUsage(origin.pid!).cpuSeconds, await haproxyCpuSeconds(), machineBusySeconds(), await originCounters(), performance.now()];
-    const r = await runLoad(client, target, connections, duration);
+    const r = await runLoad(client, target, connections, seconds);
     const [origin1, haproxy1, busy1, counters1, t1] = [treeUsage(origin.pid!).cpuSeconds, await haproxyCpuSeconds(), machineBusySeconds(), await originCounters(), performance.now()];
     const per = (cpuSeconds: number) => round((cpuSeconds / Math.max(1, r.total)) * 1e6, 1);
     return {
@@ -226,6 +235,10 @@ async function main(): Promise<Record<string, unknown>> {
     if (layout === 'edge-own-core') {
       pinTree(process.pid, last); // this process (autocannon, and h2load's runs inherit it)
       pinTree(origin.pid!, last);
+      // The edge machine's work is HAProxy's and its agent's (the request log is parsed and counted
+      // there): both on CPU 0. Left with the client, the agent took its CPU from the client.
+      const agent = agentPid(edge.stateDir);
+      if (agent) pinTree(agent, '0');
       pinTree(await haproxyMasterPid(), '0');
     } else {
       for (const pid of [process.pid, origin.pid!, await haproxyMasterPid()]) pinTree(pid, allCpus());
@@ -249,15 +262,15 @@ async function main(): Promise<Record<string, unknown>> {
     const viaEdgeTarget: LoadTarget = { address: '127.0.0.1', port: edge.port, hostname: 'shop.bench.test' };
     await applyLayout(layout);
     progress(`throughput, ${layout === 'edge-own-core' ? `layout edge-own-core: HAProxy (${runningThreads === '0' ? os.cpus().length : runningThreads} thread) alone on CPU 0, client and origin together on CPU ${os.cpus().length - 1}` : `layout shared-cores: client, HAProxy (${threads} threads) and origin share every CPU`}`);
-    progress(`  ${client}, ${connections} keep-alive connections, ${duration} s per run, ${rounds} round(s) of edge and direct (order alternating)`);
+    progress(`  ${client}, ${connections} keep-alive connections, request log on, ${pairSeconds} s per run, ${pairs} pairs of edge and direct (order alternating)`);
     // Warm-up, both paths, as long as a measured run (up to 10 s): with 3 s the first measured
     // round was still the lowest of every run (JIT, TLS session caches, allocator warming).
     await runLoad(client, viaEdgeTarget, connections, Math.min(duration, 10));
     await runLoad(client, directTarget, connections, Math.min(duration, 10));
-    for (let i = 0; i < rounds; i++) {
+    for (let i = 0; i < pairs; i++) {
       const order = i % 2 === 0 ? (['edge', 'direct'] as const) : (['direct', 'edge'] as const);
       for (const which of order) {
-        const m = await measured(which === 'edge' ? viaEdgeTarget : directTarget);
+        const m = await measured(which === 'edge' ? viaEdgeTarget : directTarget, pairSeconds);
         (which === 'edge' ? edgeRuns : directRuns).push(m);
         progress(`  round ${i + 1} ${describeRun(which, m)}`);
       }
@@ -288,16 +301,17 @@ async function main(): Promise<Record<string, unknown>> {
   // If CPU alone limited both runs, req/s would be inversely proportional to the CPU a request
   // costs on this machine, all processes together.
   const cpuBoundRatio = edgeCpu && directCpu ? round((directCpu.client + directCpu.origin) / (edgeCpu.client + edgeCpu.haproxy + edgeCpu.origin), 3) : null;
-  for (const [layout, r] of byLayout) progress(`  ${layout}: edge_vs_direct ${layoutRatio(layout)} (median of ${rounds})`);
+  const layoutQuartiles = (layout: Layout) => { const r = byLayout.get(layout); return r && r.ratios.length ? [round(pct(r.ratios, 25), 3), round(pct(r.ratios, 75), 3)] : null; };
+  for (const [layout] of byLayout) progress(`  ${layout}: edge_vs_direct ${layoutRatio(layout)} (median of ${pairs} pairs, quartiles ${layoutQuartiles(layout)?.join('–')}), request log on`);
   if (accounting.edgeRuns.length) {
     progress(`  CPU µs per request (${byLayout.has('shared-cores') ? 'shared-cores' : 'edge-own-core'} runs, medians): edge ${JSON.stringify(edgeCpu)}, direct ${JSON.stringify(directCpu)} → cpu_bound_ratio ${cpuBoundRatio} (the ratio CPU alone would allow with all three on the same cores)`);
   }
 
   // --- analytics: logging on ÷ off, agent CPU, completeness, the 24 h read (issue 24) ---------
   const analytics = phases.has('analytics') ? await analyticsPhase({
-    on: edge, rounds, samples, db, organizationId: org, destinationId: destination, since: benchStart, log: progress,
+    on: edge, rounds, duration, samples, db, organizationId: org, destinationId: destination, since: benchStart, log: progress,
     startOff: () => startEdgeProcess({ databaseUrl: benchUrl, resolvers: dns.server, originCaFile: originCa.certPath, env: { ...edgeEnv, HOSTGATE_EDGE_TRAFFIC_LOG: 'off' } }),
-    run: (port) => runLoad(client, { address: '127.0.0.1', port, hostname: 'shop.bench.test' }, connections, duration),
+    run: (port, seconds) => runLoad(client, { address: '127.0.0.1', port, hostname: 'shop.bench.test' }, connections, seconds),
   }) : {};
 
   // --- handshakes ---------------------------------------------------------------------------
@@ -336,10 +350,12 @@ async function main(): Promise<Record<string, unknown>> {
   if (deployment.length) progress(`deployment latency (commit → served), ${samples} samples: p50 ${round(pct(deployment, 50))} ms, p99 ${round(pct(deployment, 99))} ms`);
 
   const throughputFigures = {
-    client, connections, duration_s: duration, rounds,
+    client, connections, duration_s: duration, rounds, pairs, pair_seconds: pairSeconds,
     edge_rps: medianOf(edgeRuns, (m) => m.rps), direct_rps: medianOf(directRuns, (m) => m.rps),
     edge_vs_direct: ratios.length ? round(median(ratios), 3) : null,
     edge_vs_direct_layout: headlineLayout,
+    edge_vs_direct_request_log: edgeEnv.HOSTGATE_EDGE_TRAFFIC_LOG,
+    edge_vs_direct_quartiles: headlineLayout ? layoutQuartiles(headlineLayout) : null,
     edge_vs_direct_rounds: ratios.map((r) => round(r, 3)),
     edge_vs_direct_edge_own_core: layoutRatio('edge-own-core'),
     edge_vs_direct_shared_cores: layoutRatio('shared-cores'),
