@@ -30,6 +30,10 @@ const variants: Record<string, { ring: boolean; log?: string; rings?: number }> 
   ring: { ring: true },
   // The format before this change, kept to compare (agent parser still reads it: hg1).
   'ring-hg1': { ring: true, log: 'hg1 %ST %U %B %Tr %Ta %HV %sslv %ts %[var(txn.counted)] %[var(txn.route),field(3,|)] %[var(txn.host)]' },
+  // The built-in aliases only (no %[sample]): what the three sample fields cost.
+  'ring-alias': { ring: true, log: 'hg1 %ST %U %B %Tr %Ta %HV %sslv %ts' },
+  // The domain id from a variable the frontend set once (no converter at log time).
+  'ring-domvar': { ring: true, log: 'hg1 %ST %U %B %Tr %Ta %HV %sslv %ts %[var(txn.counted)] %[var(txn.domain)] %[var(txn.host)]' },
   // Only the constant prefix: what the ring and forwarder cost with no fields to build.
   'ring-const': { ring: true, log: 'hg1' },
   // Two rings, every other line to each (`sample`): each ring's lock is taken by half the lines.
