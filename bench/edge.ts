@@ -237,8 +237,9 @@ async function main(): Promise<Record<string, unknown>> {
       pinTree(origin.pid!, last);
       // The edge machine's work is HAProxy's and its agent's (the request log is parsed and counted
       // there): both on CPU 0. Left with the client, the agent took its CPU from the client.
+      // BENCH_EDGE_AGENT_CPU=client keeps the agent on the client's CPU (as before 2026-11-27), to compare.
       const agent = agentPid(edge.stateDir);
-      if (agent) pinTree(agent, '0');
+      if (agent && process.env.BENCH_EDGE_AGENT_CPU !== 'client') pinTree(agent, '0');
       pinTree(await haproxyMasterPid(), '0');
     } else {
       for (const pid of [process.pid, origin.pid!, await haproxyMasterPid()]) pinTree(pid, allCpus());
