@@ -236,7 +236,7 @@ async function main(): Promise<Record<string, unknown>> {
       pinTree(process.pid, last); // this process (autocannon, and h2load's runs inherit it)
       pinTree(origin.pid!, last);
       // The edge machine's work is HAProxy's and its agent's (the request log is parsed and counted
-      // there): both on CPU 0. Left with the client, the agent took its CPU from the client.
+      // there): both on CPU 0 (measured: the ratio is the same with the agent on the client's CPU).
       // BENCH_EDGE_AGENT_CPU=client keeps the agent on the client's CPU (as before 2026-11-27), to compare.
       const agent = agentPid(edge.stateDir);
       if (agent && process.env.BENCH_EDGE_AGENT_CPU !== 'client') pinTree(agent, '0');
