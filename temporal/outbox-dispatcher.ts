@@ -44,6 +44,12 @@ function describe(error: unknown): string {
 export interface OutboxDispatcher {
   /** Dispatches the given rows now (or every pending row); resolves when done, never rejects. */
   kick(ids?: readonly number[]): Promise<void>;
+  /**
+   * Dispatches exactly these rows now, without waiting to merge with other kicks: for a caller
+   * that already batches and keeps several slices in flight (the webhook fan-out), where a merge
+   * would turn its slices back into one batch that waits for its slowest start.
+   */
+  dispatch(ids: readonly number[]): Promise<void>;
   /** Sweeps pending rows and re-queues starts for live domains without a workflow. */
   reconcile(): Promise<{ dispatched: number; requeued: number }>;
   startLoop(intervalMs: number): void;
@@ -148,6 +154,11 @@ export function createOutboxDispatcher(deps: {
         });
       }
       const run = (ids ? flush! : sharedSweep()).catch((error: unknown) => deps.logger.warn({ err: String(error) }, 'outbox kick failed; the sweep will retry'));
+      running = Promise.all([running, run]);
+      await run;
+    },
+    async dispatch(ids) {
+      const run = sweep(ids).then(() => undefined, (error: unknown) => deps.logger.warn({ err: String(error) }, 'outbox dispatch failed; the sweep will retry'));
       running = Promise.all([running, run]);
       await run;
     },

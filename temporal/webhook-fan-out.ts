@@ -17,9 +17,9 @@ import type { OutboxDispatcher } from './outbox-dispatcher.ts';
 export const EVENTS_CHANNEL = 'hostgate_events';
 /** Events per fan-out transaction. */
 const EVENT_BATCH = 20;
-/** Outbox rows per kick, kicks in flight, and the queue length at which the fan-out pauses. */
-const KICK_SLICE = 25;
-const KICKS_IN_FLIGHT = 2;
+/** Outbox rows per dispatch, dispatches in flight, and the queue length at which the fan-out pauses. */
+const KICK_SLICE = 10;
+const KICKS_IN_FLIGHT = 5;
 const QUEUE_HIGH = 50;
 
 export interface WebhookFanOut {
@@ -35,7 +35,7 @@ export interface WebhookFanOut {
 
 export function createWebhookFanOut(deps: {
   db: Db;
-  dispatcher: Pick<OutboxDispatcher, 'kick'>;
+  dispatcher: Pick<OutboxDispatcher, 'dispatch'>;
   logger: Logger;
   /** For the LISTEN connection; without it the fan-out only sweeps. */
   databaseUrl?: string | undefined;
@@ -47,7 +47,10 @@ export function createWebhookFanOut(deps: {
   const sweepIntervalMs = deps.sweepIntervalMs ?? 1000;
   const options = deps.searchAttributes === false ? { searchAttributes: false } : {};
   let stopped = false;
-  // Outbox rows to dispatch, oldest first, kicked in small slices a few at a time; the fan-out
+  // Outbox rows to dispatch, oldest first, in small slices a few at a time (dispatch, not kick:
+  // kicks within 2 ms merge into one batch, and a batch waits for its slowest start before the
+  // next begins; separate slices keep ≈ 50 starts in flight all the time, like the ceiling probe
+  // of bench:webhooks, docs/scale.md "Webhooks"); the fan-out
   // pauses while enough are waiting. A burst of thousands of concurrent starts would make the
   // server finish every start before running any delivery (the first receiver would wait for the
   // last start), and rows queued here for long would be taken by the dispatcher's own sweep, all
@@ -58,7 +61,7 @@ export function createWebhookFanOut(deps: {
   let roomWaiters: (() => void)[] = [];
   const pump = () => {
     while (kicks.size < KICKS_IN_FLIGHT && queue.length) {
-      const kick = deps.dispatcher.kick(queue.splice(0, KICK_SLICE));
+      const kick = deps.dispatcher.dispatch(queue.splice(0, KICK_SLICE));
       kicks.add(kick);
       void kick.finally(() => { kicks.delete(kick); pump(); });
     }

@@ -35,7 +35,7 @@ describe('webhook fan-out', () => {
   }
   const recorder = () => {
     const kicked: number[] = [];
-    return { kicked, dispatcher: { kick: async (ids?: readonly number[]) => { kicked.push(...(ids ?? [])); } } };
+    return { kicked, dispatcher: { dispatch: async (ids: readonly number[]) => { kicked.push(...ids); } } };
   };
 
   it('is woken by the commit of an event (no sweep needed), and again after its LISTEN connection dies', async () => {
