@@ -42,6 +42,11 @@ export function createWebhookFanOut(deps: {
   sweepIntervalMs?: number;
   /** False only for the time-skipping test server (no custom search attributes). */
   searchAttributes?: boolean;
+  /**
+   * Called with each step's new deliveries once they are committed, beside their workflow starts
+   * (worker/webhook-first-attempts.ts makes their first attempts at once); must not throw.
+   */
+  onDeliveries?: (deliveryIds: string[]) => void;
 }): WebhookFanOut {
   const deliveries = webhookDeliveriesRepository(deps.db);
   const sweepIntervalMs = deps.sweepIntervalMs ?? 1000;
@@ -79,6 +84,7 @@ export function createWebhookFanOut(deps: {
       if (stopped) return created;
       const step = await deliveries.fanOut(EVENT_BATCH, options);
       created += step.deliveries;
+      if (step.deliveryIds.length) deps.onDeliveries?.(step.deliveryIds);
       queue.push(...step.outboxIds);
       pump();
       if (step.events < EVENT_BATCH) return created;

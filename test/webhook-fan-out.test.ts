@@ -130,6 +130,6 @@ describe('webhook fan-out', () => {
     expect(new Set(kicked).size).toBe(360);
     expect(await t.db.oneFirst(sql.unsafe`select count(*)::int from webhook_deliveries where endpoint_id = any(${sql.array(endpoints, 'text')})`)).toBe(360);
     // Running again finds nothing to do.
-    expect(await webhookDeliveriesRepository(t.db).fanOut(100)).toEqual({ events: 0, deliveries: 0, outboxIds: [] });
+    expect(await webhookDeliveriesRepository(t.db).fanOut(100)).toEqual({ events: 0, deliveries: 0, outboxIds: [], deliveryIds: [] });
   });
 });
