@@ -122,7 +122,7 @@ export function classify(result: SendResult, plannedDelayMs: number | null): Omi
 /**
  * How long a claimed first attempt stays claimed: its HTTP deadline plus room for Postgres and
  * the lookup queue. A claim older than this belongs to a process that died mid-attempt, and the
- * workflow takes the attempt over (worker/webhook-first-attempts.ts, docs/webhooks.md).
+ * workflow takes the attempt over (worker/webhook-first-attempts.ts, docs/api-decisions.md "Attempts").
  */
 export const firstAttemptLeaseMs = (timeoutMs: number) => timeoutMs + 15_000;
 /** How often a workflow's first attempt looks at the row while the direct one is out. */

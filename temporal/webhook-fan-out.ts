@@ -21,6 +21,11 @@ const EVENT_BATCH = 20;
 const KICK_SLICE = 10;
 const KICKS_IN_FLIGHT = 5;
 const QUEUE_HIGH = 50;
+/**
+ * With the worker's direct first attempts (onDeliveries), no receiver waits for a start: the
+ * fan-out keeps creating deliveries (and so first attempts) while starts queue, up to this many.
+ */
+const QUEUE_HIGH_DIRECT = 5_000;
 
 export interface WebhookFanOut {
   /** Fans out every pending event now; resolves with the number of deliveries created. */
@@ -51,6 +56,7 @@ export function createWebhookFanOut(deps: {
   const deliveries = webhookDeliveriesRepository(deps.db);
   const sweepIntervalMs = deps.sweepIntervalMs ?? 1000;
   const options = deps.searchAttributes === false ? { searchAttributes: false } : {};
+  const queueHigh = deps.onDeliveries ? QUEUE_HIGH_DIRECT : QUEUE_HIGH;
   let stopped = false;
   // Outbox rows to dispatch, oldest first, in small slices a few at a time (dispatch, not kick:
   // kicks within 2 ms merge into one batch, and a batch waits for its slowest start before the
@@ -70,7 +76,7 @@ export function createWebhookFanOut(deps: {
       kicks.add(kick);
       void kick.finally(() => { kicks.delete(kick); pump(); });
     }
-    if (queue.length < QUEUE_HIGH || stopped) {
+    if (queue.length < queueHigh || stopped) {
       const waiters = roomWaiters;
       roomWaiters = [];
       for (const resolve of waiters) resolve();
@@ -80,7 +86,7 @@ export function createWebhookFanOut(deps: {
   async function drain(): Promise<number> {
     let created = 0;
     for (;;) {
-      while (queue.length >= QUEUE_HIGH && !stopped) await new Promise<void>((resolve) => roomWaiters.push(resolve));
+      while (queue.length >= queueHigh && !stopped) await new Promise<void>((resolve) => roomWaiters.push(resolve));
       if (stopped) return created;
       const step = await deliveries.fanOut(EVENT_BATCH, options);
       created += step.deliveries;

@@ -60,7 +60,7 @@ const worker = await createHostgateWorker({ connection, namespace: config.tempor
 const dispatcher = createOutboxDispatcher({ db, client: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: queue, logger });
 dispatcher.startLoop(1000);
 // Hostname events → webhook deliveries, woken by LISTEN/NOTIFY at commit, swept every second.
-// Each new delivery's first attempt goes out at once, beside its workflow's start (docs/webhooks.md).
+// Each new delivery's first attempt goes out at once, beside its workflow's start (docs/api-decisions.md "Attempts").
 const webhookAttempts = createWebhookAttempts({ db, logger, secretBox: new SecretBox(config.encryptionKeys), allowPrivateTargets: config.allowPrivateTargets, timeoutMs: config.webhooks.timeoutMs });
 const firstAttempts = createFirstAttempts({ attempt: webhookAttempts.directFirstAttempt, logger, concurrency: config.webhooks.directAttempts });
 const fanOut = createWebhookFanOut({ db, dispatcher, logger, databaseUrl: config.db.url, onDeliveries: (ids) => firstAttempts.add(ids) });

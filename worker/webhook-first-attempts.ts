@@ -1,6 +1,6 @@
 // The first attempt of every new webhook delivery, made by the worker right after the fan-out
-// commits, beside (not after) the start of the delivery's workflow (issue 26, docs/webhooks.md
-// "The first attempt"). A delivery's workflow costs the Temporal server ≈ 14 ms of CPU; on the dev
+// commits, beside (not after) the start of the delivery's workflow (issue 26; docs/api-decisions.md,
+// "Attempts"; docs/scale.md, "Webhooks"). A delivery's workflow costs the Temporal server ≈ 14 ms of CPU; on the dev
 // server that caps a burst at ≈ 50–80 workflows a second however cheap the rest is, so a burst of
 // 1,500 deliveries reached its last receiver ≈ 30 s after the commit. The POST itself needs none of
 // that: here it goes out at once, and the workflow, when it runs, adopts the outcome from the row
