@@ -58,6 +58,28 @@ export async function recordAnswerWithin(request: FastifyRequest, reply: Fastify
   claim.recordedStatus = status;
 }
 
+/** An answer sealed for the request's claim, for a statement that stores it with its write. */
+export interface SealedAnswer { scope: string; key: string; claimedAt: string; status: number; keyId: string; ciphertext: Buffer }
+
+/**
+ * Like recordAnswerWithin, for a write made in one statement that stores the answer itself
+ * (POST /v1/domains: domainsRepository.createAnswered): sets the status and renders and seals
+ * `payload` for this request's claim; null when the request holds none. Call answerStored once
+ * the statement committed, so onSend does not store it a second time.
+ */
+export function sealAnswer(request: FastifyRequest, reply: FastifyReply, status: number, payload: unknown): SealedAnswer | null {
+  const claim = request.idempotencyClaim;
+  reply.code(status);
+  if (!claim) return null;
+  const text = reply.serialize(payload) as string;
+  const sealed = idempotencyRepository(request.server.deps.db, request.server.secretBox).seal(claim.scope, claim.key, text);
+  return { scope: claim.scope, key: claim.key, claimedAt: claim.claimedAt, status, ...sealed };
+}
+
+export function answerStored(request: FastifyRequest, status: number): void {
+  if (request.idempotencyClaim) request.idempotencyClaim.recordedStatus = status;
+}
+
 /**
  * Runs a write in one transaction and stores `status` + what it returns as the request's
  * idempotent answer inside it (recordAnswerWithin): for every write, not only creates, the change
