@@ -309,6 +309,9 @@ async function main(): Promise<Headline> {
     const watch = watchCreatePhase(pgInfo.dbName, temporalPid ?? null, args.waits);
     createRun = await measure(`POST /v1/domains${dispatcherPaused ? ' (dispatcher paused)' : ''}`, { origin: apiOrigin, method: 'POST', path: '/v1/domains', headers: auth, body: { kind: 'create-domain', destinationId: destination.id, prefix: `b${runId}` } });
     createCpu = await watch.stop(createRun.result.completed);
+    // Whether the workflow starts kept pace with the creates or were left for after the phase.
+    const { rows: [kept] } = await sql.query<{ done: number; pending: number }>('select count(*) filter (where dispatched_at is not null)::int as done, count(*) filter (where dispatched_at is null)::int as pending from workflow_outbox');
+    progress(`  at the end of the phase: ${int(kept!.done)} workflow starts dispatched, ${int(kept!.pending)} still in the outbox`);
     kicksPaused = false;
     results.push(createRun);
     await drainOutbox();
