@@ -26,7 +26,7 @@ import { pairedHostname } from '../../model/domain-settings.ts';
 import { wildcardCovers } from '../../model/wildcards.ts';
 import type { OutboxDispatcher } from '../../temporal/outbox-dispatcher.ts';
 import { ApiError } from '../errors.ts';
-import { answerStored, recordAnswerWithin, sealAnswer } from '../plugins/idempotency.ts';
+import { answerStored, claimPending, recordAnswerWithin, sealAnswer } from '../plugins/idempotency.ts';
 
 export type DestinationChoice =
   /** POST /v1/domains: the body's destination_id. */
@@ -63,7 +63,8 @@ export interface ConnectInput<A> {
   resume?: (hostname: string) => Promise<DomainRow | null>;
 }
 
-export type Connected<A> = { created: A } | { resumed: DomainRow };
+/** `answered`: the request's Idempotency-Key replayed its stored answer (a claimInHandler route); the reply is sent. */
+export type Connected<A> = { created: A } | { resumed: DomainRow } | { answered: true };
 
 /** What it needs of `app.deps` (typed here, not imported from app.ts, which imports the routes that import this). */
 export interface ConnectDeps { db: Db; config: Config; dispatcher: OutboxDispatcher | null }
@@ -73,7 +74,7 @@ export function hostnameConnector(deps: ConnectDeps) {
   const domains = domainsRepository(db);
   const destinations = destinationsRepository(db);
 
-  function connectHostname<A>(request: FastifyRequest, reply: FastifyReply, input: ConnectInput<A> & { resume?: undefined }): Promise<{ created: A }>;
+  function connectHostname<A>(request: FastifyRequest, reply: FastifyReply, input: ConnectInput<A> & { resume?: undefined }): Promise<{ created: A } | { answered: true }>;
   function connectHostname<A>(request: FastifyRequest, reply: FastifyReply, input: ConnectInput<A>): Promise<Connected<A>>;
   async function connectHostname<A>(request: FastifyRequest, reply: FastifyReply, input: ConnectInput<A>): Promise<Connected<A>> {
     const forCustomer = input.widgetSessionId !== null;
@@ -135,7 +136,14 @@ export function hostnameConnector(deps: ConnectDeps) {
         created_at: now, updated_at: now,
       };
       const answer = input.answer(row, null);
-      const outcome = await domains.createAnswered({ row, claim: sealAnswer(request, reply, 201, answer) });
+      let outcome = await domains.createAnswered({ row, claim: sealAnswer(request, reply, 201, answer) });
+      if (outcome.result !== 'created' && request.idempotencyPending) {
+        // The key was to be inserted with the answer and was not (it exists: replay or refuse;
+        // or the create is refused, a refusal the key must answer too): claim it the usual way,
+        // then try again under the claim.
+        if (await claimPending(request, reply) === 'answered') return { answered: true };
+        outcome = await domains.createAnswered({ row, claim: sealAnswer(request, reply, 201, answer) });
+      }
       switch (outcome.result) {
         case 'created':
           answerStored(request, 201);
@@ -144,6 +152,8 @@ export function hostnameConnector(deps: ConnectDeps) {
         case 'destination_not_found': throw destinationNotFound(choice);
         case 'destination_loops': throw loopsToItself(hostname);
         case 'claim_lost': throw new IdempotencyClaimLostError();
+        // Only for a key to insert, and that was claimed above.
+        case 'key_exists': throw new Error('createAnswered reported an existing key for a claim the request holds');
         case 'conflict': {
           const raced = input.resume ? await input.resume(hostname) : null;
           if (raced) return { resumed: raced };
@@ -151,6 +161,8 @@ export function hostnameConnector(deps: ConnectDeps) {
         }
       }
     }
+    // A pair or a wildcard is created in a transaction, under a claim taken first.
+    if (await claimPending(request, reply) === 'answered') return { answered: true };
     let created;
     let conflicting = hostname;
     try {

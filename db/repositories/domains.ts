@@ -1,4 +1,4 @@
-import type { DatabaseTransactionConnection } from 'slonik';
+import { UniqueIntegrityConstraintViolationError, type DatabaseTransactionConnection } from 'slonik';
 import { Type, type Static } from 'typebox';
 import { domainTransitions, domainStatuses, type DomainTransitionName, type DomainStatus } from '../../model/domain-status.ts';
 import { domainWorkflowId, type DomainSignalPayload } from '../../contracts/domain-workflow.ts';
@@ -8,6 +8,7 @@ import { row, sql, type Db } from '../pool.ts';
 import type { CertificateFacts } from './certificate-lifecycle.ts';
 import { currentFirst } from './certificates.ts';
 import { appendEvent, type HostnameEventData } from './events.ts';
+import { RETENTION_HOURS } from './idempotency-keys.ts';
 import { domainSignalInsert, workflowOutboxRepository } from './workflow-outbox.ts';
 import type { Problem } from '../../model/problem.ts';
 import { redirectStatuses, tlsMinVersions, type HstsSetting, type Metadata, type RedirectSetting, type TlsMinVersion } from '../../model/domain-settings.ts';
@@ -71,6 +72,15 @@ function splitFacts(r: WithFacts): { domain: DomainRow; facts: CertificateFacts 
   return { domain, facts };
 }
 const TransitionRow = row(Type.Object({ ...DomainRow.properties, changed: Type.Boolean(), previous_status: DomainRow.properties.status }));
+
+/**
+ * The Idempotency-Key of a one-statement create (createAnswered) with the sealed answer: a claim
+ * the request holds (`held`), or a key to insert with the answer (`new`, issue 26: the claim's own
+ * statement and commit saved).
+ */
+export type AnswerClaim =
+  | { kind: 'held'; scope: string; key: string; claimedAt: string; status: number; keyId: string; ciphertext: Buffer }
+  | { kind: 'new'; scope: string; key: string; method: string; path: string; bodyHash: Buffer; status: number; keyId: string; ciphertext: Buffer };
 
 export class DomainConflictError extends Error {
   constructor(hostname: string) { super(`${hostname} is already connected`); }
@@ -236,23 +246,33 @@ export function domainsRepository(db: Db) {
      */
     async createAnswered(input: {
       row: Pick<DomainRow, 'id' | 'organization_id' | 'destination_id' | 'hostname' | 'is_apex' | 'status' | 'status_seq' | 'external_customer_id' | 'widget_session_id' | 'ownership_token' | 'challenge_label' | 'tls_min_version' | 'created_at' | 'updated_at'>;
-      claim: { scope: string; key: string; claimedAt: string; status: number; keyId: string; ciphertext: Buffer } | null;
-    }): Promise<{ result: 'created'; outboxId: number } | { result: 'destination_not_found' | 'destination_loops' | 'claim_lost' | 'conflict' }> {
+      claim: AnswerClaim | null;
+    }): Promise<{ result: 'created'; outboxId: number } | { result: 'destination_not_found' | 'destination_loops' | 'claim_lost' | 'conflict' | 'key_exists' }> {
       const r = input.row;
       const c = input.claim;
       const start: OutboxPayload<'start_domain'> = { domainId: r.id, organizationId: r.organization_id, hostname: r.hostname, isApex: r.is_apex };
       const createdEvent: HostnameEventData = { id: r.id, hostname: r.hostname, status: r.status, destination_id: r.destination_id, external_customer_id: r.external_customer_id, metadata: null };
-      // Without a claim the insert is not gated and nothing is answered.
-      const claimed = c
+      // A held claim gates the insert and is replaced by the answer. A key not claimed yet is
+      // inserted with its answer (a key that exists makes the statement fail: key_exists, nothing
+      // written; the caller then claims it the usual way, which replays or refuses). Without a key
+      // the insert is not gated and nothing is answered.
+      const claimed = c?.kind === 'held'
         ? sql.fragment`select 1 from idempotency_keys where scope = ${c.scope} and key = ${c.key} and state = 'in_flight' and created_at = ${c.claimedAt}::timestamptz for update`
         : sql.fragment`select 1`;
-      const answer = c
-        ? sql.fragment`update idempotency_keys set state = 'completed', response_status = ${c.status},
-            response_body_enc = ${sql.binary(c.ciphertext)}, response_key_id = ${c.keyId}
-          where scope = ${c.scope} and key = ${c.key} and state = 'in_flight' and created_at = ${c.claimedAt}::timestamptz and exists (select from d)
-          returning 1`
-        : sql.fragment`select 1 from d`;
-      const out = await db.one(sql.type(CreateAnsweredRow)`
+      const answer = !c ? sql.fragment`select 1 from d`
+        : c.kind === 'held'
+          ? sql.fragment`update idempotency_keys set state = 'completed', response_status = ${c.status},
+              response_body_enc = ${sql.binary(c.ciphertext)}, response_key_id = ${c.keyId}
+            where scope = ${c.scope} and key = ${c.key} and state = 'in_flight' and created_at = ${c.claimedAt}::timestamptz and exists (select from d)
+            returning 1`
+          : sql.fragment`insert into idempotency_keys (scope, key, method, path, body_hash, expires_at, state, response_status, response_body_enc, response_key_id)
+            select ${c.scope}, ${c.key}, ${c.method}, ${c.path}, ${sql.binary(c.bodyHash)}, hg_now() + make_interval(hours => ${RETENTION_HOURS}),
+                   'completed', ${c.status}, ${sql.binary(c.ciphertext)}, ${c.keyId}
+            from d
+            returning 1`;
+      let out;
+      try {
+        out = await db.one(sql.type(CreateAnsweredRow)`
         with dest as (
           select id, host from destinations where id = ${r.destination_id} and organization_id = ${r.organization_id} and deleted_at is null for share
         ), claim as (${claimed}), d as (
@@ -276,6 +296,10 @@ export function domainsRepository(db: Db) {
         ), answered as (${answer})
         select (select host from dest) as destination_host, exists (select from claim) as claim_held,
                (select id from outbox) as outbox_id, exists (select from answered) as answered`);
+      } catch (error) {
+        if (c?.kind === 'new' && error instanceof UniqueIntegrityConstraintViolationError && error.constraint === 'idempotency_keys_pkey') return { result: 'key_exists' };
+        throw error;
+      }
       if (out.destination_host === null) return { result: 'destination_not_found' };
       if (out.destination_host === r.hostname) return { result: 'destination_loops' };
       if (!out.claim_held) return { result: 'claim_lost' };
