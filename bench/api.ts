@@ -53,6 +53,7 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     dispatcher: { type: 'string', default: 'on' },
     waits: { type: 'boolean', default: false },
+    'ceiling-no-counting': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
@@ -60,7 +61,8 @@ if (args.help) {
   console.log(`usage: npm run bench:api -- [--duration seconds (8)] [--connections n (20)] [--warmup seconds (1)]
     [--phases ${PHASES.join(',')}] [--only create (= --phases bare,create)]
     [--dispatcher on|paused (paused: no workflow starts during the create phase; the outbox drains after it)]
-    [--waits (sample pg_stat_activity of the API's connections during the create phase)]`);
+    [--waits (sample pg_stat_activity of the API's connections during the create phase)]
+    [--ceiling-no-counting (drops the usage counting trigger in the scratch database: a ceiling for what the usage row costs, not a build)]`);
   process.exit(0);
 }
 const duration = intArg('duration', args.duration, 1, 120);
@@ -223,6 +225,10 @@ async function main(): Promise<Headline> {
   const { db, sql } = await openBenchDatabase(benchUrl, config.db.poolSize);
 
   const { org, secret, destination } = await createBenchTenant(db);
+  if (args['ceiling-no-counting']) {
+    await sql.query('drop trigger domains_usage_count on domains');
+    progress('ceiling run: the usage counting trigger is dropped in this scratch database (peak_hostnames is NOT kept)');
+  }
 
   // 2. The API and the bare baseline, each on a free loopback port.
   const logger = createLogger('silent', 'api');
