@@ -5,9 +5,10 @@
 // and a periodic full reconcile compares HAProxy's own view (`show map`, `show ssl crt-list`)
 // with Postgres. With Postgres gone, HAProxy keeps serving what it has.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
 import type { Db } from '../../db/pool.ts';
-import { edgeRepository, type Deployment } from '../../db/repositories/edge.ts';
+import { edgeRepository, type Deployment, type EdgeRepository } from '../../db/repositories/edge.ts';
 import { listenForEdgeChanges, type EdgeListener } from '../../db/repositories/edge-listener.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { SecretBox } from '../../security/secret-box.ts';
@@ -21,14 +22,15 @@ import {
   ensureDefaultCertificate, prepareStateDir, readLists, removeCertificate, removeStaleCertificates, renderConfig, statePaths,
   writeAtomic, writeCertificate,
 } from './haproxy-files.ts';
-import { createHaproxyRuntime } from './haproxy-runtime.ts';
+import { createHaproxyRuntime, type HaproxyRuntime } from './haproxy-runtime.ts';
+import { diffInSlices, driftOf, newReading, staleCertificateFiles, type Reading } from './full-pass.ts';
 import { allocatorPreload, createSupervisor } from './haproxy-supervisor.ts';
-import { createOriginAddresses } from './origin-addresses.ts';
+import { createOriginAddresses, type Lookup } from './origin-addresses.ts';
 import { buildDesired, CertificateCache, type Desired, type DesiredHost } from './snapshot.ts';
 import { ProblemBook } from './problem-book.ts';
 import { Intervals } from './intervals.ts';
 import type { ServingRow } from '../../db/repositories/edge.ts';
-import { createDeploymentReport } from './deployment-report.ts';
+import { createDeploymentReport, type DeploymentReport } from './deployment-report.ts';
 import { createHealthTracker } from './health.ts';
 import { createTrafficAnalytics } from './analytics-flush.ts';
 import { rejectAfter } from '../../process/deadline.ts';
@@ -51,16 +53,26 @@ const STOP_DATABASE_WORK_MS = 2_000;
 const HAPROXY_SOFT_STOP_MS = 10_000;
 // The analytics lines that arrive while HAProxy drains are flushed after it: 2 + 10 + 1 + 1 s < 15 s.
 const STOP_LAST_FLUSH_MS = 1_000;
+// Stale certificate files deleted per turn of the chain (a change waits for at most one turn).
+const SWEEP_BATCH = 200;
 
-export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: AgentSettings; logger: Logger }) {
+/** Stand-ins for HAProxy and Postgres, for unit tests of the reconcile (test/edge-units-agent.test.ts). */
+export interface AgentOverrides {
+  runtime?: HaproxyRuntime;
+  repository?: EdgeRepository;
+  reportDeployments?: DeploymentReport;
+  originLookup?: (host: string) => Promise<Lookup>;
+}
+
+export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: AgentSettings; logger: Logger; overrides?: AgentOverrides }) {
   const { settings: s, logger } = deps;
-  const repo = edgeRepository(deps.db);
-  const reportDeployments = createDeploymentReport(deps.db, s.edgeId);
+  const repo = deps.overrides?.repository ?? edgeRepository(deps.db);
+  const reportDeployments = deps.overrides?.reportDeployments ?? createDeploymentReport(deps.db, s.edgeId);
   const paths = statePaths(s.stateDir);
   const admin = createAdminSocket(paths.masterSocket, s.socketTimeoutMs);
-  const runtime = createHaproxyRuntime(admin, paths);
+  const runtime = deps.overrides?.runtime ?? createHaproxyRuntime(admin, paths);
   const cache = new CertificateCache();
-  const origins = createOriginAddresses({ admin, mapFile: paths.originMap, resolvers: s.resolvers, maxRefreshMs: s.originDnsRefreshMs, logger });
+  const origins = createOriginAddresses({ admin, mapFile: paths.originMap, resolvers: s.resolvers, maxRefreshMs: s.originDnsRefreshMs, logger, lookup: deps.overrides?.originLookup });
   /** What HAProxy serves, as the agent last read or changed it. */
   let served = new Map<string, ServedHost>();
   /** Its indexes (a domain's hosts, destinations in use), so one change does not walk them all. */
@@ -115,11 +127,14 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
   const allProblems = () => problems.all();
   const servingCount = () => index.servingCount();
 
-  /** Applies changes host by host; one host's failure is logged and does not stop the others. */
-  async function applyChanges(changes: HostChange[]): Promise<{ deployed: Deployment[]; removed: string[]; failed: number }> {
+  /**
+   * Applies changes host by host; one host's failure is logged and does not stop the others.
+   * `corrected`: hosts whose tracked state a full pass just set to HAProxy's (their file lines too).
+   */
+  async function applyChanges(changes: HostChange[], corrected: string[] = []): Promise<{ deployed: Deployment[]; removed: string[]; failed: number }> {
     const deployed: Deployment[] = [];
     const removed: string[] = [];
-    const touched: string[] = [];
+    const touched: string[] = [...corrected];
     let failed = 0;
     for (const change of changes) {
       const before = served.get(change.hostname);
@@ -128,8 +143,12 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       } catch (error) {
         failed++;
         logger.error({ err: error, host: change.hostname }, 'edge: HAProxy refused a change; the next reconcile retries');
+        // Possibly half applied: a full pass reading meanwhile cannot trust its view of this host.
+        for (const r of readings) r.hosts.add(change.hostname);
         continue;
       }
+      // Marked once applied: a full pass reading since then (or during) leaves this host alone.
+      for (const r of readings) r.hosts.add(change.hostname);
       const after: ServedHost = {
         route: change.route !== undefined ? change.route : before?.route ?? null,
         inCrtList: change.putCertificate ? true : change.dropCertificate ? false : before?.inCrtList ?? false,
@@ -145,7 +164,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       if (change.certificateId && change.domainId) deployed.push({ domainId: change.domainId, certificateId: change.certificateId });
       else if (change.route === null && change.domainId) removed.push(change.domainId);
     }
-    if (changes.length > 0) {
+    if (touched.length > 0) {
       await lists.update(served, touched);
       // Not awaited: a new destination's first lookup must not delay its route (HAProxy's
       // do-resolve answers for it until the origin map has its address).
@@ -162,63 +181,105 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
     }
   }
 
-  /** Domains targeted passes took on while a full pass was reading (one set per reading pass). */
-  const readingPasses = new Set<Set<string>>();
+  /** What happened meanwhile, for each full pass reading now (full-pass.ts, Reading). */
+  const readings = new Set<Reading>();
+  /** The domain a served host belongs to, from its route or (no route) what was seen before. */
+  const domainOfServed = (hostname: string, route: string | null | undefined) => (route && parseRoute(route)?.domainId) || domainByHost.get(hostname) || '';
 
   /**
-   * Full pass: Postgres against HAProxy's own view. The reads (every serving row, validated in
-   * slices) happen outside the one-change-at-a-time chain, so changes keep flowing meanwhile (at
-   * 20,051 hostnames a full pass inside the chain held an added hostname back for up to 13.7 s);
-   * the domains a targeted pass took on since the read began are left to those passes.
+   * Full pass: Postgres against HAProxy's own view. Everything that grows with the hostnames
+   * served — reading Postgres (validated in slices), reading HAProxy's map and crt-list, comparing
+   * that with what the agent tracks, the diff, listing the certificate directory — happens outside
+   * the one-change-at-a-time chain, in slices, so changes keep flowing meanwhile (issue 26: at
+   * 100,051 hostnames an added hostname waited up to 1.85 s behind this work). The chain only
+   * applies the result, each entry checked again there: the domains a targeted pass took on and
+   * the hosts any change went through since the read began are left to those passes.
    */
   async function reconcile(): Promise<{ changes: number; serving: number }> {
     // While a staged boot loads the rest, a full pass would add them one by one through the
     // runtime API (≈ 1.5 ms each); the staged boot reconciles once the reload serves them.
     if (staging) return staging.then(() => ({ changes: 0, serving: servingCount() }));
-    const later = new Set<string>();
-    readingPasses.add(later);
+    const reading = newReading();
+    readings.add(reading);
     try {
-      return await fullPass(later);
+      return await fullPass(reading);
     } finally {
-      readingPasses.delete(later);
+      readings.delete(reading);
     }
   }
 
-  async function fullPass(later: Set<string>): Promise<{ changes: number; serving: number }> {
+  async function fullPass(reading: Reading): Promise<{ changes: number; serving: number }> {
     const readAt = Date.now();
     const desired = await buildDesiredInSlices(await readServingRows(repo, cache), deps.secretBox, cache);
+    for (const [h, want] of desired.hosts) if (reading.domains.has(want.domainId)) desired.hosts.delete(h);
+    cache.retain(new Set([...desired.hosts.values()].flatMap((h) => (h.certificate ? [h.certificate.id] : []))));
+    problems.note(desired, true);
+    const untouched = (h: string) => !reading.hosts.has(h);
+    const seen = await runtime.readServed();
+    // Where the agent's own record differs from HAProxy (a restart from older files, a crash
+    // between the runtime API and the record): HAProxy's view wins, set in the chain below.
+    const drift = await driftOf(seen, served, (h) => !untouched(h));
+    const planned = await diffInSlices(desired.hosts, seen, (h, route) => untouched(h) && !reading.domains.has(domainOfServed(h, route)));
     const outcome = await exclusive(async () => {
-      for (const [h, want] of desired.hosts) if (later.has(want.domainId)) desired.hosts.delete(h);
-      cache.retain(new Set([...desired.hosts.values()].flatMap((h) => (h.certificate ? [h.certificate.id] : []))));
-      problems.note(desired, true);
-      served = await runtime.readServed();
-      remember(served);
-      const changes = diff(desired.hosts, served, (h, route) => !later.has((route && parseRoute(route)?.domainId) || domainByHost.get(h) || ''));
-      const { removed, failed } = await applyChanges(changes);
+      const corrected: string[] = [];
+      for (const [h, host] of drift) {
+        if (!untouched(h)) continue;
+        const before = served.get(h);
+        if (host) served.set(h, host); else served.delete(h);
+        index.note(h, before, host);
+        const d = host?.route ? parseRoute(host.route)?.domainId : undefined;
+        if (d) domainByHost.set(h, d);
+        corrected.push(h);
+      }
+      // A change planned from the read is dropped when something newer went through its host or
+      // its domain meanwhile (a targeted pass's newer change is never undone).
+      const changes = planned.filter((c) => untouched(c.hostname) && !reading.domains.has(c.domainId)
+        && !reading.domains.has(domainOfServed(c.hostname, served.get(c.hostname)?.route)));
+      const { removed, failed } = await applyChanges(changes, corrected);
+      if (corrected.length > 0) logger.warn({ hosts: corrected.length }, 'edge: reconcile: the agent\'s record differed from HAProxy; took HAProxy\'s view');
       if (changes.length > 0) logger.info({ changes: changes.length, failed }, 'edge: reconcile repaired drift');
-      await removeStaleCertificates(paths, served);
-      const all = [...desired.hosts.values()].filter((h) => h.certificate && served.get(h.hostname)?.inCrtList)
-        .map((h) => ({ domainId: h.domainId, certificateId: h.certificate!.id }));
-      return { changes: changes.length, removed, failed, all };
+      return { changes: changes.length, removed, failed };
     });
-    // Reports, outside the chain: they change nothing HAProxy serves. (`later` stays registered
+    await sweepStaleCertificates().catch((error) => logger.warn({ err: String(error) }, 'edge: removing stale certificate files failed; the next reconcile retries'));
+    const all = [...desired.hosts.values()].filter((h) => h.certificate && served.get(h.hostname)?.inCrtList)
+      .map((h) => ({ domainId: h.domainId, certificateId: h.certificate!.id }));
+    // Reports, outside the chain: they change nothing HAProxy serves. (`reading` stays registered
     // until the prune: a targeted pass's deployment meanwhile is not pruned.)
-    await reportDeployments(outcome.all, outcome.removed);
-    await repo.pruneDeployments(s.edgeId, [...new Set([...outcome.all.map((d) => d.domainId), ...later])]);
+    await reportDeployments(all, outcome.removed);
+    await repo.pruneDeployments(s.edgeId, [...new Set([...all.map((d) => d.domainId), ...reading.domains])]);
     lastSyncAt = new Date();
     if (outcome.failed === 0) health.noteSynced(readAt, true); else health.noteFailure();
     await beat({ synced: outcome.failed === 0 });
     return { changes: outcome.changes, serving: servingCount() };
   }
 
+  /**
+   * Deletes certificate files no listed host uses (left by a crash between the runtime API and
+   * the files). The directory is listed outside the chain; each candidate is checked again and
+   * deleted inside it, a batch per turn, where no certificate is being written: a file a
+   * concurrent add has just written is listed by then and stays.
+   */
+  async function sweepStaleCertificates(): Promise<void> {
+    if (staging) return;
+    const candidates = await staleCertificateFiles(paths.certDir, (h) => served.get(h)?.inCrtList === true);
+    for (let i = 0; i < candidates.length; i += SWEEP_BATCH) {
+      await exclusive(async () => {
+        for (const name of candidates.slice(i, i + SWEEP_BATCH)) {
+          if (!name.endsWith('.tmp') && served.get(name.replace(/\.pem$/, ''))?.inCrtList) continue;
+          await rm(path.join(paths.certDir, name), { force: true });
+        }
+      });
+    }
+  }
+
   /** Targeted pass for notified or polled domains. */
   function applyDomains(domainIds: string[]): Promise<number> {
-    for (const later of readingPasses) for (const id of domainIds) later.add(id);
+    for (const reading of readings) for (const id of domainIds) reading.domains.add(id);
     return exclusive(async () => {
       const ids = new Set(domainIds);
       const desired = buildDesired(await repo.servingFor(domainIds), deps.secretBox, cache, domainIds);
       problems.note(desired, false);
-      const changes = diff(desired.hosts, served, (h, route) => ids.has((route && parseRoute(route)?.domainId) || domainByHost.get(h) || ''), index.hostsOf(ids));
+      const changes = diff(desired.hosts, served, (h, route) => ids.has(domainOfServed(h, route)), index.hostsOf(ids));
       const { deployed, removed, failed } = await applyChanges(changes);
       if (failed > 0) health.noteFailure();
       if (changes.length > 0) logger.info({ domains: domainIds.length, changes: changes.length }, 'edge: applied domain changes');
