@@ -175,7 +175,9 @@ async function main(): Promise<Record<string, unknown>> {
   await insertServed(db, org, destination, [{ hostname: 'shop.bench.test', certPem: await selfSigned('shop.bench.test') }]);
 
   // HAProxy's threads as in production (0: one per CPU) unless HOSTGATE_EDGE_THREADS says otherwise.
-  const edgeEnv = { HOSTGATE_EDGE_THREADS: process.env.HOSTGATE_EDGE_THREADS ?? '0', HOSTGATE_EDGE_START_TIMEOUT_MS: '600000', HOSTGATE_EDGE_ANALYTICS_FLUSH_MS: '1000' };
+  // BENCH_EDGE_CPU_PROF=<dir>: each agent process writes a V8 CPU profile there when it exits.
+  const cpuProf: Record<string, string> = process.env.BENCH_EDGE_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_EDGE_CPU_PROF}` } : {};
+  const edgeEnv = { HOSTGATE_EDGE_THREADS: process.env.HOSTGATE_EDGE_THREADS ?? '0', HOSTGATE_EDGE_START_TIMEOUT_MS: '600000', HOSTGATE_EDGE_ANALYTICS_FLUSH_MS: '1000', ...cpuProf };
   const benchStart = new Date(Date.now() - 60_000);
   let edge: EdgeProcess = await startEdgeProcess({ databaseUrl: benchUrl, resolvers: dns.server, originCaFile: originCa.certPath, env: edgeEnv });
   onCleanup('edge', async () => { await edge.stop(); await edge.cleanup(); });

@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Db } from '../../db/pool.ts';
 import { edgeRepository, type Deployment, type EdgeRepository } from '../../db/repositories/edge.ts';
 import { listenForEdgeChanges, type EdgeListener } from '../../db/repositories/edge-listener.ts';
@@ -210,16 +211,37 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
 
   async function fullPass(reading: Reading): Promise<{ changes: number; serving: number }> {
     const readAt = Date.now();
-    const desired = await buildDesiredInSlices(await readServingRows(repo, cache), deps.secretBox, cache);
+    // Where a pass's time goes, and the longest the event loop was held meanwhile (what a change
+    // arriving then waits at least): logged once per pass.
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
+    const t0 = performance.now();
+    const ms: Record<string, number> = {};
+    const lap = (name: string) => { ms[name] = Math.round(performance.now() - t0); };
+    try {
+      return await passSteps(reading, readAt, lap);
+    } finally {
+      loop.disable();
+      logger.info({ ...ms, loop_delay_max_ms: Math.round(loop.max / 1e6) }, 'edge: full reconcile done');
+    }
+  }
+
+  async function passSteps(reading: Reading, readAt: number, lap: (name: string) => void): Promise<{ changes: number; serving: number }> {
+    const rows = await readServingRows(repo, cache);
+    lap('postgres_read_ms');
+    const desired = await buildDesiredInSlices(rows, deps.secretBox, cache);
+    lap('validated_ms');
     for (const [h, want] of desired.hosts) if (reading.domains.has(want.domainId)) desired.hosts.delete(h);
     cache.retain(new Set([...desired.hosts.values()].flatMap((h) => (h.certificate ? [h.certificate.id] : []))));
     problems.note(desired, true);
     const untouched = (h: string) => !reading.hosts.has(h);
     const seen = await runtime.readServed();
+    lap('haproxy_read_ms');
     // Where the agent's own record differs from HAProxy (a restart from older files, a crash
     // between the runtime API and the record): HAProxy's view wins, set in the chain below.
     const drift = await driftOf(seen, served, (h) => !untouched(h));
     const planned = await diffInSlices(desired.hosts, seen, (h, route) => untouched(h) && !reading.domains.has(domainOfServed(h, route)));
+    lap('compared_ms');
     const outcome = await exclusive(async () => {
       const corrected: string[] = [];
       for (const [h, host] of drift) {
@@ -240,13 +262,16 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       if (changes.length > 0) logger.info({ changes: changes.length, failed }, 'edge: reconcile repaired drift');
       return { changes: changes.length, removed, failed };
     });
+    lap('applied_ms');
     await sweepStaleCertificates().catch((error) => logger.warn({ err: String(error) }, 'edge: removing stale certificate files failed; the next reconcile retries'));
+    lap('swept_ms');
     const all = [...desired.hosts.values()].filter((h) => h.certificate && served.get(h.hostname)?.inCrtList)
       .map((h) => ({ domainId: h.domainId, certificateId: h.certificate!.id }));
     // Reports, outside the chain: they change nothing HAProxy serves. (`reading` stays registered
     // until the prune: a targeted pass's deployment meanwhile is not pruned.)
     await reportDeployments(all, outcome.removed);
     await repo.pruneDeployments(s.edgeId, [...new Set([...all.map((d) => d.domainId), ...reading.domains])]);
+    lap('reported_ms');
     lastSyncAt = new Date();
     if (outcome.failed === 0) health.noteSynced(readAt, true); else health.noteFailure();
     await beat({ synced: outcome.failed === 0 });

@@ -124,10 +124,11 @@ export function createHaproxyRuntime(admin: AdminSocket, paths: StatePaths) {
       const table = await admin.worker('show table bandwidth');
       if (!table.startsWith('# table: bandwidth')) throw new Error(`unexpected "show table" answer: ${table.slice(0, 200)}`);
       const counters = new Map<string, { bytesIn: number; bytesOut: number }>();
-      for (const line of table.split('\n')) {
+      // A line per host with traffic since the last reload: up to every hostname served.
+      await eachLine(table, (line) => {
         const m = /\bkey=(\S+) .*\bbytes_in_cnt=(\d+) bytes_out_cnt=(\d+)/.exec(line);
         if (m) counters.set(m[1]!, { bytesIn: Number(m[2]), bytesOut: Number(m[3]) });
-      }
+      });
       return counters;
     },
   };
