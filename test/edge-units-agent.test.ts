@@ -71,6 +71,7 @@ function fakeRepository(rows: Map<string, ServingRow>) {
     async servingDigest() { reads.push('digest'); return [...rows.values()]; },
     async servingFor(ids: readonly string[]) { reads.push(`for ${ids.join(',')}`); return ids.flatMap((id) => (rows.has(id) ? [rows.get(id)!] : [])); },
     async pruneDeployments() {},
+    async deploymentCount() { return 0; },
     async heartbeat() {},
   } as unknown as EdgeRepository;
   return { repository, reads };
