@@ -40,8 +40,12 @@ function fakeHaproxy(initial: Record<string, ServedHost>) {
   const state = new Map(Object.entries(initial));
   let readStarted = deferred();
   let gate: { promise: Promise<void>; resolve: () => void } = { promise: Promise.resolve(), resolve: () => undefined };
+  let worker = 1;
+  let reads = 0;
+  let refuse: string | null = null;
   const runtime = {
     async apply(change: HostChange) {
+      if (change.hostname === refuse) throw new Error('refused');
       const have = state.get(change.hostname) ?? { route: null, inCrtList: false };
       const next = { ...have };
       if (change.route !== undefined) next.route = change.route;
@@ -50,11 +54,12 @@ function fakeHaproxy(initial: Record<string, ServedHost>) {
       if (next.route === null && !next.inCrtList) state.delete(change.hostname); else state.set(change.hostname, next);
     },
     async readServed() {
+      reads++;
       readStarted.resolve();
       await gate.promise;
       return new Map([...state].map(([h, v]) => [h, { ...v }]));
     },
-    async processKey() { return '1@1'; },
+    async processKey() { return `${worker}@1`; },
     async readCounters() { return new Map(); },
   } as unknown as HaproxyRuntime;
   return {
@@ -62,19 +67,31 @@ function fakeHaproxy(initial: Record<string, ServedHost>) {
     /** The next read waits for `open()`; resolves when it has begun. */
     hold: () => { readStarted = deferred(); gate = deferred(); return readStarted.promise; },
     open: () => gate.resolve(),
+    /** A new worker (a restart or reload): its view is read again. */
+    restart: () => { worker++; },
+    reads: () => reads,
+    /** Changes of this host fail (half applied, as far as the agent knows). */
+    refuseChangesOf: (hostname: string | null) => { refuse = hostname; },
   };
 }
 
 function fakeRepository(rows: Map<string, ServingRow>) {
-  const reads: string[] = [];
+  let gate = { promise: Promise.resolve(), resolve: () => undefined as void };
+  let started = { promise: Promise.resolve(), resolve: () => undefined as void };
   const repository = {
-    async servingDigest() { reads.push('digest'); return [...rows.values()]; },
-    async servingFor(ids: readonly string[]) { reads.push(`for ${ids.join(',')}`); return ids.flatMap((id) => (rows.has(id) ? [rows.get(id)!] : [])); },
+    /** The rows as they were when the read began, answered once `gate` opens. */
+    async servingDigest() { const now = [...rows.values()]; started.resolve(); await gate.promise; return now; },
+    async servingFor(ids: readonly string[]) { return ids.flatMap((id) => (rows.has(id) ? [rows.get(id)!] : [])); },
     async pruneDeployments() {},
     async deploymentCount() { return 0; },
     async heartbeat() {},
   } as unknown as EdgeRepository;
-  return { repository, reads };
+  return {
+    repository,
+    /** The next digest read waits for `openDigest()`; resolves when it has begun. */
+    holdDigest: () => { started = deferred(); gate = deferred(); return started.promise; },
+    openDigest: () => gate.resolve(),
+  };
 }
 
 async function agentWith(haproxy: ReturnType<typeof fakeHaproxy>, rows: Map<string, ServingRow>) {
@@ -86,12 +103,13 @@ async function agentWith(haproxy: ReturnType<typeof fakeHaproxy>, rows: Map<stri
     bandwidthIntervalMs: 60_000, analyticsFlushMs: 60_000, pollIntervalMs: 60_000, reconcileIntervalMs: 60_000, heartbeatIntervalMs: 60_000,
     healthMaxLagMs: 60_000, originDnsRefreshMs: 60_000, socketTimeoutMs: 500, startTimeoutMs: 1_000, bootFirstHosts: 0, resolvers: [],
   } as unknown as AgentSettings;
-  const { repository } = fakeRepository(rows);
+  const postgres = fakeRepository(rows);
+  const { repository } = postgres;
   const agent = createEdgeAgent({
     db: {} as Db, secretBox: {} as SecretBox, settings, logger: createLogger('silent', 'test'),
     overrides: { runtime: haproxy.runtime, repository, reportDeployments: async () => ({ signaled: 0 }), originLookup: async () => ({ kind: 'none' }) },
   });
-  return { agent, paths: statePaths(stateDir) };
+  return { agent, paths: statePaths(stateDir), postgres };
 }
 
 /** Rejects if `p` has not settled within `ms` (the chain would be held by the full pass's read). */
@@ -116,6 +134,8 @@ describe('a full reconcile does not hold changes behind its reads (issue 26)', (
     // A certificate file of no listed host: the sweep deletes it (outside the read, inside the chain).
     await writeFile(paths.certificate('zombie.test'), 'x');
 
+    // A new worker (the reload that ends a staged boot, say): the full pass reads its whole view.
+    haproxy.restart();
     const reading = haproxy.hold();
     const full = agent.reconcile();
     await reading;
@@ -145,6 +165,31 @@ describe('a full reconcile does not hold changes behind its reads (issue 26)', (
     expect(await agent.reconcile()).toEqual({ changes: 0, serving: 2 });
   });
 
+  it('with the same worker (its view not read), a targeted change during the Postgres read is not undone either', async () => {
+    const rows = new Map([
+      ['dom_a', row('dom_a', 'a.test', 'old.origin.test')],
+      ['dom_c', row('dom_c', 'c.test', 'old.origin.test')],
+    ]);
+    const haproxy = fakeHaproxy({});
+    const { agent, postgres } = await agentWith(haproxy, rows);
+    await agent.reconcile();
+    expect(haproxy.reads()).toBe(1);
+    const reading = postgres.holdDigest();
+    const full = agent.reconcile();
+    await reading;
+    rows.set('dom_a', row('dom_a', 'a.test', 'new.origin.test'));
+    rows.delete('dom_c');
+    rows.set('dom_b', row('dom_b', 'b.test', 'new.origin.test'));
+    await within(agent.applyDomains(['dom_a', 'dom_c', 'dom_b']), 2_000, 'a targeted pass during the full pass\'s read');
+    postgres.openDigest();
+    await within(full, 5_000, 'the full pass');
+    expect(haproxy.reads()).toBe(1);
+    expect(haproxy.state.get('a.test')?.route).toBe(route('dom_a', 'new.origin.test'));
+    expect(haproxy.state.has('c.test')).toBe(false);
+    expect(haproxy.state.get('b.test')?.route).toBe(route('dom_b', 'new.origin.test'));
+    expect(await agent.reconcile()).toEqual({ changes: 0, serving: 2 });
+  });
+
   it('takes HAProxy\'s view of a host its own record disagrees with, unless a change went through that host meanwhile', async () => {
     const rows = new Map([['dom_a', row('dom_a', 'a.test', 'one.origin.test')]]);
     const haproxy = fakeHaproxy({ 'a.test': { route: route('dom_a', 'one.origin.test'), inCrtList: false } });
@@ -152,10 +197,40 @@ describe('a full reconcile does not hold changes behind its reads (issue 26)', (
     await agent.reconcile();
     expect(agent.status().serving).toBe(1);
     // HAProxy loses the host behind the agent's back (a restart from older files): the next full
-    // pass sees it missing and puts it back.
+    // pass reads the new worker's view, sees it missing and puts it back.
     haproxy.state.delete('a.test');
+    haproxy.restart();
     expect((await agent.reconcile()).changes).toBe(1);
     expect(haproxy.state.get('a.test')?.route).toBe(route('dom_a', 'one.origin.test'));
+  });
+
+  it('reads HAProxy\'s whole view only for a new worker, after a refused change, or every 10 passes', async () => {
+    const rows = new Map([['dom_a', row('dom_a', 'a.test', 'one.origin.test')], ['dom_b', row('dom_b', 'b.test', 'one.origin.test')]]);
+    const haproxy = fakeHaproxy({ 'a.test': { route: route('dom_a', 'one.origin.test'), inCrtList: false } });
+    const { agent } = await agentWith(haproxy, rows);
+    // The first pass reads (nothing known yet) and adds b.test; the next ones trust the record.
+    expect((await agent.reconcile()).changes).toBe(1);
+    expect(haproxy.reads()).toBe(1);
+    await agent.reconcile();
+    await agent.reconcile();
+    expect(haproxy.reads()).toBe(1);
+    // A change HAProxy refuses may be half applied: the next pass reads again.
+    rows.set('dom_b', row('dom_b', 'b.test', 'two.origin.test'));
+    haproxy.refuseChangesOf('b.test');
+    await agent.applyDomains(['dom_b']);
+    haproxy.refuseChangesOf(null);
+    expect((await agent.reconcile()).changes).toBe(1);
+    expect(haproxy.reads()).toBe(2);
+    expect(haproxy.state.get('b.test')?.route).toBe(route('dom_b', 'two.origin.test'));
+    // A reload: a new worker.
+    haproxy.restart();
+    await agent.reconcile();
+    expect(haproxy.reads()).toBe(3);
+    // Every 10 passes regardless.
+    for (let i = 0; i < 10; i++) await agent.reconcile();
+    expect(haproxy.reads()).toBe(3);
+    await agent.reconcile();
+    expect(haproxy.reads()).toBe(4);
   });
 });
 

@@ -56,6 +56,8 @@ const HAPROXY_SOFT_STOP_MS = 10_000;
 const STOP_LAST_FLUSH_MS = 1_000;
 // Stale certificate files deleted per turn of the chain (a change waits for at most one turn).
 const SWEEP_BATCH = 200;
+// Every this many full passes, HAProxy's whole view is read even with no reason to doubt the record.
+const VIEW_READ_EVERY = 10;
 // Every this many full passes, all deployments are recorded again and the others pruned.
 const FULL_REPORT_EVERY = 10;
 
@@ -145,6 +147,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
         await runtime.apply(change, before?.route != null);
       } catch (error) {
         failed++;
+        viewInDoubt = true;
         logger.error({ err: error, host: change.hostname }, 'edge: HAProxy refused a change; the next reconcile retries');
         // Possibly half applied: a full pass reading meanwhile cannot trust its view of this host.
         for (const r of readings) r.hosts.add(change.hostname);
@@ -199,6 +202,17 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
     }
   }
 
+  /**
+   * HAProxy's view is read in full (≈ 20 MB at 100,000 hostnames, dumped by the worker that serves
+   * traffic) only when the agent's record may differ from it: a new worker (start, reload,
+   * restart: `viewReadFrom` is the worker last read), a change HAProxy refused (possibly half
+   * applied), a failed read, and every VIEW_READ_EVERY passes in case of anything else (someone
+   * on the admin socket). Otherwise the record is exact: every runtime change goes through it.
+   */
+  let viewReadFrom: string | null = null;
+  let viewInDoubt = true;
+  let passesSinceViewRead = 0;
+
   /** What happened meanwhile, for each full pass reading now (full-pass.ts, Reading). */
   const readings = new Set<Reading>();
   /** The domain a served host belongs to, from its route or (no route) what was seen before. */
@@ -252,11 +266,23 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
     cache.retain(new Set([...desired.hosts.values()].flatMap((h) => (h.certificate ? [h.certificate.id] : []))));
     problems.note(desired, true);
     const untouched = (h: string) => !reading.hosts.has(h);
-    const seen = await runtime.readServed();
+    // HAProxy's own view, when the agent's record may differ from it; else the record itself
+    // (live: hosts that change during the diff are in `reading.hosts` and dropped in the chain).
+    const worker = await runtime.processKey().catch(() => null);
+    const readView = viewInDoubt || worker === null || worker !== viewReadFrom || passesSinceViewRead >= VIEW_READ_EVERY;
+    let seen = served;
+    if (readView) {
+      viewInDoubt = false;
+      seen = await runtime.readServed().catch((error: unknown) => { viewInDoubt = true; throw error; });
+      viewReadFrom = worker;
+      passesSinceViewRead = 0;
+    } else {
+      passesSinceViewRead++;
+    }
     lap('haproxy_read_ms');
     // Where the agent's own record differs from HAProxy (a restart from older files, a crash
     // between the runtime API and the record): HAProxy's view wins, set in the chain below.
-    const drift = await driftOf(seen, served, (h) => !untouched(h));
+    const drift = readView ? await driftOf(seen, served, (h) => !untouched(h)) : new Map<string, ServedHost | undefined>();
     const planned = await diffInSlices(desired.hosts, seen, (h, route) => untouched(h) && !reading.domains.has(domainOfServed(h, route)));
     lap('compared_ms');
     const outcome = await exclusive(async () => {
@@ -280,7 +306,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       return { changes: changes.length, removed, failed };
     });
     lap('applied_ms');
-    await sweepStaleCertificates().catch((error) => logger.warn({ err: String(error) }, 'edge: removing stale certificate files failed; the next reconcile retries'));
+    if (readView) await sweepStaleCertificates().catch((error) => logger.warn({ err: String(error) }, 'edge: removing stale certificate files failed; the next reconcile retries'));
     lap('swept_ms');
     // What is served now with its certificate; the domains targeted passes took on are theirs to report.
     const all = [...desired.hosts.values()].filter((h) => h.certificate && !reading.domains.has(h.domainId)

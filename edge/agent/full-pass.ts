@@ -50,7 +50,10 @@ export async function driftOf(seen: Map<string, ServedHost>, tracked: Map<string
   return drift;
 }
 
-/** `diff` over a whole desired set in slices; `seen` and `desired` must not change meanwhile. */
+/**
+ * `diff` over a whole desired set in slices. `desired` must not change meanwhile; `seen` may (the
+ * agent's live record): a host that changes between slices must be dropped by the caller.
+ */
 export async function diffInSlices(
   desired: Map<string, DesiredHost>, seen: Map<string, ServedHost>, inScope: (hostname: string, route: string | null) => boolean,
 ): Promise<HostChange[]> {
