@@ -29,10 +29,15 @@ import { createOutboxDispatcher } from '../temporal/outbox-dispatcher.ts';
 import { connectTemporal, ensureSearchAttributes } from '../temporal/connection.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
 import { loadAverage, printMachine, printTable } from './support/print.ts';
-import { connectBenchPostgres, intArg, onCleanup, progress, runBenchmark, sleep, type Headline } from './support/run.ts';
+import { changingSetCpu, machineBusySeconds, treeUsage } from './support/proc-sampler.ts';
+import { connectBenchPostgres, intArg, onCleanup, progress, runBenchmark, sleep, withDatabase, type Headline } from './support/run.ts';
 import { apiClient, apiUnderLoadEnv, createBenchDatabase, createBenchTenant, openBenchDatabase, temporalForBench } from './support/setup.ts';
 
 const DEEP_PAGE_TARGET = 1.5;
+// A profile run (node --cpu-prof) wants only the phase it looks at: `--only create` runs the
+// baseline and the creates (~2 × duration), not the ten-minute list phases.
+const PHASES = ['bare', 'create', 'get', 'list', 'scale'] as const;
+type Phase = (typeof PHASES)[number];
 const SCALE_SIZES = [1_000, 100_000] as const;
 const SEED_CHUNK = 10_000;
 
@@ -44,16 +49,31 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '8' },
     connections: { type: 'string', default: '20' },
     warmup: { type: 'string', default: '1' },
+    phases: { type: 'string', default: PHASES.join(',') },
+    only: { type: 'string' },
+    dispatcher: { type: 'string', default: 'on' },
+    waits: { type: 'boolean', default: false },
+    'ceiling-no-counting': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
 if (args.help) {
-  console.log('usage: npm run bench:api -- [--duration seconds (8)] [--connections n (20)] [--warmup seconds (1)]');
+  console.log(`usage: npm run bench:api -- [--duration seconds (8)] [--connections n (20)] [--warmup seconds (1)]
+    [--phases ${PHASES.join(',')}] [--only create (= --phases bare,create)]
+    [--dispatcher on|paused (paused: no workflow starts during the create phase; the outbox drains after it)]
+    [--waits (sample pg_stat_activity of the API's connections during the create phase)]
+    [--ceiling-no-counting (drops the usage counting trigger in the scratch database: a ceiling for what the usage row costs, not a build)]`);
   process.exit(0);
 }
 const duration = intArg('duration', args.duration, 1, 120);
 const connections = intArg('connections', args.connections, 1, 500);
 const warmup = intArg('warmup', args.warmup, 0, 30);
+const phases = new Set<Phase>((args.only === 'create' ? 'bare,create' : args.only ?? args.phases).split(',').map((p) => {
+  if (!(PHASES as readonly string[]).includes(p)) { console.error(`unknown phase ${p} (phases: ${PHASES.join(', ')})`); process.exit(2); }
+  return p as Phase;
+}));
+if (args.dispatcher !== 'on' && args.dispatcher !== 'paused') { console.error('--dispatcher is on or paused'); process.exit(2); }
+const dispatcherPaused = args.dispatcher === 'paused';
 
 const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : '—');
 const int = (v: number) => Math.round(v).toLocaleString('en-US');
@@ -180,7 +200,7 @@ async function main(): Promise<Headline> {
   await createBenchDatabase(pgInfo);
 
   const namespace = process.env.TEMPORAL_NAMESPACE || 'default';
-  const { address: temporalAddress, external } = await temporalForBench(namespace);
+  const { address: temporalAddress, external, pid: temporalPid } = await temporalForBench(namespace);
   const connection = await connectTemporal(temporalAddress);
   onCleanup('Temporal connection', () => connection.close());
   const added = await ensureSearchAttributes(connection, namespace);
@@ -205,12 +225,21 @@ async function main(): Promise<Headline> {
   const { db, sql } = await openBenchDatabase(benchUrl, config.db.poolSize);
 
   const { org, secret, destination } = await createBenchTenant(db);
+  if (args['ceiling-no-counting']) {
+    await sql.query('drop trigger domains_usage_count on domains');
+    progress('ceiling run: the usage counting trigger is dropped in this scratch database (peak_hostnames is NOT kept)');
+  }
 
   // 2. The API and the bare baseline, each on a free loopback port.
   const logger = createLogger('silent', 'api');
   const dispatcher = createOutboxDispatcher({ db, client, taskQueue, logger });
   onCleanup('outbox dispatcher', () => dispatcher.stop());
-  const app = await buildApp({ config, db, temporal: { client }, dispatcher, logger });
+  // --dispatcher paused: the API's kicks do nothing while creates are measured (their starts wait
+  // in the outbox and drainOutbox sends them after the phase), to see what the workflow starts —
+  // the Temporal client in this process and the dev server beside it — cost the creates.
+  let kicksPaused = false;
+  const apiDispatcher: typeof dispatcher = { ...dispatcher, kick: (ids) => (kicksPaused ? Promise.resolve() : dispatcher.kick(ids)) };
+  const app = await buildApp({ config, db, temporal: { client }, dispatcher: apiDispatcher, logger });
   onCleanup('API server', () => app.close());
   const apiOrigin = await app.listen({ host: '127.0.0.1', port: 0 });
 
@@ -277,26 +306,51 @@ async function main(): Promise<Headline> {
   progress('── endpoints ──');
   const results: Measured[] = [];
   // The baseline first: after POST /v1/domains the dispatcher may still be starting workflows.
-  const bareRun = await measure('POST /bare (baseline: one INSERT)', { origin: bareOrigin, method: 'POST', path: '/bare', headers: {}, body: { kind: 'bare', prefix: `b${runId}` } });
-  results.push(bareRun);
-  const createRun = await measure('POST /v1/domains', { origin: apiOrigin, method: 'POST', path: '/v1/domains', headers: auth, body: { kind: 'create-domain', destinationId: destination.id, prefix: `b${runId}` } });
-  results.push(createRun);
-  await drainOutbox();
-  results.push(await measure('GET /v1/domains/{id}', listSpec(`/v1/domains/${domainId}`)));
+  const bareRun = phases.has('bare') ? await measure('POST /bare (baseline: one INSERT)', { origin: bareOrigin, method: 'POST', path: '/bare', headers: {}, body: { kind: 'bare', prefix: `b${runId}` } }) : null;
+  if (bareRun) results.push(bareRun);
+  let createRun: Measured | null = null;
+  let createCpu: CreateCpu | null = null;
+  if (phases.has('create')) {
+    kicksPaused = dispatcherPaused;
+    const watch = watchCreatePhase(pgInfo.dbName, temporalPid ?? null, args.waits);
+    createRun = await measure(`POST /v1/domains${dispatcherPaused ? ' (dispatcher paused)' : ''}`, { origin: apiOrigin, method: 'POST', path: '/v1/domains', headers: auth, body: { kind: 'create-domain', destinationId: destination.id, prefix: `b${runId}` } });
+    createCpu = await watch.stop(createRun.result.completed);
+    // Whether the workflow starts kept pace with the creates or were left for after the phase.
+    const { rows: [kept] } = await sql.query<{ done: number; pending: number }>('select count(*) filter (where dispatched_at is not null)::int as done, count(*) filter (where dispatched_at is null)::int as pending from workflow_outbox');
+    progress(`  at the end of the phase: ${int(kept!.done)} workflow starts dispatched, ${int(kept!.pending)} still in the outbox`);
+    kicksPaused = false;
+    results.push(createRun);
+    await drainOutbox();
+  }
+  if (phases.has('get')) results.push(await measure('GET /v1/domains/{id}', listSpec(`/v1/domains/${domainId}`)));
   const inTable = (await sql.query<{ n: number }>('select count(*)::int as n from domains')).rows[0]!.n;
-  progress(`finding a deep-page cursor in ${int(inTable)} domains (walking the list with limit=100)…`);
-  const deep = await deepCursor();
-  progress(`  deep page starts after row ${int(deep.skipped)} of ${int(deep.total)}`);
-  progress(`  plan page 1:  ${await explainPage(sql, org.id, null)}`);
-  progress(`  plan deep:    ${await explainPage(sql, org.id, deep.cursor)}`);
-  results.push(await measure('GET /v1/domains?limit=20', listSpec('/v1/domains?limit=20')));
-  results.push(await measure(`GET /v1/domains?limit=20&cursor=… (after row ${int(deep.skipped)})`, listSpec(`/v1/domains?limit=20&cursor=${encodeURIComponent(deep.cursor)}`)));
+  if (phases.has('list')) {
+    progress(`finding a deep-page cursor in ${int(inTable)} domains (walking the list with limit=100)…`);
+    const deep = await deepCursor();
+    progress(`  deep page starts after row ${int(deep.skipped)} of ${int(deep.total)}`);
+    progress(`  plan page 1:  ${await explainPage(sql, org.id, null)}`);
+    progress(`  plan deep:    ${await explainPage(sql, org.id, deep.cursor)}`);
+    results.push(await measure('GET /v1/domains?limit=20', listSpec('/v1/domains?limit=20')));
+    results.push(await measure(`GET /v1/domains?limit=20&cursor=… (after row ${int(deep.skipped)})`, listSpec(`/v1/domains?limit=20&cursor=${encodeURIComponent(deep.cursor)}`)));
+  }
 
   console.log('');
   console.log(`Endpoints (${int(inTable)} domains in the table for the GETs; ${connections} connections, ${duration} s each):`);
   printTable(['phase', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx'], results.map(({ label, result: r }) => [label, int(r.rps), ms(r.p50), ms(r.p99), `${r.non2xx}${describeNon2xx(r)}`]));
-  const ratio = createRun.result.rps / bareRun.result.rps;
-  console.log(`  POST /v1/domains ÷ bare INSERT throughput: ${ratio.toFixed(3)}× (${int(createRun.result.rps)} ÷ ${int(bareRun.result.rps)} req/s)`);
+  const ratio = createRun && bareRun ? createRun.result.rps / bareRun.result.rps : Number.NaN;
+  if (createRun && bareRun) console.log(`  POST /v1/domains ÷ bare INSERT throughput: ${ratio.toFixed(3)}× (${int(createRun.result.rps)} ÷ ${int(bareRun.result.rps)} req/s)`);
+  if (createCpu) printCreateCpu(createCpu);
+  const createHeadline = {
+    create_rps: createRun ? Math.round(createRun.result.rps) : null, create_p50_ms: createRun?.result.p50 ?? null, create_p99_ms: createRun?.result.p99 ?? null,
+    bare_insert_rps: bareRun ? Math.round(bareRun.result.rps) : null, create_vs_bare: Number.isFinite(ratio) ? Math.round(ratio * 1000) / 1000 : null,
+    dispatcher: dispatcherPaused ? 'paused' : 'on',
+  };
+  if (!phases.has('scale')) {
+    console.log('');
+    console.log(`load avg now ${loadAverage()} (other processes on this machine show up here and in the figures)`);
+    const rps = (label: string) => { const r = results.find((m) => m.label === label); return r ? Math.round(r.result.rps) : null; };
+    return { benchmark: 'api', phases: [...phases].join(','), ...createHeadline, get_domain_rps: rps('GET /v1/domains/{id}'), list_page1_rps: rps('GET /v1/domains?limit=20') };
+  }
 
   // 4. The list pages over 1,000 and 100,000 seeded domains.
   console.log('');
@@ -344,11 +398,79 @@ async function main(): Promise<Headline> {
   console.log(`load avg now ${loadAverage()} (other processes on this machine show up here and in the figures)`);
   const rps = (label: string) => Math.round(results.find((r) => r.label === label)?.result.rps ?? 0);
   return {
-    benchmark: 'api', create_rps: Math.round(createRun.result.rps), create_p50_ms: createRun.result.p50, create_p99_ms: createRun.result.p99,
-    bare_insert_rps: Math.round(bareRun.result.rps), get_domain_rps: rps('GET /v1/domains/{id}'), list_page1_rps: rps('GET /v1/domains?limit=20'),
+    benchmark: 'api', ...createHeadline, get_domain_rps: rps('GET /v1/domains/{id}'), list_page1_rps: rps('GET /v1/domains?limit=20'),
     deep_page_rows_small: small.rows, deep_page_rows_large: large.rows, deep_page_p50_ratio: Math.round(deepRatio * 100) / 100,
     deep_page_target: DEEP_PAGE_TARGET, verdict,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Where a create's time goes: CPU of each process over the create phase, and (--waits) what the
+// API's Postgres connections were doing, sampled. pg_stat_statements needs a server restart
+// (shared_preload_libraries) on a shared Postgres; the samples and the round trips read from the
+// code (docs/billing.md) stand in for it.
+
+interface CreateCpu {
+  seconds: number; creates: number;
+  apiProcessMs: number; temporalMs: number | null; postgresMs: number; machineMs: number;
+  waits: Map<string, number> | null; samples: number;
+}
+
+function watchCreatePhase(dbName: string, temporalPid: number | null, sampleWaits: boolean) {
+  const started = Date.now();
+  const cpu0 = process.cpuUsage();
+  const temporal0 = temporalPid ? treeUsage(temporalPid).cpuSeconds : 0;
+  const machine0 = machineBusySeconds();
+  const backendCpu = changingSetCpu();
+  const waits = sampleWaits ? new Map<string, number>() : null;
+  let samples = 0;
+  let stopped = false;
+  const monitor = new pg.Client({ connectionString: withDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', dbName) });
+  const loop = (async () => {
+    await monitor.connect();
+    for (;;) {
+      const { rows } = await monitor.query<{ pid: number; state: string | null; w: string | null; q: string }>(
+        `select pid, state, wait_event_type || '/' || wait_event as w, regexp_replace(left(query, 48), '\\s+', ' ', 'g') as q
+         from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and backend_type = 'client backend'`, [dbName]);
+      backendCpu(rows.map((r) => r.pid));
+      if (waits) {
+        samples++;
+        for (const r of rows) {
+          if (r.state === 'idle') continue;
+          const key = `${r.state}${r.w ? ` ${r.w}` : ''}${r.state === 'active' || r.w?.startsWith('Lock') ? ` — ${r.q}` : ''}`;
+          waits.set(key, (waits.get(key) ?? 0) + 1);
+        }
+      }
+      if (stopped) break;
+      await sleep(sampleWaits ? 20 : 250);
+    }
+  })();
+  return {
+    async stop(creates: number): Promise<CreateCpu> {
+      stopped = true;
+      await loop.catch((error: unknown) => progress(`  (pg_stat_activity sampling failed: ${String(error)})`));
+      const postgresSeconds = backendCpu([]) ; // the last reading was taken in the loop
+      await monitor.end().catch(() => undefined);
+      const used = process.cpuUsage(cpu0);
+      return {
+        seconds: (Date.now() - started) / 1000, creates,
+        apiProcessMs: (used.user + used.system) / 1000,
+        temporalMs: temporalPid ? (treeUsage(temporalPid).cpuSeconds - temporal0) * 1000 : null,
+        postgresMs: postgresSeconds * 1000, machineMs: (machineBusySeconds() - machine0) * 1000,
+        waits, samples,
+      };
+    },
+  };
+}
+
+function printCreateCpu(c: CreateCpu): void {
+  const per = (msTotal: number | null) => (msTotal === null ? '—' : `${(msTotal / Math.max(1, c.creates)).toFixed(2)} ms`);
+  console.log(`  create phase CPU per create (${int(c.creates)} creates in ${c.seconds.toFixed(1)} s incl. warm-up): this process (API + dispatcher + load thread) ${per(c.apiProcessMs)}, `
+    + `Temporal dev server ${per(c.temporalMs)}, API's Postgres backends ${per(c.postgresMs)}, whole machine ${per(c.machineMs)}`);
+  if (c.waits && c.samples) {
+    console.log(`  pg_stat_activity over ${c.samples} samples (mean connections per state; idle ones left out):`);
+    for (const [key, n] of [...c.waits].sort((a, b) => b[1] - a[1]).slice(0, 14)) console.log(`    ${(n / c.samples).toFixed(2).padStart(6)}  ${key}`);
+  }
 }
 
 /** A list page's query as the repository issues it, through EXPLAIN ANALYZE: node types, index, time. */

@@ -183,8 +183,10 @@ async function main(): Promise<Record<string, unknown>> {
   await insertServed(db, org, destination, [{ hostname: 'shop.bench.test', certPem: await selfSigned('shop.bench.test') }]);
 
   // HAProxy's threads as in production (0: one per CPU) unless HOSTGATE_EDGE_THREADS says otherwise.
+  // BENCH_EDGE_CPU_PROF=<dir>: each agent process writes a V8 CPU profile there when it exits.
+  const cpuProf: Record<string, string> = process.env.BENCH_EDGE_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_EDGE_CPU_PROF}` } : {};
   // The request log on (as in production): edge_vs_direct is measured with it (issue 24).
-  const edgeEnv = { HOSTGATE_EDGE_TRAFFIC_LOG: 'on', HOSTGATE_EDGE_THREADS: process.env.HOSTGATE_EDGE_THREADS ?? '0', HOSTGATE_EDGE_START_TIMEOUT_MS: '600000', HOSTGATE_EDGE_ANALYTICS_FLUSH_MS: '1000' };
+  const edgeEnv = { HOSTGATE_EDGE_TRAFFIC_LOG: 'on', HOSTGATE_EDGE_THREADS: process.env.HOSTGATE_EDGE_THREADS ?? '0', HOSTGATE_EDGE_START_TIMEOUT_MS: '600000', HOSTGATE_EDGE_ANALYTICS_FLUSH_MS: '1000', ...cpuProf };
   const benchStart = new Date(Date.now() - 60_000);
   let edge: EdgeProcess = await startEdgeProcess({ databaseUrl: benchUrl, resolvers: dns.server, originCaFile: originCa.certPath, env: edgeEnv });
   onCleanup('edge', async () => { await edge.stop(); await edge.cleanup(); });
@@ -431,7 +433,12 @@ async function main(): Promise<Record<string, unknown>> {
   progress(`  boot to serving all ${listed} certificates: ${round(bootToServing / 1000)} s (first served after ${round(firstServed / 1000)} s, agent ready after ${round(agentReady / 1000)} s); HAProxy RSS ${round(rss / 2 ** 20, 0)} MiB summed over master and worker, PSS ${round(pss / 2 ** 20, 0)} MiB (pages they share counted once)`);
   const runtimeAdd = await deploy(samples, 'add');
   progress(`  adding one hostname beside ${listed}: p50 ${round(pct(runtimeAdd, 50))} ms, p99 ${round(pct(runtimeAdd, 99))} ms`);
-  if (process.env.BENCH_EDGE_LOG) writeFileSync(process.env.BENCH_EDGE_LOG, JSON.stringify({ samples: sampleTimes, logs: edge.logs }));
+  if (process.env.BENCH_EDGE_LOG) {
+    // The full reconcile that follows the boot may outlast the samples: its log line (phases,
+    // longest event-loop hold) goes into the file too, waited for up to 2 minutes.
+    for (let i = 0; i < 600 && !edge.logs.some((l) => l.msg === 'edge: full reconcile done'); i++) await sleep(200);
+    writeFileSync(process.env.BENCH_EDGE_LOG, JSON.stringify({ samples: sampleTimes, logs: edge.logs }));
+  }
 
   return {
     ...machine, ...throughputFigures, ...analytics,

@@ -87,6 +87,7 @@ const variables = {
   HOSTGATE_CERT_MIN_LIFETIME_SECONDS: { schema: Type.Integer({ minimum: 1, maximum: 34300800 }), default: '3600', describe: 'an integer from 1 to 34300800: certificates living shorter than this many seconds are flagged (history, logs) and renewed at the brake pace' },
   HOSTGATE_CUSTOM_CERT_CA_FILE: { schema: Type.String({ minLength: 1 }), default: undefined, describe: "path to a PEM file of CA certificates that customers' own certificates may chain to, besides the public roots (docs/custom-certificates.md)" },
   // Webhooks (config.webhooks)
+  HOSTGATE_WEBHOOK_DIRECT_ATTEMPTS: { schema: Type.Integer({ minimum: 0, maximum: 1000 }), default: '32', describe: "an integer from 0 to 1000: first webhook attempts the worker makes at once, ahead of each delivery's workflow (docs/api-decisions.md, Attempts; 0 leaves every attempt to the workflows)" },
   HOSTGATE_WEBHOOK_TIMEOUT_MS: { schema: Type.Integer({ minimum: 100, maximum: 60000 }), default: '15000', describe: 'an integer from 100 to 60000: milliseconds a webhook receiver has to answer (docs/api-decisions.md: 15 s)' },
   // Billing (config.billing; docs/billing.md). No STRIPE_SECRET_KEY: the built-in local provider.
   HOSTGATE_BILLING_PROVIDER: { schema: Type.Union([Type.Literal('stripe'), Type.Literal('local')]), default: undefined, describe: "stripe or local; unset: stripe when STRIPE_SECRET_KEY is set, else local — except with HOSTGATE_ENV=production, where the local provider (whose checkout page takes no payment) must be chosen on purpose" },

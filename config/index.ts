@@ -87,7 +87,11 @@ export interface Config {
   /** Issuance that cannot run away (model/certificate-lifetime.ts). */
   /** `customCaFile`: extra trust anchors for customers' own certificates (docs/custom-certificates.md). */
   certificates: { ordersPerHour: number; minLifetimeSeconds: number; customCaFile: string | undefined };
-  webhooks: { timeoutMs: number };
+  webhooks: {
+    timeoutMs: number;
+    /** First attempts the worker makes at once ahead of the workflows; 0: none (worker/webhook-first-attempts.ts). */
+    directAttempts: number;
+  };
   /** Payment provider: Stripe when a secret key is set, else the built-in local one. */
   billing: {
     graceHours: number;
@@ -287,7 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
       limits: { pendingValidations: raw.HOSTGATE_LIMIT_PENDING_VALIDATIONS, ordersPer3h: raw.HOSTGATE_LIMIT_ORDERS_PER_3H, certsPerDomainWeek: raw.HOSTGATE_LIMIT_CERTS_PER_DOMAIN_WEEK, failedValidationsPerHour: raw.HOSTGATE_LIMIT_FAILED_VALIDATIONS_PER_HOUR },
     },
     certificates: { ordersPerHour: raw.HOSTGATE_CERT_ORDERS_PER_HOUR, minLifetimeSeconds: raw.HOSTGATE_CERT_MIN_LIFETIME_SECONDS, customCaFile: raw.HOSTGATE_CUSTOM_CERT_CA_FILE },
-    webhooks: { timeoutMs: raw.HOSTGATE_WEBHOOK_TIMEOUT_MS },
+    webhooks: { timeoutMs: raw.HOSTGATE_WEBHOOK_TIMEOUT_MS, directAttempts: raw.HOSTGATE_WEBHOOK_DIRECT_ATTEMPTS },
     billing: {
       graceHours: raw.HOSTGATE_BILLING_GRACE_HOURS,
       stripe: raw.STRIPE_SECRET_KEY ? {

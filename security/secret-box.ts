@@ -1,7 +1,7 @@
 // AES-256-GCM envelope for secrets kept at rest (webhook secrets, private keys). The key id is
 // stored beside each ciphertext so keys can be rotated: the first configured key encrypts, any
 // configured key decrypts.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import type { EncryptionKey } from '../config/index.ts';
 
 export interface Sealed { keyId: string; ciphertext: Buffer }
@@ -9,17 +9,20 @@ export interface Sealed { keyId: string; ciphertext: Buffer }
 export class SecretBox {
   readonly #keys: Map<string, Buffer>;
   readonly #current: EncryptionKey;
+  /** The current key as a KeyObject made once: a raw Buffer key is imported again on every seal (each idempotent answer). */
+  readonly #currentKey: KeyObject;
 
   constructor(keys: EncryptionKey[]) {
     if (keys.length === 0) throw new Error('SecretBox needs at least one encryption key (HOSTGATE_ENCRYPTION_KEYS)');
     this.#keys = new Map(keys.map((k) => [k.id, k.key]));
     this.#current = keys[0]!;
+    this.#currentKey = createSecretKey(this.#current.key);
   }
 
   /** Layout: 12-byte IV ‖ 16-byte tag ‖ ciphertext. `context` binds the ciphertext to its row. */
   seal(plaintext: string | Buffer, context: string): Sealed {
     const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.#current.key, iv);
+    const cipher = createCipheriv('aes-256-gcm', this.#currentKey, iv);
     cipher.setAAD(Buffer.from(context));
     const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
     return { keyId: this.#current.id, ciphertext: Buffer.concat([iv, cipher.getAuthTag(), body]) };

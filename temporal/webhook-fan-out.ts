@@ -17,10 +17,15 @@ import type { OutboxDispatcher } from './outbox-dispatcher.ts';
 export const EVENTS_CHANNEL = 'hostgate_events';
 /** Events per fan-out transaction. */
 const EVENT_BATCH = 20;
-/** Outbox rows per kick, kicks in flight, and the queue length at which the fan-out pauses. */
-const KICK_SLICE = 25;
-const KICKS_IN_FLIGHT = 2;
+/** Outbox rows per dispatch, dispatches in flight, and the queue length at which the fan-out pauses. */
+const KICK_SLICE = 10;
+const KICKS_IN_FLIGHT = 5;
 const QUEUE_HIGH = 50;
+/**
+ * With the worker's direct first attempts (onDeliveries), no receiver waits for a start: the
+ * fan-out keeps creating deliveries (and so first attempts) while starts queue, up to this many.
+ */
+const QUEUE_HIGH_DIRECT = 5_000;
 
 export interface WebhookFanOut {
   /** Fans out every pending event now; resolves with the number of deliveries created. */
@@ -35,19 +40,28 @@ export interface WebhookFanOut {
 
 export function createWebhookFanOut(deps: {
   db: Db;
-  dispatcher: Pick<OutboxDispatcher, 'kick'>;
+  dispatcher: Pick<OutboxDispatcher, 'dispatch'>;
   logger: Logger;
   /** For the LISTEN connection; without it the fan-out only sweeps. */
   databaseUrl?: string | undefined;
   sweepIntervalMs?: number;
   /** False only for the time-skipping test server (no custom search attributes). */
   searchAttributes?: boolean;
+  /**
+   * Called with each step's new deliveries once they are committed, beside their workflow starts
+   * (worker/webhook-first-attempts.ts makes their first attempts at once); must not throw.
+   */
+  onDeliveries?: (deliveryIds: string[]) => void;
 }): WebhookFanOut {
   const deliveries = webhookDeliveriesRepository(deps.db);
   const sweepIntervalMs = deps.sweepIntervalMs ?? 1000;
   const options = deps.searchAttributes === false ? { searchAttributes: false } : {};
+  const queueHigh = deps.onDeliveries ? QUEUE_HIGH_DIRECT : QUEUE_HIGH;
   let stopped = false;
-  // Outbox rows to dispatch, oldest first, kicked in small slices a few at a time; the fan-out
+  // Outbox rows to dispatch, oldest first, in small slices a few at a time (dispatch, not kick:
+  // kicks within 2 ms merge into one batch, and a batch waits for its slowest start before the
+  // next begins; separate slices keep ≈ 50 starts in flight all the time, like the ceiling probe
+  // of bench:webhooks, docs/scale.md "Webhooks"); the fan-out
   // pauses while enough are waiting. A burst of thousands of concurrent starts would make the
   // server finish every start before running any delivery (the first receiver would wait for the
   // last start), and rows queued here for long would be taken by the dispatcher's own sweep, all
@@ -58,11 +72,11 @@ export function createWebhookFanOut(deps: {
   let roomWaiters: (() => void)[] = [];
   const pump = () => {
     while (kicks.size < KICKS_IN_FLIGHT && queue.length) {
-      const kick = deps.dispatcher.kick(queue.splice(0, KICK_SLICE));
+      const kick = deps.dispatcher.dispatch(queue.splice(0, KICK_SLICE));
       kicks.add(kick);
       void kick.finally(() => { kicks.delete(kick); pump(); });
     }
-    if (queue.length < QUEUE_HIGH || stopped) {
+    if (queue.length < queueHigh || stopped) {
       const waiters = roomWaiters;
       roomWaiters = [];
       for (const resolve of waiters) resolve();
@@ -72,10 +86,11 @@ export function createWebhookFanOut(deps: {
   async function drain(): Promise<number> {
     let created = 0;
     for (;;) {
-      while (queue.length >= QUEUE_HIGH && !stopped) await new Promise<void>((resolve) => roomWaiters.push(resolve));
+      while (queue.length >= queueHigh && !stopped) await new Promise<void>((resolve) => roomWaiters.push(resolve));
       if (stopped) return created;
       const step = await deliveries.fanOut(EVENT_BATCH, options);
       created += step.deliveries;
+      if (step.deliveryIds.length) deps.onDeliveries?.(step.deliveryIds);
       queue.push(...step.outboxIds);
       pump();
       if (step.events < EVENT_BATCH) return created;

@@ -79,6 +79,24 @@ describe('destinations and domains API', () => {
     expect((await api.post('/v1/domains', { hostname: 'shop.customer-one.com', destination_id: destinationId })).statusCode).toBe(201);
   });
 
+  it('answers a create with the domain as stored: the 201 is what a read shows (one-statement create, issue 26)', async () => {
+    const created = await api.post('/v1/domains', { hostname: 'as-stored.customer-one.com', destination_id: destinationId, external_customer_id: 'cus_stored' });
+    expect(created.statusCode).toBe(201);
+    const answer = created.json().data;
+    const read = (await api.get(`/v1/domains/${answer.id}`)).json().data;
+    // What the workflow may have moved meanwhile (its first DNS check) aside, every field is the same.
+    // (A read also shows the period's bandwidth, which a create does not.)
+    const settled = ({ status: _s, verification: _v, ownership: _o, certificate: _c, updated_at: _u, bandwidth: _b, ...rest }: Record<string, unknown>) => rest;
+    expect(settled(answer)).toEqual(settled(read));
+    expect(answer.ownership?.record ?? null).toEqual(read.ownership?.record ?? null);
+    const stored = await t.database.db.one(sql.unsafe`select created_at, updated_at, status_seq, ownership_token, challenge_label, tls_min_version from domains where id = ${answer.id}`) as Record<string, unknown>;
+    expect(stored.created_at).toBe(answer.created_at);
+    expect(stored).toMatchObject({ ownership_token: expect.stringMatching(/^[0-9a-f]{32}$/), challenge_label: expect.stringMatching(/^[0-9a-f]{32}$/), tls_min_version: '1.2' });
+    // Its first history row and its hostname.created event came with it.
+    expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from domain_status_history where domain_id = ${answer.id} and seq = 0 and to_status = 'pending_dns'`)).toBe(1);
+    expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from events where domain_id = ${answer.id} and kind = 'hostname.created'`)).toBe(1);
+  });
+
   it('gives an apex domain A records to the edge', async () => {
     const res = await api.post('/v1/domains', { hostname: 'customer-two.co.uk', destination_id: destinationId });
     expect(res.statusCode).toBe(201);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { buildApp, type App } from '../api/app.ts';
 import { Type } from 'typebox';
 import { createDb, row, sql, type Db } from '../db/pool.ts';
+import { domainsRepository } from '../db/repositories/domains.ts';
 import { IdempotencyClaimLostError, idempotencyRepository } from '../db/repositories/idempotency-keys.ts';
 import { secretContext } from '../db/repositories/webhook-endpoints.ts';
 import { createLogger } from '../logging/logger.ts';
@@ -44,7 +45,9 @@ describe('idempotent creates across a lost COMMIT acknowledgement', () => {
   const create = (key: string, hostname: string) => app.inject({ method: 'POST', url: '/v1/domains', headers: { ...auth, 'idempotency-key': key }, payload: { hostname, destination_id: destinationId } });
 
   it('the retry of a committed create whose 201 was lost gets that 201', async () => {
-    const lost = proxy.loseAnswerTo('COMMIT');
+    // A create is one autocommit statement with its answer (domainsRepository.createAnswered):
+    // its answer is the COMMIT's. The hostname is among its parameters, and no earlier statement's.
+    const lost = proxy.loseAnswerTo('lost-commit.idem.example');
     const first = await create('lost-commit-1', 'lost-commit.idem.example');
     await lost;
     // The client saw an outage…
@@ -117,17 +120,46 @@ describe('idempotent creates across a lost COMMIT acknowledgement', () => {
   });
 
   it('a create whose transaction did not commit leaves the key free for the retry', async () => {
-    // The answer to the domain insert is lost: the transaction never commits.
+    // A pair (also_connect) is still created in a transaction: the answer to its first domain
+    // insert is lost, so the transaction never commits.
+    const pair = (key: string) => app.inject({ method: 'POST', url: '/v1/domains', headers: { ...auth, 'idempotency-key': key }, payload: { hostname: 'www.lost-insert.idem.example', also_connect: 'apex', destination_id: destinationId } });
     const lost = proxy.loseAnswerTo('insert into domains');
-    const first = await create('lost-insert-1', 'lost-insert.idem.example');
+    const first = await pair('lost-insert-1');
     await lost;
     expect(first.statusCode).toBe(503);
     // The release is not awaited by the 503; give it a moment.
     await new Promise((r) => setTimeout(r, 200));
-    const retry = await create('lost-insert-1', 'lost-insert.idem.example');
+    const retry = await pair('lost-insert-1');
     expect(retry.statusCode).toBe(201);
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
-    expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from domains where hostname = 'lost-insert.idem.example'`)).toBe(1);
+    expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from domains where hostname in ('www.lost-insert.idem.example', 'lost-insert.idem.example')`)).toBe(2);
+  });
+
+  it('the one-statement create writes nothing when its claim is gone (taken over), and says claim_lost', async () => {
+    const box = new SecretBox(testConfig().encryptionKeys);
+    const repo = idempotencyRepository(t.database.db, box);
+    const { organizationId } = await t.database.db.one(sql.type(row(Type.Object({ organizationId: Type.String() })))`select organization_id as "organizationId" from destinations where id = ${destinationId}`);
+    const claim = await repo.claim({ scope: `org:${organizationId}`, key: 'k-lost-create', method: 'POST', path: '/v1/domains', bodyHash: Buffer.alloc(32) });
+    expect(claim.kind).toBe('claimed');
+    const claimedAt = (claim as { claimedAt: string }).claimedAt;
+    const now = new Date().toISOString();
+    const domainRow = (id: string) => ({
+      id, organization_id: organizationId, destination_id: destinationId, hostname: 'claim-lost.idem.example', is_apex: false,
+      status: 'pending_dns' as never, status_seq: 0, external_customer_id: null, widget_session_id: null,
+      ownership_token: 'a'.repeat(32), challenge_label: id.slice(-26).padEnd(32, '0'), tls_min_version: '1.2' as never, created_at: now, updated_at: now,
+    });
+    const sealed = { kind: 'held' as const, scope: `org:${organizationId}`, key: 'k-lost-create', status: 201, ...repo.seal(`org:${organizationId}`, 'k-lost-create', '{"data":1}') };
+    const domains = domainsRepository(t.database.db);
+    // Another claim has replaced this one (its time is not ours): nothing is written.
+    const stale = new Date(Date.parse(claimedAt) - 61_000).toISOString();
+    expect(await domains.createAnswered({ row: domainRow('dom_claimlost0000000000000000'), claim: { ...sealed, claimedAt: stale } })).toEqual({ result: 'claim_lost' });
+    expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from domains where hostname = 'claim-lost.idem.example'`)).toBe(0);
+    expect(await t.database.db.oneFirst(sql.unsafe`select state from idempotency_keys where key = 'k-lost-create'`)).toBe('in_flight');
+    // With its own claim: created, and the key answers with what was sealed.
+    const created = await domains.createAnswered({ row: domainRow('dom_claimkept0000000000000000'), claim: { ...sealed, claimedAt } });
+    expect(created.result).toBe('created');
+    const replay = await repo.claim({ scope: `org:${organizationId}`, key: 'k-lost-create', method: 'POST', path: '/v1/domains', bodyHash: Buffer.alloc(32) });
+    expect(replay).toEqual({ kind: 'replay', status: 201, body: { data: 1 } });
   });
 
   it('an answer is only recorded for the claim that owns the key: a lost claim rolls the write back', async () => {

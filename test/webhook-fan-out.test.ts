@@ -35,7 +35,7 @@ describe('webhook fan-out', () => {
   }
   const recorder = () => {
     const kicked: number[] = [];
-    return { kicked, dispatcher: { kick: async (ids?: readonly number[]) => { kicked.push(...(ids ?? [])); } } };
+    return { kicked, dispatcher: { dispatch: async (ids: readonly number[]) => { kicked.push(...ids); } } };
   };
 
   it('is woken by the commit of an event (no sweep needed), and again after its LISTEN connection dies', async () => {
@@ -130,6 +130,6 @@ describe('webhook fan-out', () => {
     expect(new Set(kicked).size).toBe(360);
     expect(await t.db.oneFirst(sql.unsafe`select count(*)::int from webhook_deliveries where endpoint_id = any(${sql.array(endpoints, 'text')})`)).toBe(360);
     // Running again finds nothing to do.
-    expect(await webhookDeliveriesRepository(t.db).fanOut(100)).toEqual({ events: 0, deliveries: 0, outboxIds: [] });
+    expect(await webhookDeliveriesRepository(t.db).fanOut(100)).toEqual({ events: 0, deliveries: 0, outboxIds: [], deliveryIds: [] });
   });
 });

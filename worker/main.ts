@@ -21,7 +21,10 @@ import { createOutboxDispatcher } from '../temporal/outbox-dispatcher.ts';
 import { createWebhookFanOut } from '../temporal/webhook-fan-out.ts';
 import { taskQueue } from '../contracts/task-queues.ts';
 import { connectTemporal, ensureSearchAttributes } from '../temporal/connection.ts';
+import { createWebhookAttempts } from '../activities/webhooks.ts';
+import { SecretBox } from '../security/secret-box.ts';
 import { createHostgateWorker } from './create-worker.ts';
+import { createFirstAttempts } from './webhook-first-attempts.ts';
 import { bundleIsFresh, buildWorkflowBundle, defaultBundlePath } from './workflow-bundle.ts';
 
 const { config, logger, onShutdown } = boot('worker', ['database', 'temporal', 'encryption']);
@@ -57,7 +60,10 @@ const worker = await createHostgateWorker({ connection, namespace: config.tempor
 const dispatcher = createOutboxDispatcher({ db, client: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: queue, logger });
 dispatcher.startLoop(1000);
 // Hostname events → webhook deliveries, woken by LISTEN/NOTIFY at commit, swept every second.
-const fanOut = createWebhookFanOut({ db, dispatcher, logger, databaseUrl: config.db.url });
+// Each new delivery's first attempt goes out at once, beside its workflow's start (docs/api-decisions.md "Attempts").
+const webhookAttempts = createWebhookAttempts({ db, logger, secretBox: new SecretBox(config.encryptionKeys), allowPrivateTargets: config.allowPrivateTargets, timeoutMs: config.webhooks.timeoutMs });
+const firstAttempts = createFirstAttempts({ attempt: webhookAttempts.directFirstAttempt, logger, concurrency: config.webhooks.directAttempts });
+const fanOut = createWebhookFanOut({ db, dispatcher, logger, databaseUrl: config.db.url, onDeliveries: (ids) => firstAttempts.add(ids) });
 await fanOut.start();
 // Retention runs on Temporal Schedules (visible in the Web UI); every worker start brings them up
 // to date. Not fatal: a worker that cannot write them still serves (the next start tries again).
@@ -81,6 +87,7 @@ onShutdown(async () => {
   await running.catch(() => undefined);
   await metrics.close();
   await fanOut.stop();
+  await firstAttempts.stop();
   await dispatcher.stop();
   await db.end();
   await connection.close();

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DatabaseTransactionConnection } from 'slonik';
+import type { AnswerClaim } from '../../db/repositories/domains.ts';
 import { idempotencyRepository } from '../../db/repositories/idempotency-keys.ts';
 import { ApiError } from '../errors.ts';
 
@@ -20,11 +21,21 @@ declare module 'fastify' {
     /** `org:<id>` or `wss:<id>`: whose keys this request's key lives among. */
     idempotencyScope: string | null;
     idempotencyClaim: { scope: string; key: string; claimedAt: string; recordedStatus?: number } | null;
+    /** A `claimInHandler` route's key, checked but not claimed yet (claimPending claims it). */
+    idempotencyPending: PendingKey | null;
   }
   interface FastifyContextConfig {
     idempotent?: boolean;
+    /**
+     * The handler claims the key itself: POST /v1/domains inserts the key with its answer in the
+     * statement that creates the domain (issue 26), and calls claimPending only when that did not
+     * happen (the key exists, or the create is refused or takes the transactional path).
+     */
+    claimInHandler?: boolean;
   }
 }
+
+export interface PendingKey { scope: string; key: string; method: string; path: string; bodyHash: Buffer }
 
 const KEY = /^[\x20-\x7e]{1,128}$/;
 
@@ -59,6 +70,61 @@ export async function recordAnswerWithin(request: FastifyRequest, reply: Fastify
 }
 
 /**
+ * Like recordAnswerWithin, for a write made in one statement that stores the answer itself
+ * (POST /v1/domains: domainsRepository.createAnswered): sets the status and renders and seals
+ * `payload` for this request's claim (`held`) or its key not claimed yet (`new`); null when the
+ * request has neither. Call answerStored once the statement committed, so onSend does not store
+ * it a second time.
+ */
+export function sealAnswer(request: FastifyRequest, reply: FastifyReply, status: number, payload: unknown): AnswerClaim | null {
+  const claim = request.idempotencyClaim;
+  const pending = request.idempotencyPending;
+  reply.code(status);
+  if (!claim && !pending) return null;
+  const text = reply.serialize(payload) as string;
+  const repo = idempotencyRepository(request.server.deps.db, request.server.secretBox);
+  if (claim) return { kind: 'held', scope: claim.scope, key: claim.key, claimedAt: claim.claimedAt, status, ...repo.seal(claim.scope, claim.key, text) };
+  return { kind: 'new', ...pending!, status, ...repo.seal(pending!.scope, pending!.key, text) };
+}
+
+/**
+ * Claims a `claimInHandler` route's key now, as the preHandler does for every other write.
+ * 'answered': the key's stored answer was replayed (the handler returns the reply as it is);
+ * 'claimed': go on (the request holds the claim, or had no key). Throws the preHandler's refusals.
+ */
+export async function claimPending(request: FastifyRequest, reply: FastifyReply): Promise<'claimed' | 'answered'> {
+  const pending = request.idempotencyPending;
+  if (!pending) return 'claimed';
+  request.idempotencyPending = null;
+  return applyClaim(request, reply, idempotencyRepository(request.server.deps.db, request.server.secretBox), pending);
+}
+
+async function applyClaim(request: FastifyRequest, reply: FastifyReply, repo: ReturnType<typeof idempotencyRepository>, key: PendingKey): Promise<'claimed' | 'answered'> {
+  const claim = await repo.claim(key);
+  switch (claim.kind) {
+    case 'claimed':
+      request.idempotencyClaim = { scope: key.scope, key: key.key, claimedAt: claim.claimedAt };
+      return 'claimed';
+    case 'mismatch':
+      throw new ApiError('idempotency_key_reused', 'this Idempotency-Key was used for a different request (method, path or body); use a new key for a new request');
+    case 'in_flight':
+      throw new ApiError('idempotency_key_in_use', 'a request with this Idempotency-Key is still being processed; retry shortly', { headers: { 'retry-after': '1' } });
+    case 'replay': {
+      reply.header('idempotent-replayed', 'true');
+      // A replayed error names this request's id, like every answer does.
+      const body = claim.body as { error?: { request_id?: string } } | null;
+      if (body?.error && typeof body.error === 'object') body.error.request_id = request.id;
+      reply.code(claim.status).type('application/json; charset=utf-8').send(JSON.stringify(body));
+      return 'answered';
+    }
+  }
+}
+
+export function answerStored(request: FastifyRequest, status: number): void {
+  if (request.idempotencyClaim) request.idempotencyClaim.recordedStatus = status;
+}
+
+/**
  * Runs a write in one transaction and stores `status` + what it returns as the request's
  * idempotent answer inside it (recordAnswerWithin): for every write, not only creates, the change
  * and the key's answer commit together. A retry after a lost answer then replays it instead of
@@ -77,6 +143,7 @@ export const idempotencyPlugin = fp(async function idempotency(app: FastifyInsta
   const repo = idempotencyRepository(app.deps.db, app.secretBox);
   app.decorateRequest('idempotencyScope', null);
   app.decorateRequest('idempotencyClaim', null);
+  app.decorateRequest('idempotencyPending', null);
 
   app.addHook('preHandler', async (request, reply) => {
     if (!request.routeOptions.config?.idempotent) return;
@@ -89,23 +156,12 @@ export const idempotencyPlugin = fp(async function idempotency(app: FastifyInsta
     // A body sent to an operation that takes none is ignored, so it does not make the request another one.
     const body = request.routeOptions.schema?.body ? request.body : null;
     const bodyHash = createHash('sha256').update(canonicalJson(body ?? null)).digest();
-    const claim = await repo.claim({ scope, key, method: request.method, path: pathOf(request), bodyHash });
-    switch (claim.kind) {
-      case 'claimed':
-        request.idempotencyClaim = { scope, key, claimedAt: claim.claimedAt };
-        return;
-      case 'mismatch':
-        throw new ApiError('idempotency_key_reused', 'this Idempotency-Key was used for a different request (method, path or body); use a new key for a new request');
-      case 'in_flight':
-        throw new ApiError('idempotency_key_in_use', 'a request with this Idempotency-Key is still being processed; retry shortly', { headers: { 'retry-after': '1' } });
-      case 'replay': {
-        reply.header('idempotent-replayed', 'true');
-        // A replayed error names this request's id, like every answer does.
-        const body = claim.body as { error?: { request_id?: string } } | null;
-        if (body?.error && typeof body.error === 'object') body.error.request_id = request.id;
-        return reply.code(claim.status).type('application/json; charset=utf-8').send(JSON.stringify(body));
-      }
+    const pending: PendingKey = { scope, key, method: request.method, path: pathOf(request), bodyHash };
+    if (request.routeOptions.config.claimInHandler) {
+      request.idempotencyPending = pending;
+      return;
     }
+    if (await applyClaim(request, reply, repo, pending) === 'answered') return reply;
   });
 
   app.addHook('onSend', async (request, reply, payload) => {

@@ -32,7 +32,8 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const updateDomain = domainUpdater({ db, serviceDomain: config.serviceDomain });
 
   app.post('/domains', {
-    config: { apiKey: true, scope: 'domains:write', idempotent: true, errors: ['destination_not_found', 'domain_conflict', 'apex_domains_unavailable', 'wildcard_requires_challenge_zone'] },
+    // claimInHandler: the key is inserted with its answer by the statement that creates the domain (issue 26).
+    config: { apiKey: true, scope: 'domains:write', idempotent: true, claimInHandler: true, errors: ['destination_not_found', 'domain_conflict', 'apex_domains_unavailable', 'wildcard_requires_challenge_zone'] },
     schema: {
       tags: ['domains'], operationId: 'domains.create', summary: 'Connect a customer hostname; returns the DNS records to set',
       description: 'Connects a customer hostname to one of your destinations. The domain starts in `pending_dns` with the DNS records your customer must set (`dns_records`); Hostgate then checks DNS, issues a certificate and serves the hostname (`active`), announcing each step by webhook. A hostname is connected once across the service (`409 domain_conflict`).',
@@ -40,7 +41,7 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: DomainCreated },
     },
   }, async (request, reply) => {
-    const { created } = await connectHostname(request, reply, {
+    const outcome = await connectHostname(request, reply, {
       organizationId: principalOf(request).organizationId,
       hostname: request.body.hostname,
       destination: { kind: 'named', id: request.body.destination_id },
@@ -49,7 +50,8 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ...(request.body.also_connect ? { alsoConnect: request.body.also_connect } : {}),
       answer: (domain, paired) => ({ data: present(domain), ...(paired ? { also_connected: present(paired) } : {}) }),
     });
-    return reply.code(201).send(created);
+    if ('answered' in outcome) return reply;
+    return reply.code(201).send(outcome.created);
   });
 
   app.get('/domains', {

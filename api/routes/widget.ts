@@ -107,6 +107,8 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       resume: (hostname) => sessions.customerDomainByHostname(session.organization_id, session.external_customer_id, hostname),
     });
     if ('resumed' in result) return reply.code(200).send({ data: present(result.resumed) });
+    // (Only a claimInHandler route can be answered by its key inside; this one is claimed before.)
+    if ('answered' in result) return reply;
     return reply.code(201).send(result.created);
   });
 

@@ -13,17 +13,20 @@
 // Refusals carry the server API's codes. The widget route's error handler (toWidgetError) turns
 // each one the widget does not answer as it is into widget_request_failed with the code in
 // details.cause, which the widget route used to spell out by hand.
+import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config/index.ts';
+import { newId } from '../../db/ids.ts';
 import type { Db } from '../../db/pool.ts';
 import { destinationsRepository } from '../../db/repositories/destinations.ts';
+import { IdempotencyClaimLostError } from '../../db/repositories/idempotency-keys.ts';
 import { DomainConflictError, domainsRepository, type DomainRow } from '../../db/repositories/domains.ts';
 import { normalizeHostname } from '../../model/hostname.ts';
 import { pairedHostname } from '../../model/domain-settings.ts';
 import { wildcardCovers } from '../../model/wildcards.ts';
 import type { OutboxDispatcher } from '../../temporal/outbox-dispatcher.ts';
 import { ApiError } from '../errors.ts';
-import { recordAnswerWithin } from '../plugins/idempotency.ts';
+import { answerStored, claimPending, recordAnswerWithin, sealAnswer } from '../plugins/idempotency.ts';
 
 export type DestinationChoice =
   /** POST /v1/domains: the body's destination_id. */
@@ -60,7 +63,8 @@ export interface ConnectInput<A> {
   resume?: (hostname: string) => Promise<DomainRow | null>;
 }
 
-export type Connected<A> = { created: A } | { resumed: DomainRow };
+/** `answered`: the request's Idempotency-Key replayed its stored answer (a claimInHandler route); the reply is sent. */
+export type Connected<A> = { created: A } | { resumed: DomainRow } | { answered: true };
 
 /** What it needs of `app.deps` (typed here, not imported from app.ts, which imports the routes that import this). */
 export interface ConnectDeps { db: Db; config: Config; dispatcher: OutboxDispatcher | null }
@@ -70,7 +74,7 @@ export function hostnameConnector(deps: ConnectDeps) {
   const domains = domainsRepository(db);
   const destinations = destinationsRepository(db);
 
-  function connectHostname<A>(request: FastifyRequest, reply: FastifyReply, input: ConnectInput<A> & { resume?: undefined }): Promise<{ created: A }>;
+  function connectHostname<A>(request: FastifyRequest, reply: FastifyReply, input: ConnectInput<A> & { resume?: undefined }): Promise<{ created: A } | { answered: true }>;
   function connectHostname<A>(request: FastifyRequest, reply: FastifyReply, input: ConnectInput<A>): Promise<Connected<A>>;
   async function connectHostname<A>(request: FastifyRequest, reply: FastifyReply, input: ConnectInput<A>): Promise<Connected<A>> {
     const forCustomer = input.widgetSessionId !== null;
@@ -114,6 +118,51 @@ export function hostnameConnector(deps: ConnectDeps) {
     const { organizationId, destination: choice } = input;
     // The choice resolved here, the destination locked below inside the transaction.
     const destinationId = choice.kind === 'named' ? choice.id : choice.id ?? (await destinations.onlyOne(organizationId))?.id;
+    // The common create — one name, not a wildcard — is ONE statement that also stores the
+    // request's idempotent answer (issue 26: the transaction below took five round trips, and the
+    // API's CPU under a burst went mostly to them). The answer is rendered from the row as it will
+    // be stored; createAnswered writes every column the answer shows.
+    if (!partner && !wildcard) {
+      if (!destinationId) throw destinationNotFound(choice);
+      const now = new Date().toISOString();
+      const row: DomainRow = {
+        id: newId('domain'), organization_id: organizationId, destination_id: destinationId, hostname, is_apex: isApex,
+        // (Casts: the row type's unions are built from arrays, which TypeBox types loosely.)
+        status: 'pending_dns' as DomainRow['status'], status_seq: 0, external_customer_id: input.externalCustomerId, widget_session_id: input.widgetSessionId,
+        verification: null, verify_requested_at: null, workflow_started_at: null,
+        // 128 random bits as 32 hex digits, the shape of the columns' defaults (a UUID without dashes).
+        ownership_token: randomBytes(16).toString('hex'), challenge_label: randomBytes(16).toString('hex'),
+        ownership: null, certificate_track: null, metadata: null, redirect: null, tls_min_version: '1.2' as DomainRow['tls_min_version'], hsts: null,
+        created_at: now, updated_at: now,
+      };
+      const answer = input.answer(row, null);
+      let outcome = await domains.createAnswered({ row, claim: sealAnswer(request, reply, 201, answer) });
+      if (outcome.result !== 'created' && request.idempotencyPending) {
+        // The key was to be inserted with the answer and was not (it exists: replay or refuse;
+        // or the create is refused, a refusal the key must answer too): claim it the usual way,
+        // then try again under the claim.
+        if (await claimPending(request, reply) === 'answered') return { answered: true };
+        outcome = await domains.createAnswered({ row, claim: sealAnswer(request, reply, 201, answer) });
+      }
+      switch (outcome.result) {
+        case 'created':
+          answerStored(request, 201);
+          void dispatcher?.kick([outcome.outboxId]);
+          return { created: answer };
+        case 'destination_not_found': throw destinationNotFound(choice);
+        case 'destination_loops': throw loopsToItself(hostname);
+        case 'claim_lost': throw new IdempotencyClaimLostError();
+        // Only for a key to insert, and that was claimed above.
+        case 'key_exists': throw new Error('createAnswered reported an existing key for a claim the request holds');
+        case 'conflict': {
+          const raced = input.resume ? await input.resume(hostname) : null;
+          if (raced) return { resumed: raced };
+          throw await conflictError(hostname, hostname);
+        }
+      }
+    }
+    // A pair or a wildcard is created in a transaction, under a claim taken first.
+    if (await claimPending(request, reply) === 'answered') return { answered: true };
     let created;
     let conflicting = hostname;
     try {
@@ -142,25 +191,30 @@ export function hostnameConnector(deps: ConnectDeps) {
       // Created meanwhile by another request of the same customer: that one is the answer too.
       const raced = input.resume ? await input.resume(hostname) : null;
       if (raced) return { resumed: raced };
+      throw await conflictError(hostname, conflicting);
+    }
+    // Starts go through the outbox; kicking it after commit is the fast path, and the worker's
+    // sweep covers a kick that fails (Temporal down, process killed).
+    void dispatcher?.kick(created.outboxIds);
+    return { created: created.answer };
+
+    /** 409 domain_conflict for `conflicting` (the hostname, or the also_connect partner). */
+    async function conflictError(hostname: string, conflicting: string): Promise<ApiError> {
       // Not the name itself but a wildcard over it, or a name under the wildcard, in another
       // organization (the exclusion constraint of migration 018): same code, said plainly.
       const overlap = conflicting === hostname && !await domains.isConnected(hostname) ? await domains.wildcardOverlap(organizationId, hostname) : null;
       if (overlap) {
-        throw new ApiError('domain_conflict', forCustomer
+        return new ApiError('domain_conflict', forCustomer
           ? `${hostname} overlaps a hostname already connected to this service; contact support`
           : overlap.kind === 'covered_by_wildcard'
             ? `${hostname} is covered by the wildcard ${overlap.hostname}, connected in another organization; it cannot be connected here while that exists`
             : `${hostname} would cover ${overlap.hostname}, connected in another organization; the wildcard cannot be connected while that exists`,
         { param: 'hostname', details: { reason: overlap.kind } });
       }
-      throw new ApiError('domain_conflict', forCustomer
+      return new ApiError('domain_conflict', forCustomer
         ? `${conflicting} is already connected to this service; remove it there first, or contact support`
         : `${conflicting} is already connected (here or in another organization); delete it there first${conflicting !== hostname ? `; neither ${hostname} nor ${conflicting} was created` : ''}`, { param: conflicting === hostname ? 'hostname' : 'also_connect' });
     }
-    // Starts go through the outbox; kicking it after commit is the fast path, and the worker's
-    // sweep covers a kick that fails (Temporal down, process killed).
-    void dispatcher?.kick(created.outboxIds);
-    return { created: created.answer };
   }
   return connectHostname;
 }

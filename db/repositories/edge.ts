@@ -224,6 +224,10 @@ export function edgeRepository(db: Db) {
       }
       return waiting.map((w) => w.id);
     },
+    /** How many deployments are recorded for this edge (the agent compares it with its own record). */
+    async deploymentCount(edgeId: string): Promise<number> {
+      return Number(await db.oneFirst(sql.unsafe`select count(*)::int from edge_deployments where edge_id = ${edgeId}`));
+    },
     /** Forgets deployments of domains this edge does not serve (after a full reconcile). */
     async pruneDeployments(edgeId: string, servedDomainIds: readonly string[]): Promise<void> {
       await db.query(sql.unsafe`delete from edge_deployments where edge_id = ${edgeId} and not (domain_id = any(${sql.array([...servedDomainIds], 'text')}))`);

@@ -105,22 +105,22 @@ export function webhookDeliveriesRepository(db: Db) {
      * `start_delivery` outbox row per new delivery, and marks the events fanned out. Idempotent:
      * a delivery is unique per (endpoint, event). Returns the outbox ids to dispatch.
      */
-    async fanOut(limit: number, options: { searchAttributes?: boolean } = {}): Promise<{ events: number; deliveries: number; outboxIds: number[] }> {
+    async fanOut(limit: number, options: { searchAttributes?: boolean } = {}): Promise<{ events: number; deliveries: number; outboxIds: number[]; deliveryIds: string[] }> {
       return db.transaction(async (tx) => {
         const events = await tx.anyFirst(sql.type(row(Type.Object({ id: Type.String() })))`
           select id from events where fanned_out_at is null order by created_at, id limit ${limit} for update skip locked`);
-        if (events.length === 0) return { events: 0, deliveries: 0, outboxIds: [] };
+        if (events.length === 0) return { events: 0, deliveries: 0, outboxIds: [], deliveryIds: [] };
         const pairs = await tx.any(sql.type(row(Type.Object({ event_id: Type.String(), organization_id: Type.String(), kind: Type.String(), endpoint_id: Type.String() })))`
           select e.id as event_id, e.organization_id, e.kind, w.id as endpoint_id
           from events e join webhook_endpoints w on w.organization_id = e.organization_id
           where e.id = any(${sql.array([...events], 'text')}) and w.enabled and w.deleted_at is null
             and (w.events @> array['*']::text[] or e.kind = any(w.events))
           order by e.created_at, e.id, w.id`);
-        let outboxIds: readonly number[] = [];
+        let started: readonly { id: number; delivery_id: string }[] = [];
         if (pairs.length) {
           const ids = pairs.map(() => newId('webhookDelivery'));
           const extra = options.searchAttributes === false ? sql.fragment`, 'searchAttributes', false` : sql.fragment``;
-          outboxIds = await tx.anyFirst(sql.type(row(Type.Object({ id: Type.Number() })))`
+          started = await tx.any(sql.type(row(Type.Object({ id: Type.Number(), delivery_id: Type.String() })))`
             with created as (
               insert into webhook_deliveries (id, organization_id, endpoint_id, event_id, event, next_attempt_at)
               select t.id, t.organization_id, t.endpoint_id, t.event_id, t.event, hg_now()
@@ -134,10 +134,10 @@ export function webhookDeliveriesRepository(db: Db) {
             select 'start_delivery', ${WEBHOOK_DELIVERY_WORKFLOW_PREFIX} || c.id,
                    jsonb_build_object('deliveryId', c.id, 'endpointId', c.endpoint_id, 'organizationId', c.organization_id, 'event', c.event ${extra})
             from created c
-            returning id`);
+            returning id, payload->>'deliveryId' as delivery_id`);
         }
         await tx.query(sql.unsafe`update events set fanned_out_at = hg_now() where id = any(${sql.array([...events], 'text')})`);
-        return { events: events.length, deliveries: outboxIds.length, outboxIds: [...outboxIds] };
+        return { events: events.length, deliveries: started.length, outboxIds: started.map((r) => r.id), deliveryIds: started.map((r) => r.delivery_id) };
       });
     },
 
@@ -231,6 +231,20 @@ export function webhookDeliveriesRepository(db: Db) {
         update webhook_deliveries set attempting_since = hg_now(), next_attempt_at = null, status = 'pending', updated_at = hg_now()
         where id = ${id} ${redelivery ? sql.fragment`` : sql.fragment`and status = 'pending'`} returning id`);
       return marked !== null;
+    },
+
+    /**
+     * Claims attempt 1 of a fresh delivery (no attempt recorded, still pending) for the caller:
+     * the worker's direct first attempt or the workflow, whichever comes first. A claim older than
+     * `leaseMs` was left by a process that died mid-attempt and can be taken over.
+     */
+    async claimFirstAttempt(id: string, leaseMs: number): Promise<boolean> {
+      const claimed = await db.maybeOneFirst(sql.type(row(Type.Object({ id: Type.String() })))`
+        update webhook_deliveries set attempting_since = hg_now(), next_attempt_at = null, updated_at = hg_now()
+        where id = ${id} and status = 'pending' and attempt_count = 0
+          and (attempting_since is null or attempting_since < hg_now() - make_interval(secs => ${leaseMs / 1000}))
+        returning id`);
+      return claimed !== null;
     },
 
     /**

@@ -5,9 +5,11 @@
 // and a periodic full reconcile compares HAProxy's own view (`show map`, `show ssl crt-list`)
 // with Postgres. With Postgres gone, HAProxy keeps serving what it has.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Db } from '../../db/pool.ts';
-import { edgeRepository, type Deployment } from '../../db/repositories/edge.ts';
+import { edgeRepository, type Deployment, type EdgeRepository } from '../../db/repositories/edge.ts';
 import { listenForEdgeChanges, type EdgeListener } from '../../db/repositories/edge-listener.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { SecretBox } from '../../security/secret-box.ts';
@@ -21,14 +23,15 @@ import {
   ensureDefaultCertificate, prepareStateDir, readLists, removeCertificate, removeStaleCertificates, renderConfig, statePaths,
   writeAtomic, writeCertificate,
 } from './haproxy-files.ts';
-import { createHaproxyRuntime } from './haproxy-runtime.ts';
+import { createHaproxyRuntime, type HaproxyRuntime } from './haproxy-runtime.ts';
+import { diffInSlices, driftOf, newReading, staleCertificateFiles, type Reading } from './full-pass.ts';
 import { allocatorPreload, createSupervisor } from './haproxy-supervisor.ts';
-import { createOriginAddresses } from './origin-addresses.ts';
+import { createOriginAddresses, type Lookup } from './origin-addresses.ts';
 import { buildDesired, CertificateCache, type Desired, type DesiredHost } from './snapshot.ts';
 import { ProblemBook } from './problem-book.ts';
 import { Intervals } from './intervals.ts';
 import type { ServingRow } from '../../db/repositories/edge.ts';
-import { createDeploymentReport } from './deployment-report.ts';
+import { createDeploymentReport, type DeploymentReport } from './deployment-report.ts';
 import { createHealthTracker } from './health.ts';
 import { createTrafficAnalytics } from './analytics-flush.ts';
 import { rejectAfter } from '../../process/deadline.ts';
@@ -51,16 +54,30 @@ const STOP_DATABASE_WORK_MS = 2_000;
 const HAPROXY_SOFT_STOP_MS = 10_000;
 // The analytics lines that arrive while HAProxy drains are flushed after it: 2 + 10 + 1 + 1 s < 15 s.
 const STOP_LAST_FLUSH_MS = 1_000;
+// Stale certificate files deleted per turn of the chain (a change waits for at most one turn).
+const SWEEP_BATCH = 200;
+// Every this many full passes, HAProxy's whole view is read even with no reason to doubt the record.
+const VIEW_READ_EVERY = 10;
+// Every this many full passes, all deployments are recorded again and the others pruned.
+const FULL_REPORT_EVERY = 10;
 
-export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: AgentSettings; logger: Logger }) {
+/** Stand-ins for HAProxy and Postgres, for unit tests of the reconcile (test/edge-units-agent.test.ts). */
+export interface AgentOverrides {
+  runtime?: HaproxyRuntime;
+  repository?: EdgeRepository;
+  reportDeployments?: DeploymentReport;
+  originLookup?: (host: string) => Promise<Lookup>;
+}
+
+export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: AgentSettings; logger: Logger; overrides?: AgentOverrides }) {
   const { settings: s, logger } = deps;
-  const repo = edgeRepository(deps.db);
-  const reportDeployments = createDeploymentReport(deps.db, s.edgeId);
+  const repo = deps.overrides?.repository ?? edgeRepository(deps.db);
+  const reportDeployments = deps.overrides?.reportDeployments ?? createDeploymentReport(deps.db, s.edgeId);
   const paths = statePaths(s.stateDir);
   const admin = createAdminSocket(paths.masterSocket, s.socketTimeoutMs);
-  const runtime = createHaproxyRuntime(admin, paths);
+  const runtime = deps.overrides?.runtime ?? createHaproxyRuntime(admin, paths);
   const cache = new CertificateCache();
-  const origins = createOriginAddresses({ admin, mapFile: paths.originMap, resolvers: s.resolvers, maxRefreshMs: s.originDnsRefreshMs, logger });
+  const origins = createOriginAddresses({ admin, mapFile: paths.originMap, resolvers: s.resolvers, maxRefreshMs: s.originDnsRefreshMs, logger, lookup: deps.overrides?.originLookup });
   /** What HAProxy serves, as the agent last read or changed it. */
   let served = new Map<string, ServedHost>();
   /** Its indexes (a domain's hosts, destinations in use), so one change does not walk them all. */
@@ -115,11 +132,14 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
   const allProblems = () => problems.all();
   const servingCount = () => index.servingCount();
 
-  /** Applies changes host by host; one host's failure is logged and does not stop the others. */
-  async function applyChanges(changes: HostChange[]): Promise<{ deployed: Deployment[]; removed: string[]; failed: number }> {
+  /**
+   * Applies changes host by host; one host's failure is logged and does not stop the others.
+   * `corrected`: hosts whose tracked state a full pass just set to HAProxy's (their file lines too).
+   */
+  async function applyChanges(changes: HostChange[], corrected: string[] = []): Promise<{ deployed: Deployment[]; removed: string[]; failed: number }> {
     const deployed: Deployment[] = [];
     const removed: string[] = [];
-    const touched: string[] = [];
+    const touched: string[] = [...corrected];
     let failed = 0;
     for (const change of changes) {
       const before = served.get(change.hostname);
@@ -127,9 +147,14 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
         await runtime.apply(change, before?.route != null);
       } catch (error) {
         failed++;
+        viewInDoubt = true;
         logger.error({ err: error, host: change.hostname }, 'edge: HAProxy refused a change; the next reconcile retries');
+        // Possibly half applied: a full pass reading meanwhile cannot trust its view of this host.
+        for (const r of readings) r.hosts.add(change.hostname);
         continue;
       }
+      // Marked once applied: a full pass reading since then (or during) leaves this host alone.
+      for (const r of readings) r.hosts.add(change.hostname);
       const after: ServedHost = {
         route: change.route !== undefined ? change.route : before?.route ?? null,
         inCrtList: change.putCertificate ? true : change.dropCertificate ? false : before?.inCrtList ?? false,
@@ -145,7 +170,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       if (change.certificateId && change.domainId) deployed.push({ domainId: change.domainId, certificateId: change.certificateId });
       else if (change.route === null && change.domainId) removed.push(change.domainId);
     }
-    if (changes.length > 0) {
+    if (touched.length > 0) {
       await lists.update(served, touched);
       // Not awaited: a new destination's first lookup must not delay its route (HAProxy's
       // do-resolve answers for it until the origin map has its address).
@@ -154,71 +179,187 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
     return { deployed, removed, failed };
   }
 
+  /**
+   * What this process has recorded in edge_deployments (domain → certificate). A full pass sends
+   * only the entries that differ from it, and everything (with the prune) when the table's count
+   * for this edge differs from it (rows deleted elsewhere, e.g. with the node) or every
+   * FULL_REPORT_EVERY passes: at 20,051 hostnames re-recording all of them took ≈ 600 ms of
+   * Postgres on every pass, beside the changes being applied.
+   */
+  const recorded = new Map<string, string>();
+  let passesSinceWholeReport = Number.POSITIVE_INFINITY;
+  const noteRecorded = (deployed: readonly Deployment[], removed: readonly string[]) => {
+    for (const d of deployed) recorded.set(d.domainId, d.certificateId);
+    for (const id of removed) recorded.delete(id);
+  };
+
   async function report(deployed: Deployment[], removed: string[]) {
     try {
       await reportDeployments(deployed, removed);
+      noteRecorded(deployed, removed);
     } catch (error) {
       logger.warn({ err: error }, 'edge: could not record deployments; the next reconcile records them');
     }
   }
 
-  /** Domains targeted passes took on while a full pass was reading (one set per reading pass). */
-  const readingPasses = new Set<Set<string>>();
+  /**
+   * HAProxy's view is read in full (≈ 20 MB at 100,000 hostnames, dumped by the worker that serves
+   * traffic) only when the agent's record may differ from it: a new worker (start, reload,
+   * restart: `viewReadFrom` is the worker last read), a change HAProxy refused (possibly half
+   * applied), a failed read, and every VIEW_READ_EVERY passes in case of anything else (someone
+   * on the admin socket). Otherwise the record is exact: every runtime change goes through it.
+   */
+  let viewReadFrom: string | null = null;
+  let viewInDoubt = true;
+  let passesSinceViewRead = 0;
+
+  /** What happened meanwhile, for each full pass reading now (full-pass.ts, Reading). */
+  const readings = new Set<Reading>();
+  /** The domain a served host belongs to, from its route or (no route) what was seen before. */
+  const domainOfServed = (hostname: string, route: string | null | undefined) => (route && parseRoute(route)?.domainId) || domainByHost.get(hostname) || '';
 
   /**
-   * Full pass: Postgres against HAProxy's own view. The reads (every serving row, validated in
-   * slices) happen outside the one-change-at-a-time chain, so changes keep flowing meanwhile (at
-   * 20,051 hostnames a full pass inside the chain held an added hostname back for up to 13.7 s);
-   * the domains a targeted pass took on since the read began are left to those passes.
+   * Full pass: Postgres against HAProxy's own view. Everything that grows with the hostnames
+   * served — reading Postgres (validated in slices), reading HAProxy's map and crt-list, comparing
+   * that with what the agent tracks, the diff, listing the certificate directory — happens outside
+   * the one-change-at-a-time chain, in slices, so changes keep flowing meanwhile (issue 26: at
+   * 100,051 hostnames an added hostname waited up to 1.85 s behind this work). The chain only
+   * applies the result, each entry checked again there: the domains a targeted pass took on and
+   * the hosts any change went through since the read began are left to those passes.
    */
   async function reconcile(): Promise<{ changes: number; serving: number }> {
     // While a staged boot loads the rest, a full pass would add them one by one through the
     // runtime API (≈ 1.5 ms each); the staged boot reconciles once the reload serves them.
     if (staging) return staging.then(() => ({ changes: 0, serving: servingCount() }));
-    const later = new Set<string>();
-    readingPasses.add(later);
+    const reading = newReading();
+    readings.add(reading);
     try {
-      return await fullPass(later);
+      return await fullPass(reading);
     } finally {
-      readingPasses.delete(later);
+      readings.delete(reading);
     }
   }
 
-  async function fullPass(later: Set<string>): Promise<{ changes: number; serving: number }> {
+  async function fullPass(reading: Reading): Promise<{ changes: number; serving: number }> {
     const readAt = Date.now();
-    const desired = await buildDesiredInSlices(await readServingRows(repo, cache), deps.secretBox, cache);
+    // Where a pass's time goes, and the longest the event loop was held meanwhile (what a change
+    // arriving then waits at least): logged once per pass.
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
+    const t0 = performance.now();
+    const ms: Record<string, number> = {};
+    const lap = (name: string) => { ms[name] = Math.round(performance.now() - t0); };
+    try {
+      return await passSteps(reading, readAt, lap);
+    } finally {
+      loop.disable();
+      logger.info({ ...ms, loop_delay_max_ms: Math.round(loop.max / 1e6) }, 'edge: full reconcile done');
+    }
+  }
+
+  async function passSteps(reading: Reading, readAt: number, lap: (name: string) => void): Promise<{ changes: number; serving: number }> {
+    const rows = await readServingRows(repo, cache);
+    lap('postgres_read_ms');
+    const desired = await buildDesiredInSlices(rows, deps.secretBox, cache);
+    lap('validated_ms');
+    for (const [h, want] of desired.hosts) if (reading.domains.has(want.domainId)) desired.hosts.delete(h);
+    cache.retain(new Set([...desired.hosts.values()].flatMap((h) => (h.certificate ? [h.certificate.id] : []))));
+    problems.note(desired, true);
+    const untouched = (h: string) => !reading.hosts.has(h);
+    // HAProxy's own view, when the agent's record may differ from it; else the record itself
+    // (live: hosts that change during the diff are in `reading.hosts` and dropped in the chain).
+    const worker = await runtime.processKey().catch(() => null);
+    const readView = viewInDoubt || worker === null || worker !== viewReadFrom || passesSinceViewRead >= VIEW_READ_EVERY;
+    let seen = served;
+    if (readView) {
+      viewInDoubt = false;
+      seen = await runtime.readServed().catch((error: unknown) => { viewInDoubt = true; throw error; });
+      viewReadFrom = worker;
+      passesSinceViewRead = 0;
+    } else {
+      passesSinceViewRead++;
+    }
+    lap('haproxy_read_ms');
+    // Where the agent's own record differs from HAProxy (a restart from older files, a crash
+    // between the runtime API and the record): HAProxy's view wins, set in the chain below.
+    const drift = readView ? await driftOf(seen, served, (h) => !untouched(h)) : new Map<string, ServedHost | undefined>();
+    const planned = await diffInSlices(desired.hosts, seen, (h, route) => untouched(h) && !reading.domains.has(domainOfServed(h, route)));
+    lap('compared_ms');
     const outcome = await exclusive(async () => {
-      for (const [h, want] of desired.hosts) if (later.has(want.domainId)) desired.hosts.delete(h);
-      cache.retain(new Set([...desired.hosts.values()].flatMap((h) => (h.certificate ? [h.certificate.id] : []))));
-      problems.note(desired, true);
-      served = await runtime.readServed();
-      remember(served);
-      const changes = diff(desired.hosts, served, (h, route) => !later.has((route && parseRoute(route)?.domainId) || domainByHost.get(h) || ''));
-      const { removed, failed } = await applyChanges(changes);
+      const corrected: string[] = [];
+      for (const [h, host] of drift) {
+        if (!untouched(h)) continue;
+        const before = served.get(h);
+        if (host) served.set(h, host); else served.delete(h);
+        index.note(h, before, host);
+        const d = host?.route ? parseRoute(host.route)?.domainId : undefined;
+        if (d) domainByHost.set(h, d);
+        corrected.push(h);
+      }
+      // A change planned from the read is dropped when something newer went through its host or
+      // its domain meanwhile (a targeted pass's newer change is never undone).
+      const changes = planned.filter((c) => untouched(c.hostname) && !reading.domains.has(c.domainId)
+        && !reading.domains.has(domainOfServed(c.hostname, served.get(c.hostname)?.route)));
+      const { removed, failed } = await applyChanges(changes, corrected);
+      if (corrected.length > 0) logger.warn({ hosts: corrected.length }, 'edge: reconcile: the agent\'s record differed from HAProxy; took HAProxy\'s view');
       if (changes.length > 0) logger.info({ changes: changes.length, failed }, 'edge: reconcile repaired drift');
-      await removeStaleCertificates(paths, served);
-      const all = [...desired.hosts.values()].filter((h) => h.certificate && served.get(h.hostname)?.inCrtList)
-        .map((h) => ({ domainId: h.domainId, certificateId: h.certificate!.id }));
-      return { changes: changes.length, removed, failed, all };
+      return { changes: changes.length, removed, failed };
     });
-    // Reports, outside the chain: they change nothing HAProxy serves. (`later` stays registered
+    lap('applied_ms');
+    if (readView) await sweepStaleCertificates().catch((error) => logger.warn({ err: String(error) }, 'edge: removing stale certificate files failed; the next reconcile retries'));
+    lap('swept_ms');
+    // What is served now with its certificate; the domains targeted passes took on are theirs to report.
+    const all = [...desired.hosts.values()].filter((h) => h.certificate && !reading.domains.has(h.domainId)
+      && served.get(h.hostname)?.inCrtList && parseRoute(served.get(h.hostname)?.route ?? '')?.certificateId === h.certificate.id)
+      .map((h) => ({ domainId: h.domainId, certificateId: h.certificate!.id }));
+    // Reports, outside the chain: they change nothing HAProxy serves. (`reading` stays registered
     // until the prune: a targeted pass's deployment meanwhile is not pruned.)
-    await reportDeployments(outcome.all, outcome.removed);
-    await repo.pruneDeployments(s.edgeId, [...new Set([...outcome.all.map((d) => d.domainId), ...later])]);
+    const whole = passesSinceWholeReport >= FULL_REPORT_EVERY || (await repo.deploymentCount(s.edgeId)) !== recorded.size;
+    const send = whole ? all : all.filter((d) => recorded.get(d.domainId) !== d.certificateId);
+    await reportDeployments(send, outcome.removed);
+    noteRecorded(send, outcome.removed);
+    if (whole) {
+      const kept = new Set([...all.map((d) => d.domainId), ...reading.domains]);
+      await repo.pruneDeployments(s.edgeId, [...kept]);
+      for (const id of [...recorded.keys()]) if (!kept.has(id)) recorded.delete(id);
+      passesSinceWholeReport = 0;
+    } else {
+      passesSinceWholeReport++;
+    }
+    lap('reported_ms');
     lastSyncAt = new Date();
     if (outcome.failed === 0) health.noteSynced(readAt, true); else health.noteFailure();
     await beat({ synced: outcome.failed === 0 });
     return { changes: outcome.changes, serving: servingCount() };
   }
 
+  /**
+   * Deletes certificate files no listed host uses (left by a crash between the runtime API and
+   * the files). The directory is listed outside the chain; each candidate is checked again and
+   * deleted inside it, a batch per turn, where no certificate is being written: a file a
+   * concurrent add has just written is listed by then and stays.
+   */
+  async function sweepStaleCertificates(): Promise<void> {
+    if (staging) return;
+    const candidates = await staleCertificateFiles(paths.certDir, (h) => served.get(h)?.inCrtList === true);
+    for (let i = 0; i < candidates.length; i += SWEEP_BATCH) {
+      await exclusive(async () => {
+        for (const name of candidates.slice(i, i + SWEEP_BATCH)) {
+          if (!name.endsWith('.tmp') && served.get(name.replace(/\.pem$/, ''))?.inCrtList) continue;
+          await rm(path.join(paths.certDir, name), { force: true });
+        }
+      });
+    }
+  }
+
   /** Targeted pass for notified or polled domains. */
   function applyDomains(domainIds: string[]): Promise<number> {
-    for (const later of readingPasses) for (const id of domainIds) later.add(id);
+    for (const reading of readings) for (const id of domainIds) reading.domains.add(id);
     return exclusive(async () => {
       const ids = new Set(domainIds);
       const desired = buildDesired(await repo.servingFor(domainIds), deps.secretBox, cache, domainIds);
       problems.note(desired, false);
-      const changes = diff(desired.hosts, served, (h, route) => ids.has((route && parseRoute(route)?.domainId) || domainByHost.get(h) || ''), index.hostsOf(ids));
+      const changes = diff(desired.hosts, served, (h, route) => ids.has(domainOfServed(h, route)), index.hostsOf(ids));
       const { deployed, removed, failed } = await applyChanges(changes);
       if (failed > 0) health.noteFailure();
       if (changes.length > 0) logger.info({ domains: domainIds.length, changes: changes.length }, 'edge: applied domain changes');

@@ -1,9 +1,26 @@
 // What the agent does to a running HAProxy, in runtime-API commands: certificates in and out of
 // the crt-list, host routes in the map, and reading both back (for the reconcile) together with
 // the per-host byte counters. No reload anywhere here.
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { expectAnswer, type AdminSocket } from './admin-socket.ts';
 import { crtOptions, optionsTls13, type HostChange, type ServedHost } from './desired-diff.ts';
 import type { StatePaths } from './haproxy-files.ts';
+
+/** Lines parsed between two yields to the event loop (≈ 5 ms). */
+const LINES_PER_SLICE = 5_000;
+
+/** Calls `fn` for each line of `text`, yielding to the event loop every LINES_PER_SLICE lines. */
+export async function eachLine(text: string, fn: (line: string) => void): Promise<void> {
+  let from = 0;
+  let n = 0;
+  while (from < text.length) {
+    const end = text.indexOf('\n', from);
+    const stop = end === -1 ? text.length : end;
+    fn(text.slice(from, stop));
+    from = stop + 1;
+    if (++n % LINES_PER_SLICE === 0) await yieldToLoop();
+  }
+}
 
 export function createHaproxyRuntime(admin: AdminSocket, paths: StatePaths) {
   const certPath = (hostname: string) => paths.certificate(hostname);
@@ -65,29 +82,33 @@ export function createHaproxyRuntime(admin: AdminSocket, paths: StatePaths) {
       if (change.route !== undefined) await setRoute(change.hostname, change.route, routeExists);
       if (change.dropCertificate) await dropCertificate(change.hostname);
     },
-    /** What HAProxy serves now, per host: its route and whether its certificate is listed. */
+    /**
+     * What HAProxy serves now, per host: its route and whether its certificate is listed. At
+     * 100,000 hostnames each answer is ≈ 100,000 lines, ≈ 100 ms of parsing: done in slices that
+     * yield to the event loop (a change arriving meanwhile is not held up).
+     */
     async readServed(): Promise<Map<string, ServedHost>> {
       const served = new Map<string, ServedHost>();
       const map = await admin.worker(`show map ${paths.hostMap}`);
       if (/^Unknown map/m.test(map)) throw new Error(`HAProxy does not know the host map: ${map.trim().slice(0, 200)}`);
-      for (const line of map.split('\n')) {
+      await eachLine(map, (line) => {
         // "<ref> <key> <value>"
         const m = /^0x[0-9a-f]+ (\S+) (\S+)$/.exec(line.trim());
         if (m) served.set(m[1]!, { route: m[2]!, inCrtList: false });
-      }
+      });
       const list = await admin.worker(`show ssl crt-list ${paths.crtList}`);
       if (!list.startsWith('#')) throw new Error(`HAProxy does not know the crt-list: ${list.trim().slice(0, 200)}`);
-      for (const line of list.split('\n')) {
-        if (line.startsWith('#') || line.trim() === '') continue;
+      await eachLine(list, (line) => {
+        if (line.startsWith('#') || line.trim() === '') return;
         // "<file> [options] <sni filter>": the agent lists exactly one name per certificate.
         const m = /^(\S+)(?: \[([^\]]*)\])? (\S+)\s*$/.exec(line.trim());
-        if (!m || m[1] !== certPath(m[3]!)) continue;
+        if (!m || m[1] !== certPath(m[3]!)) return;
         const hostname = m[3]!;
         const tls13 = optionsTls13(m[2]);
         const host = served.get(hostname);
         if (host) { host.inCrtList = true; host.tls13 = tls13; }
         else served.set(hostname, { route: null, inCrtList: true, tls13 });
-      }
+      });
       return served;
     },
     /** The worker's identity (a new worker after a reload or restart starts counting from zero). */
@@ -103,10 +124,11 @@ export function createHaproxyRuntime(admin: AdminSocket, paths: StatePaths) {
       const table = await admin.worker('show table bandwidth');
       if (!table.startsWith('# table: bandwidth')) throw new Error(`unexpected "show table" answer: ${table.slice(0, 200)}`);
       const counters = new Map<string, { bytesIn: number; bytesOut: number }>();
-      for (const line of table.split('\n')) {
+      // A line per host with traffic since the last reload: up to every hostname served.
+      await eachLine(table, (line) => {
         const m = /\bkey=(\S+) .*\bbytes_in_cnt=(\d+) bytes_out_cnt=(\d+)/.exec(line);
         if (m) counters.set(m[1]!, { bytesIn: Number(m[2]), bytesOut: Number(m[3]) });
-      }
+      });
       return counters;
     },
   };
