@@ -74,6 +74,19 @@ describe('idempotency', () => {
     expect(path.json().error.code).toBe('idempotency_key_reused');
   });
 
+  it('a create that would be refused with a reused key answers idempotency_key_reused first; a refused create replays its refusal', async () => {
+    // POST /v1/domains claims its key inside the create statement (issue 26); a refusal found
+    // before that (an invalid hostname) must still meet the key first, like every other write.
+    const created = await post('/v1/domains', 'reuse-2', { hostname: 'reuse2.idem.example', destination_id: destinationId });
+    expect(created.statusCode).toBe(201);
+    const invalid = await post('/v1/domains', 'reuse-2', { hostname: 'not a hostname', destination_id: destinationId });
+    expect([invalid.statusCode, invalid.json().error.code]).toEqual([422, 'idempotency_key_reused']);
+    const refused = await post('/v1/domains', 'reuse-3', { hostname: 'not a hostname', destination_id: destinationId });
+    expect([refused.statusCode, refused.json().error.code]).toEqual([400, 'invalid_request']);
+    const again = await post('/v1/domains', 'reuse-3', { hostname: 'not a hostname', destination_id: destinationId });
+    expect([again.statusCode, again.headers['idempotent-replayed'], again.json().error.code]).toEqual([400, 'true', 'invalid_request']);
+  });
+
   it('keys are scoped to the organization', async () => {
     const other = await createOrgWithKey(t, undefined, 'Other');
     await post('/v1/destinations', 'shared-key', { url: 'https://scope-a.example.com' });

@@ -77,6 +77,21 @@ export function hostnameConnector(deps: ConnectDeps) {
   function connectHostname<A>(request: FastifyRequest, reply: FastifyReply, input: ConnectInput<A> & { resume?: undefined }): Promise<{ created: A } | { answered: true }>;
   function connectHostname<A>(request: FastifyRequest, reply: FastifyReply, input: ConnectInput<A>): Promise<Connected<A>>;
   async function connectHostname<A>(request: FastifyRequest, reply: FastifyReply, input: ConnectInput<A>): Promise<Connected<A>> {
+    try {
+      return await connect(request, reply, input);
+    } catch (error) {
+      // A refusal before the key was claimed (the hostname, the apex, the wildcard checks): the
+      // key is claimed now, as the preHandler of every other write does before anything else, so
+      // a reused key still answers idempotency_key_reused (422) first, a replay replays, and the
+      // refusal is stored as the key's answer.
+      if (error instanceof ApiError && request.idempotencyPending) {
+        if (await claimPending(request, reply) === 'answered') return { answered: true };
+      }
+      throw error;
+    }
+  }
+
+  async function connect<A>(request: FastifyRequest, reply: FastifyReply, input: ConnectInput<A>): Promise<Connected<A>> {
     const forCustomer = input.widgetSessionId !== null;
     // Wildcards are the vendor's decision (a wildcard covers every name under the customer's
     // domain and bills as one hostname): the server API takes them, the widget does not
