@@ -7,18 +7,31 @@ import type { Db } from '../../db/pool.ts';
 import { edgeRepository, type Deployment } from '../../db/repositories/edge.ts';
 import { workflowOutboxRepository } from '../../db/repositories/workflow-outbox.ts';
 
+/** Deployments per transaction. */
+const REPORT_SLICE = 2_000;
+
 export type DeploymentReport = (deployed: readonly Deployment[], removed?: readonly string[]) => Promise<{ signaled: number }>;
 
 export function createDeploymentReport(db: Db, edgeId: string): DeploymentReport {
   const edge = edgeRepository(db);
   const outbox = workflowOutboxRepository(db);
+  const record = (deployed: readonly Deployment[], removed: readonly string[]) => db.transaction(async (tx) => {
+    const waiting = await edge.recordDeployments(tx, edgeId, deployed, removed);
+    // Coalesced: a domain with a `deployed` signal already queued gets no second one.
+    const queued = await outbox.enqueueDomainSignals(tx, waiting, { signal: 'deployed' });
+    return queued.length;
+  });
   return async (deployed, removed = []) => {
     if (deployed.length === 0 && removed.length === 0) return { signaled: 0 };
-    return db.transaction(async (tx) => {
-      const waiting = await edge.recordDeployments(tx, edgeId, deployed, removed);
-      // Coalesced: a domain with a `deployed` signal already queued gets no second one.
-      const queued = await outbox.enqueueDomainSignals(tx, waiting, { signal: 'deployed' });
-      return { signaled: queued.length };
-    });
+    // A full pass after a boot records every deployment (100,000 at the largest edge measured):
+    // in slices, each its own transaction (rows are upserts; a slice that fails is recorded by the
+    // next pass), so Postgres serves a targeted add's reads between them rather than after one
+    // long statement.
+    let signaled = await record(deployed.slice(0, REPORT_SLICE), removed);
+    for (let i = REPORT_SLICE; i < deployed.length; i += REPORT_SLICE) {
+      await new Promise((resolve) => setImmediate(resolve));
+      signaled += await record(deployed.slice(i, i + REPORT_SLICE), []);
+    }
+    return { signaled };
   };
 }
