@@ -1,4 +1,5 @@
-// Phase A under load: --domains created through the API, their first DNS check seen, CNAMEs set,
+// Phase A under load: --domains created through the API, their first DNS check seen and their
+// workflows attached (a customer verifies a domain whose workflow runs), CNAMEs set,
 // then POST /verify sent to all in quick succession and Postgres polled (every 250 ms) until each
 // is active or failed. Latency = the active row's created_at − when its verify was sent, so the
 // polling interval does not change it.
@@ -36,6 +37,8 @@ export async function runBurst({ runId, acme }: LifecycleStack, domains: Domains
   progress(`  created in ${secs(Date.now() - createStart)}; waiting for every first DNS check…`);
   const nx = await domains.waitFirstChecks(ids, 180_000, 100, 'burst');
   progress(`  all ${burstCount} had their first DNS check (${nx} nxdomain) ${secs(Date.now() - createStart)} after the first create`);
+  const attachMs = await domains.waitAttached(ids, 180_000);
+  progress(`  all ${burstCount} workflows attached ${secs(Date.now() - createStart)} after the first create (${secs(attachMs)} after the last first check)`);
 
   for (const h of burstHosts) acme.dns.set(h, [{ type: 'CNAME', value: EDGE }]);
   progress(`CNAMEs set for all ${burstCount}; sending POST /verify to all (${VERIFY_CONCURRENCY} in flight)…`);

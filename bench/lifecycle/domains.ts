@@ -72,5 +72,21 @@ export function domainsOf({ apiOrigin, secret, destinationId, sql, connection, n
     }
   }
 
-  return { createDomain, verify, poll, backlog, requeued, waitFirstChecks };
+  /**
+   * Waits until every domain's workflow has attached (its first task ran: workflow_started_at).
+   * Since the DNS checker makes first checks without Temporal (issue 26), a first check no longer
+   * means the workflow runs; the burst measures verify → active for domains whose workflows do.
+   */
+  async function waitAttached(ids: readonly string[], capMs: number): Promise<number> {
+    const started = Date.now();
+    for (;;) {
+      checkInterrupted();
+      const { rows } = await sql.query<{ n: number }>(`select count(*) filter (where workflow_started_at is not null)::int as n from domains where id = any($1::text[])`, [ids]);
+      if (rows[0]!.n === ids.length) return Date.now() - started;
+      if (Date.now() - started > capMs) throw new Error(`only ${rows[0]!.n} of ${ids.length} workflows attached after ${capMs / 1000} s`);
+      await sleep(100);
+    }
+  }
+
+  return { createDomain, verify, poll, backlog, requeued, waitFirstChecks, waitAttached };
 }
