@@ -77,7 +77,12 @@ describe('the direct first attempt of a webhook delivery', () => {
       const r = await deliveriesTo(ep.id);
       return r.length === 30 && r.every((d) => d.status === 'succeeded') ? r : null;
     }, 20_000);
-    const results = await Promise.all(rows.map((d) => handle(d.id).result()));
+    // A delivery can succeed before its workflow has even started (that is the head start): wait
+    // for each workflow to exist, then for its result.
+    const results = await Promise.all(rows.map(async (d) => {
+      await waitFor(`workflow of ${d.id} started`, () => handle(d.id).describe(), 30_000);
+      return handle(d.id).result();
+    }));
     expect(results.every((r) => r.status === 'succeeded' && r.attempts === 1)).toBe(true);
     // Settle: a second POST of any of them would have arrived by now.
     await new Promise((r) => setTimeout(r, 500));
