@@ -112,6 +112,20 @@ async function agentWith(haproxy: ReturnType<typeof fakeHaproxy>, rows: Map<stri
   return { agent, paths: statePaths(stateDir), postgres };
 }
 
+/** While a full pass reads: dom_a moves, dom_c goes, dom_b comes, applied by a targeted pass within 2 s. */
+async function changeDuringTheRead(agent: Awaited<ReturnType<typeof agentWith>>['agent'], rows: Map<string, ServingRow>) {
+  rows.set('dom_a', row('dom_a', 'a.test', 'new.origin.test'));
+  rows.delete('dom_c');
+  rows.set('dom_b', row('dom_b', 'b.test', 'new.origin.test'));
+  await within(agent.applyDomains(['dom_a', 'dom_c', 'dom_b']), 2_000, 'a targeted pass during the full pass\'s read');
+}
+/** HAProxy serves what changeDuringTheRead made. */
+function expectTargetedChanges(haproxy: ReturnType<typeof fakeHaproxy>) {
+  expect(haproxy.state.get('a.test')?.route).toBe(route('dom_a', 'new.origin.test'));
+  expect(haproxy.state.has('c.test')).toBe(false);
+  expect(haproxy.state.get('b.test')?.route).toBe(route('dom_b', 'new.origin.test'));
+}
+
 /** Rejects if `p` has not settled within `ms` (the chain would be held by the full pass's read). */
 const within = <T>(p: Promise<T>, ms: number, what: string) => Promise.race([
   p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms).unref()),
@@ -140,21 +154,14 @@ describe('a full reconcile does not hold changes behind its reads (issue 26)', (
     const full = agent.reconcile();
     await reading;
     // Meanwhile (the full pass read Postgres before these): dom_a moves, dom_c goes, dom_b comes.
-    rows.set('dom_a', row('dom_a', 'a.test', 'new.origin.test'));
-    rows.delete('dom_c');
-    rows.set('dom_b', row('dom_b', 'b.test', 'new.origin.test'));
     // With HAProxy's read inside the chain, these would wait for it (the gate never opens first).
-    await within(agent.applyDomains(['dom_a', 'dom_c', 'dom_b']), 2_000, 'a targeted pass during the full pass\'s read');
-    expect(haproxy.state.get('a.test')?.route).toBe(route('dom_a', 'new.origin.test'));
-    expect(haproxy.state.has('c.test')).toBe(false);
-    expect(haproxy.state.get('b.test')?.route).toBe(route('dom_b', 'new.origin.test'));
+    await changeDuringTheRead(agent, rows);
+    expectTargetedChanges(haproxy);
 
     haproxy.open();
     await within(full, 5_000, 'the full pass');
     // Its Postgres read was older than the targeted pass: none of those changes is undone.
-    expect(haproxy.state.get('a.test')?.route).toBe(route('dom_a', 'new.origin.test'));
-    expect(haproxy.state.has('c.test')).toBe(false);
-    expect(haproxy.state.get('b.test')?.route).toBe(route('dom_b', 'new.origin.test'));
+    expectTargetedChanges(haproxy);
     // What was its to judge, it judged: the host of no row (HAProxy's own, unknown to the agent's
     // record) is gone; the stale file too.
     expect(haproxy.state.has('gone.test')).toBe(false);
@@ -177,16 +184,11 @@ describe('a full reconcile does not hold changes behind its reads (issue 26)', (
     const reading = postgres.holdDigest();
     const full = agent.reconcile();
     await reading;
-    rows.set('dom_a', row('dom_a', 'a.test', 'new.origin.test'));
-    rows.delete('dom_c');
-    rows.set('dom_b', row('dom_b', 'b.test', 'new.origin.test'));
-    await within(agent.applyDomains(['dom_a', 'dom_c', 'dom_b']), 2_000, 'a targeted pass during the full pass\'s read');
+    await changeDuringTheRead(agent, rows);
     postgres.openDigest();
     await within(full, 5_000, 'the full pass');
     expect(haproxy.reads()).toBe(1);
-    expect(haproxy.state.get('a.test')?.route).toBe(route('dom_a', 'new.origin.test'));
-    expect(haproxy.state.has('c.test')).toBe(false);
-    expect(haproxy.state.get('b.test')?.route).toBe(route('dom_b', 'new.origin.test'));
+    expectTargetedChanges(haproxy);
     expect(await agent.reconcile()).toEqual({ changes: 0, serving: 2 });
   });
 

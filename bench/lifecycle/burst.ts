@@ -35,10 +35,8 @@ export async function runBurst({ runId, acme }: LifecycleStack, domains: Domains
   const createStart = Date.now();
   await inParallel(burstHosts, CREATE_CONCURRENCY, async (h, i) => { ids[i] = await domains.createDomain(h); });
   progress(`  created in ${secs(Date.now() - createStart)}; waiting for every first DNS check…`);
-  const nx = await domains.waitFirstChecks(ids, 180_000, 100, 'burst');
-  progress(`  all ${burstCount} had their first DNS check (${nx} nxdomain) ${secs(Date.now() - createStart)} after the first create`);
-  const attachMs = await domains.waitAttached(ids, 180_000);
-  progress(`  all ${burstCount} workflows attached ${secs(Date.now() - createStart)} after the first create (${secs(attachMs)} after the last first check)`);
+  const nx = await domains.waitFirstChecks(ids, 180_000, 100, 'burst', { attached: true });
+  progress(`  all ${burstCount} had their first DNS check (${nx} nxdomain) and their workflows attached ${secs(Date.now() - createStart)} after the first create`);
 
   for (const h of burstHosts) acme.dns.set(h, [{ type: 'CNAME', value: EDGE }]);
   progress(`CNAMEs set for all ${burstCount}; sending POST /verify to all (${VERIFY_CONCURRENCY} in flight)…`);

@@ -50,8 +50,12 @@ export function domainsOf({ apiOrigin, secret, destinationId, sql, connection, n
   const requeued = async () => int((await sql.query<{ extra: number }>(`
     select (count(*) - count(distinct workflow_id))::int as extra from workflow_outbox where kind = 'start_domain'`)).rows[0]!.extra);
 
-  /** Waits until every domain has had a DNS check; returns how many found nxdomain. An empty label logs no progress. */
-  async function waitFirstChecks(ids: readonly string[], capMs: number, pollMs: number, label: string): Promise<number> {
+  /**
+   * Waits until every domain has had a DNS check (and, with `attached`, its workflow has run its
+   * first task: since the DNS checker makes first checks without Temporal, a check no longer
+   * implies a running workflow); returns how many found nxdomain. An empty label logs no progress.
+   */
+  async function waitFirstChecks(ids: readonly string[], capMs: number, pollMs: number, label: string, options: { attached?: boolean } = {}): Promise<number> {
     const started = Date.now();
     let logged = Date.now();
     for (;;) {
@@ -62,8 +66,8 @@ export function domainsOf({ apiOrigin, secret, destinationId, sql, connection, n
                count(*) filter (where workflow_started_at is not null)::int as started
         from domains where id = any($1::text[])`, [ids]);
       const r = rows[0]!;
-      if (r.checked === ids.length) return r.nx;
-      if (Date.now() - started > capMs) throw new Error(`${label}: only ${r.checked} of ${ids.length} domains had a DNS check after ${capMs / 1000} s`);
+      if (r.checked === ids.length && (!options.attached || r.started === ids.length)) return r.nx;
+      if (Date.now() - started > capMs) throw new Error(`${label}: only ${r.checked} of ${ids.length} domains had a DNS check${options.attached ? ` and ${r.started} an attached workflow` : ''} after ${capMs / 1000} s`);
       if (label && Date.now() - logged >= (ids.length > 1000 ? 15_000 : 2000)) {
         progress(`  ${label}: ${int(r.started)} workflows attached, ${int(r.checked)} / ${int(ids.length)} first DNS checks done; ${await backlog()}; ${await requeued()} start rows re-queued by the reconciler`);
         logged = Date.now();
@@ -72,21 +76,5 @@ export function domainsOf({ apiOrigin, secret, destinationId, sql, connection, n
     }
   }
 
-  /**
-   * Waits until every domain's workflow has attached (its first task ran: workflow_started_at).
-   * Since the DNS checker makes first checks without Temporal (issue 26), a first check no longer
-   * means the workflow runs; the burst measures verify → active for domains whose workflows do.
-   */
-  async function waitAttached(ids: readonly string[], capMs: number): Promise<number> {
-    const started = Date.now();
-    for (;;) {
-      checkInterrupted();
-      const { rows } = await sql.query<{ n: number }>(`select count(*) filter (where workflow_started_at is not null)::int as n from domains where id = any($1::text[])`, [ids]);
-      if (rows[0]!.n === ids.length) return Date.now() - started;
-      if (Date.now() - started > capMs) throw new Error(`only ${rows[0]!.n} of ${ids.length} workflows attached after ${capMs / 1000} s`);
-      await sleep(100);
-    }
-  }
-
-  return { createDomain, verify, poll, backlog, requeued, waitFirstChecks, waitAttached };
+  return { createDomain, verify, poll, backlog, requeued, waitFirstChecks };
 }
