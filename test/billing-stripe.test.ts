@@ -3,10 +3,12 @@
 // generateTestHeaderString posted to our webhook route.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import http from 'node:http';
+import pg from 'pg';
 import Stripe from 'stripe';
 import { createBillingActivities } from '../activities/billing.ts';
 import { createBillingProvider } from '../billing/create-provider.ts';
 import { sql } from '../db/pool.ts';
+import { billingRepository } from '../db/repositories/billing.ts';
 import { createLogger } from '../logging/logger.ts';
 import { freePort } from './support/ports.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
@@ -189,6 +191,28 @@ describe('billing with Stripe (fake Stripe API, signed events)', () => {
     const burst = await Promise.all([1, 2, 3].map(() => api.post('/v1/billing/checkout-session', { plan: 'scale' })));
     expect(burst.map((r) => r.statusCode)).toEqual([201, 201, 201]);
     expect(await t.database.db.anyFirst(sql.unsafe`select id from billing_checkout_sessions where organization_id = ${org.id} and status = 'open'`)).toHaveLength(1);
+  });
+
+  it('a session that started first but committed after a newer one\'s read is still found superseded', async () => {
+    // The interleaving behind two sessions left open: X's transaction starts first (earlier
+    // created_at), Y's call reads while X is uncommitted, then X commits and reads. X's read must
+    // list X itself (Y is newer), not "nothing older than X".
+    const { org, auth } = await createOrgWithKey(t);
+    const billing = billingRepository(t.database.db);
+    // A connection of its own: slonik would send the API's queries into a transaction of the pool.
+    const x = new pg.Client({ connectionString: t.database.url });
+    await x.connect();
+    try {
+      await x.query('begin');
+      await x.query(`insert into billing_checkout_sessions (id, organization_id, provider, plan, expires_at) values ($1, $2, 'stripe', 'starter', now() + interval '1 hour')`, [`cs_test_x_${org.id}`, org.id]);
+      await new Promise((r) => setTimeout(r, 20));
+      const created = await client(t.app, auth).post('/v1/billing/checkout-session', { plan: 'growth' });
+      expect(created.statusCode).toBe(201);
+      await x.query('commit');
+    } finally {
+      await x.end();
+    }
+    expect(await billing.openCheckoutSessionsSuperseded(org.id)).toEqual([{ id: `cs_test_x_${org.id}`, provider: 'stripe' }]);
   });
 
   it('two checkouts paid within moments: the first is the subscription, the second is kept out, canceled and refunded once', async () => {

@@ -98,10 +98,11 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const session = await viaProvider(() => provider.createCheckoutSession({ organizationId, plan, successUrl, cancelUrl, sessionId: billingId('cs'), customerId: current?.provider === provider.name ? current.customer_id : null }));
     await billing.createCheckoutSession({ id: session.id, organizationId, provider: provider.name, plan, successUrl, cancelUrl, ttlSeconds: CHECKOUT_TTL_SECONDS });
     // The newest checkout replaces the organization's earlier open ones (Stripe's advice against
-    // double subscriptions): only one payment page can still be paid. Two calls at once each
-    // expire only the sessions older than their own, so exactly the newest stays open. One paid
-    // meanwhile is left to its completion event (a duplicate is then canceled and refunded).
-    for (const older of await billing.openCheckoutSessionsBefore(organizationId, session.id)) {
+    // double subscriptions): only one payment page can still be paid. Each call expires every open
+    // session but the newest, so of calls at once exactly the newest stays open (the repository
+    // says why "older than mine" was not enough). One paid meanwhile is left to its completion
+    // event (a duplicate is then canceled and refunded).
+    for (const older of await billing.openCheckoutSessionsSuperseded(organizationId)) {
       if (older.provider !== provider.name) {
         await billing.cancelCheckoutSession(older.id);
         continue;

@@ -99,13 +99,18 @@ export function billingRepository(db: Db) {
         from billing_checkout_sessions where id = ${id}`);
     },
 
-    /** The organization's other sessions still open that were opened before this one (oldest first). */
-    async openCheckoutSessionsBefore(organizationId: string, id: string): Promise<readonly { id: string; provider: ProviderName }[]> {
+    /**
+     * The organization's open sessions except its newest (oldest first). Called after the caller's
+     * own insert committed, so of any two calls at once the later one sees both sessions: the
+     * newest is never listed and every other is listed by someone. "Older than mine" was not
+     * enough: created_at is the transaction's start, and a session that started first can commit
+     * after a newer one's read, leaving two open.
+     */
+    async openCheckoutSessionsSuperseded(organizationId: string): Promise<readonly { id: string; provider: ProviderName }[]> {
       return db.any(sql.type(OpenSession)`
-        select s.id, s.provider from billing_checkout_sessions s, billing_checkout_sessions mine
-        where mine.id = ${id} and s.organization_id = ${organizationId} and s.status = 'open' and s.id <> mine.id
-          and (s.created_at, s.id) < (mine.created_at, mine.id)
-        order by s.created_at, s.id`);
+        select id, provider from billing_checkout_sessions
+        where organization_id = ${organizationId} and status = 'open'
+        order by created_at, id`).then((rows) => rows.slice(0, -1));
     },
 
     /** Moves an open session to canceled; false when it was not open. */
