@@ -49,6 +49,7 @@ import { machineBusySeconds, pssOf, rssOf, treeUsage } from './support/proc-samp
 import { cleanup, connectBenchPostgres, errorText, intArg, onCleanup, progress } from './support/run.ts';
 import { agentPid, analyticsPhase } from './support/edge-analytics.ts';
 import { insertServed, selfSigned } from './support/edge-certificates.ts';
+import { haproxyThreads } from '../edge/agent/settings.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -182,7 +183,8 @@ async function main(): Promise<Record<string, unknown>> {
   await db.query(sql.unsafe`insert into destinations (id, organization_id, url, host, port) values (${destination}, ${org}, 'https://origin.bench.test:8443', 'origin.bench.test', 8443)`);
   await insertServed(db, org, destination, [{ hostname: 'shop.bench.test', certPem: await selfSigned('shop.bench.test') }]);
 
-  // HAProxy's threads as in production (0: one per CPU) unless HOSTGATE_EDGE_THREADS says otherwise.
+  // HAProxy's threads as in production (0: 1 on ≤ 2 CPUs, else one per CPU; edge/agent/settings.ts)
+  // unless HOSTGATE_EDGE_THREADS says otherwise.
   // BENCH_EDGE_CPU_PROF=<dir>: each agent process writes a V8 CPU profile there when it exits.
   const cpuProf: Record<string, string> = process.env.BENCH_EDGE_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_EDGE_CPU_PROF}` } : {};
   // The request log on (as in production): edge_vs_direct is measured with it (issue 24).
@@ -190,7 +192,7 @@ async function main(): Promise<Record<string, unknown>> {
   const benchStart = new Date(Date.now() - 60_000);
   let edge: EdgeProcess = await startEdgeProcess({ databaseUrl: benchUrl, resolvers: dns.server, originCaFile: originCa.certPath, env: edgeEnv });
   onCleanup('edge', async () => { await edge.stop(); await edge.cleanup(); });
-  const threads = Number(edgeEnv.HOSTGATE_EDGE_THREADS) || os.cpus().length;
+  const threads = haproxyThreads(Number(edgeEnv.HOSTGATE_EDGE_THREADS), os.availableParallelism()) || os.availableParallelism();
   progress(`edge on 127.0.0.1:${edge.port} (HAProxy ${threads} thread${threads > 1 ? 's' : ''}), origin on ${originIp}:8443`);
 
   const haproxyCpuSeconds = async () => {
@@ -264,7 +266,7 @@ async function main(): Promise<Record<string, unknown>> {
     await edgeWithThreads(layout === 'edge-own-core' ? (process.env.HOSTGATE_EDGE_THREADS ?? '1') : edgeEnv.HOSTGATE_EDGE_THREADS);
     const viaEdgeTarget: LoadTarget = { address: '127.0.0.1', port: edge.port, hostname: 'shop.bench.test' };
     await applyLayout(layout);
-    progress(`throughput, ${layout === 'edge-own-core' ? `layout edge-own-core: HAProxy (${runningThreads === '0' ? os.cpus().length : runningThreads} thread) alone on CPU 0, client and origin together on CPU ${os.cpus().length - 1}` : `layout shared-cores: client, HAProxy (${threads} threads) and origin share every CPU`}`);
+    progress(`throughput, ${layout === 'edge-own-core' ? `layout edge-own-core: HAProxy (${haproxyThreads(Number(runningThreads), os.availableParallelism()) || os.availableParallelism()} thread) alone on CPU 0, client and origin together on CPU ${os.cpus().length - 1}` : `layout shared-cores: client, HAProxy (${threads} threads) and origin share every CPU`}`);
     progress(`  ${client}, ${connections} keep-alive connections, request log on, ${pairSeconds} s per run, ${pairs} pairs of edge and direct (order alternating)`);
     // Warm-up, both paths, as long as a measured run (up to 10 s): with 3 s the first measured
     // round was still the lowest of every run (JIT, TLS session caches, allocator warming).

@@ -15,6 +15,7 @@ import { createListFiles } from '../edge/agent/list-files.ts';
 import { ServedIndex } from '../edge/agent/served-index.ts';
 import { createOriginAddresses, nextAddress, originMapContent, refreshDelayMs, type Lookup } from '../edge/agent/origin-addresses.ts';
 import { certificateKeyContext, redirectValue, type DesiredHost } from '../edge/agent/snapshot.ts';
+import { haproxyThreads } from '../edge/agent/settings.ts';
 import { checkCertificate, checkDestination, checkHostname } from '../edge/agent/validate.ts';
 import { createLogger } from '../logging/logger.ts';
 import { createTestCa } from './support/origin.ts';
@@ -136,6 +137,19 @@ describe('HAProxy answers and configuration', () => {
 `;
     expect(parseShowProc(text)).toEqual({ masterPid: 23888, workerPid: 31407, reloads: 2, failed: 1 });
     expect(parseShowProc('Unknown command')).toBeNull();
+  });
+
+  it('runs one HAProxy thread on an edge of ≤ 2 CPUs unless told otherwise, HAProxy\'s default above', async () => {
+    expect([1, 2, 3, 8].map((cpus) => haproxyThreads(0, cpus))).toEqual([1, 1, 0, 0]);
+    expect([1, 2, 8].map((cpus) => haproxyThreads(4, cpus))).toEqual([4, 4, 4]);
+    const dir = await mkdtemp(path.join(tmpdir(), 'hg-edge-thr-'));
+    try {
+      const values = { edgeId: 'edge-unit', forbiddenOrigins: null, bindAddress: '127.0.0.1', httpsPort: 18443, originCaFile: '@system-ca', resolvers: [], hstsMaxAge: 0 };
+      expect(await renderConfig(statePaths(dir), { ...values, threads: haproxyThreads(0, 2) })).toMatch(/^\s*nbthread 1$/m);
+      expect(await renderConfig(statePaths(dir), { ...values, threads: haproxyThreads(0, 4) })).not.toMatch(/^\s*nbthread/m);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('does not take a stale pid file\'s pid for its HAProxy', async () => {

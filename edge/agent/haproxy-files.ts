@@ -71,6 +71,7 @@ export interface TemplateValues {
   originCaFile: string;
   resolvers: string[];
   hstsMaxAge: number;
+  /** HAProxy's nbthread; 0 leaves HAProxy's default (one per CPU). settings.ts picks it. */
   threads: number;
   /** The agent's request-log port (traffic-log.ts); 0 or absent: no request log. */
   trafficLogPort?: number;
