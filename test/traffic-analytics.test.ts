@@ -9,7 +9,7 @@ import { sql } from '../db/pool.ts';
 import { destinationsRepository } from '../db/repositories/destinations.ts';
 import { trafficRepository } from '../db/repositories/traffic.ts';
 import {
-  addLine, bucketOf, bucketValue, emptyCounters, histogramQuantile, histogramQuantiles, parseTrafficLine, sparkline, TrafficAggregator, type TrafficLine,
+  addCounts, addLine, bucketOf, COUNTER_FIELDS, countersFromText, mergeCounters, bucketValue, emptyCounters, histogramQuantile, histogramQuantiles, parseTrafficLine, sparkline, TrafficAggregator, type TrafficLine,
 } from '../model/analytics-counters.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
 import { client } from './support/http.ts';
@@ -28,6 +28,16 @@ describe('traffic analytics: model', () => {
       return Math.abs(v - ms) / ms <= 0.0247 || v === ms;
     }), { numRuns: 5000 });
     for (let ms = 1; ms < 20; ms++) expect(bucketValue(bucketOf(ms))).toBe(ms);
+  });
+
+  it('the field-by-field counters read and add in COUNTER_FIELDS\' order, like the keyed ones', () => {
+    const text = ['x', ...COUNTER_FIELDS.map((_, k) => String(1000 + k))];
+    const c = countersFromText(text, 1);
+    expect(COUNTER_FIELDS.map((f) => c[f])).toEqual(COUNTER_FIELDS.map((_, k) => 1000 + k));
+    expect(Object.keys(c).sort()).toEqual([...COUNTER_FIELDS, 'origin_ms'].sort());
+    const a = countersFromText(text, 1);
+    addCounts(a, c);
+    expect(a).toEqual(mergeCounters(countersFromText(text, 1), c));
   });
 
   it('percentiles of a mixed distribution within the bound; empty → null', () => {
