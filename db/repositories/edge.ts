@@ -133,9 +133,16 @@ export function edgeRepository(db: Db) {
     async servingAll(): Promise<readonly ServingRow[]> {
       return db.any(sql.type(Serving)`${servingSelect} order by d.hostname`);
     },
-    /** Every serving row without certificate PEMs and keys (chain_pem, private_key_enc, key_id null). */
-    async servingDigest(): Promise<readonly ServingRow[]> {
-      return db.any(sql.type(Serving)`${servingSelectOf(false)} order by d.hostname`);
+    /**
+     * Serving rows without certificate PEMs and keys (chain_pem, private_key_enc, key_id null), a
+     * page at a time, by hostname after `after` (null: from the first): a full reconcile
+     * reads 100,000 rows as pages, leaving Postgres and the agent to changes between them
+     * (edge/agent/snapshot-read.ts). `status <> 'deleted'` lets the page walk the live-hostname index.
+     */
+    async servingDigestPage(after: string | null, limit: number): Promise<readonly ServingRow[]> {
+      return db.any(sql.type(Serving)`${servingSelectOf(false)}
+        and d.status <> 'deleted' ${after === null ? sql.fragment`` : sql.fragment`and d.hostname > ${after}`}
+        order by d.hostname limit ${limit}`);
     },
     /**
      * At most `limit` serving rows: those of `first` (domain ids), then the others by hostname —

@@ -24,7 +24,7 @@ import {
   writeAtomic, writeCertificate,
 } from './haproxy-files.ts';
 import { createHaproxyRuntime, type HaproxyRuntime } from './haproxy-runtime.ts';
-import { diffInSlices, driftOf, newReading, staleCertificateFiles, type Reading } from './full-pass.ts';
+import { diffInSlices, driftOf, eachInSlices, newReading, staleCertificateFiles, type Reading } from './full-pass.ts';
 import { allocatorPreload, createSupervisor } from './haproxy-supervisor.ts';
 import { createOriginAddresses, type Lookup } from './origin-addresses.ts';
 import { buildDesired, CertificateCache, type Desired, type DesiredHost } from './snapshot.ts';
@@ -32,6 +32,7 @@ import { ProblemBook } from './problem-book.ts';
 import { Intervals } from './intervals.ts';
 import type { ServingRow } from '../../db/repositories/edge.ts';
 import { createDeploymentReport, type DeploymentReport } from './deployment-report.ts';
+import { createChangesFirst } from './changes-first.ts';
 import { createHealthTracker } from './health.ts';
 import { createTrafficAnalytics } from './analytics-flush.ts';
 import { rejectAfter } from '../../process/deadline.ts';
@@ -95,6 +96,11 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
   let lastSyncAt: Date | null = null;
   /** A staged boot is loading the rest (loadRest below): full reconciles wait for it. */
   let staging: Promise<void> | null = null;
+  /** Targeted changes in flight: a full pass's slices wait for them (changes-first.ts). */
+  const changesFirst = createChangesFirst();
+  const pause = changesFirst.pause;
+  /** Ends the in-flight mark a notification set (schedule), once its targeted pass is done. */
+  let notifiedDone: (() => void) | null = null;
 
   const supervisor = createSupervisor({
     binary: s.haproxyBin, preload: allocatorPreload(s.haproxyMalloc), paths, admin, logger, startTimeoutMs: s.startTimeoutMs,
@@ -258,12 +264,16 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
   }
 
   async function passSteps(reading: Reading, readAt: number, lap: (name: string) => void): Promise<{ changes: number; serving: number }> {
-    const rows = await readServingRows(repo, cache);
+    const rows = await readServingRows(repo, cache, pause);
     lap('postgres_read_ms');
-    const desired = await buildDesiredInSlices(rows, deps.secretBox, cache);
+    const desired = await buildDesiredInSlices(rows, deps.secretBox, cache, pause);
     lap('validated_ms');
-    for (const [h, want] of desired.hosts) if (reading.domains.has(want.domainId)) desired.hosts.delete(h);
-    cache.retain(new Set([...desired.hosts.values()].flatMap((h) => (h.certificate ? [h.certificate.id] : []))));
+    const certificateIds = new Set<string>();
+    await eachInSlices([...desired.hosts.values()], (want) => {
+      if (reading.domains.has(want.domainId)) desired.hosts.delete(want.hostname);
+      else if (want.certificate) certificateIds.add(want.certificate.id);
+    }, pause);
+    cache.retain(certificateIds);
     problems.note(desired, true);
     const untouched = (h: string) => !reading.hosts.has(h);
     // HAProxy's own view, when the agent's record may differ from it; else the record itself
@@ -273,7 +283,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
     let seen = served;
     if (readView) {
       viewInDoubt = false;
-      seen = await runtime.readServed().catch((error: unknown) => { viewInDoubt = true; throw error; });
+      seen = await runtime.readServed(pause).catch((error: unknown) => { viewInDoubt = true; throw error; });
       viewReadFrom = worker;
       passesSinceViewRead = 0;
     } else {
@@ -282,8 +292,8 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
     lap('haproxy_read_ms');
     // Where the agent's own record differs from HAProxy (a restart from older files, a crash
     // between the runtime API and the record): HAProxy's view wins, set in the chain below.
-    const drift = readView ? await driftOf(seen, served, (h) => !untouched(h)) : new Map<string, ServedHost | undefined>();
-    const planned = await diffInSlices(desired.hosts, seen, (h, route) => untouched(h) && !reading.domains.has(domainOfServed(h, route)));
+    const drift = readView ? await driftOf(seen, served, (h) => !untouched(h), pause) : new Map<string, ServedHost | undefined>();
+    const planned = await diffInSlices(desired.hosts, seen, (h, route) => untouched(h) && !reading.domains.has(domainOfServed(h, route)), pause);
     lap('compared_ms');
     const outcome = await exclusive(async () => {
       const corrected: string[] = [];
@@ -309,14 +319,16 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
     if (readView) await sweepStaleCertificates().catch((error) => logger.warn({ err: String(error) }, 'edge: removing stale certificate files failed; the next reconcile retries'));
     lap('swept_ms');
     // What is served now with its certificate; the domains targeted passes took on are theirs to report.
-    const all = [...desired.hosts.values()].filter((h) => h.certificate && !reading.domains.has(h.domainId)
-      && served.get(h.hostname)?.inCrtList && parseRoute(served.get(h.hostname)?.route ?? '')?.certificateId === h.certificate.id)
-      .map((h) => ({ domainId: h.domainId, certificateId: h.certificate!.id }));
+    const all: Deployment[] = [];
+    await eachInSlices(desired.hosts.values(), (h) => {
+      if (h.certificate && !reading.domains.has(h.domainId) && served.get(h.hostname)?.inCrtList
+        && parseRoute(served.get(h.hostname)?.route ?? '')?.certificateId === h.certificate.id) all.push({ domainId: h.domainId, certificateId: h.certificate.id });
+    }, pause);
     // Reports, outside the chain: they change nothing HAProxy serves. (`reading` stays registered
     // until the prune: a targeted pass's deployment meanwhile is not pruned.)
     const whole = passesSinceWholeReport >= FULL_REPORT_EVERY || (await repo.deploymentCount(s.edgeId)) !== recorded.size;
     const send = whole ? all : all.filter((d) => recorded.get(d.domainId) !== d.certificateId);
-    await reportDeployments(send, outcome.removed);
+    await reportDeployments(send, outcome.removed, pause);
     noteRecorded(send, outcome.removed);
     if (whole) {
       const kept = new Set([...all.map((d) => d.domainId), ...reading.domains]);
@@ -355,7 +367,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
   /** Targeted pass for notified or polled domains. */
   function applyDomains(domainIds: string[]): Promise<number> {
     for (const reading of readings) for (const id of domainIds) reading.domains.add(id);
-    return exclusive(async () => {
+    return changesFirst.run(() => exclusive(async () => {
       const ids = new Set(domainIds);
       const desired = buildDesired(await repo.servingFor(domainIds), deps.secretBox, cache, domainIds);
       problems.note(desired, false);
@@ -365,7 +377,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       if (changes.length > 0) logger.info({ domains: domainIds.length, changes: changes.length }, 'edge: applied domain changes');
       await report(deployed, removed);
       return changes.length;
-    });
+    }));
   }
 
   const servedFor = (h: DesiredHost): ServedHost => ({ route: routeValue(h), inCrtList: h.certificate !== null, tls13: h.minTls === '1.3' });
@@ -406,11 +418,15 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
   function schedule(domainId: string) {
     pending.add(domainId);
     if (flushTimer) return;
+    // In flight from the notification on: a full pass's next slice waits for it.
+    const done = changesFirst.begin();
+    notifiedDone = done;
     flushTimer = setTimeout(() => {
       flushTimer = null;
+      notifiedDone = null;
       const ids = [...pending];
       pending.clear();
-      applyDomains(ids).catch((error) => logger.warn({ err: error, domains: ids.length }, 'edge: applying notified changes failed; polling retries'));
+      applyDomains(ids).catch((error) => logger.warn({ err: error, domains: ids.length }, 'edge: applying notified changes failed; polling retries')).finally(done);
     }, NOTIFY_BATCH_MS);
   }
 
@@ -560,6 +576,7 @@ export function createEdgeAgent(deps: { db: Db; secretBox: SecretBox; settings: 
       health.markStopping();
       loops.stop();
       if (flushTimer) clearTimeout(flushTimer);
+      notifiedDone?.();
       // Bounded by the listener itself (1 s, then its socket is destroyed).
       const closing = listener?.close();
       // A change in progress finishes first (HAProxy and its files agree), then the counters since
