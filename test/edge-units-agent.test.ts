@@ -97,7 +97,7 @@ function fakeRepository(rows: Map<string, ServingRow>) {
       await forGate.promise;
       return now;
     },
-    async pruneDeployments() {},
+    async deploymentsPage() { return []; },
     async deploymentCount() { return 0; },
     async heartbeat() {},
   } as unknown as EdgeRepository;
