@@ -36,7 +36,7 @@ const Serving = row(ServingRow);
 // newest); the domain row only when the edge has something to do for it (any other status, or a
 // domain that is gone, means "not served").
 // Without the PEMs (`digest`), the same rows weigh ≈ 200 bytes instead of ≈ 5 KiB: what a full
-// reconcile reads, fetching PEMs only for certificates its cache does not hold (agent.ts).
+// reconcile reads, fetching PEMs only for certificates its cache does not hold (edge/agent/snapshot-read.ts).
 const servingSelectOf = (withPems: boolean) => sql.fragment`
   select d.id as domain_id, d.hostname, d.status, dest.host as destination_host, dest.port as destination_port,
          c.id as certificate_id, c.serial,
@@ -153,7 +153,7 @@ export function edgeRepository(db: Db) {
     },
     /**
      * At most `limit` serving rows: those of `first` (domain ids), then the others by hostname —
-     * what a staged boot serves before the rest (edge/agent/agent.ts, loadRest).
+     * what a staged boot serves before the rest (edge/agent/staged-boot.ts).
      */
     async servingFirst(first: readonly string[], limit: number): Promise<readonly ServingRow[]> {
       return db.any(sql.type(Serving)`${servingSelect} order by d.id = any(${sql.array([...first], 'text')}) desc, d.hostname limit ${limit}`);
@@ -165,7 +165,7 @@ export function edgeRepository(db: Db) {
     },
     /**
      * The domains with the most traffic over the last day, busiest first: what a large edge
-     * serves first while it loads the rest (agent.ts, staged boot).
+     * serves first while it loads the rest (edge/agent/staged-boot.ts).
      */
     async busiestDomains(limit: number): Promise<string[]> {
       const rows = await db.any(sql.type(ChangedRow)`
