@@ -269,19 +269,19 @@ describe('changes first: a full pass waits while a targeted change is in flight 
     await reading;
     const full = agent.reconcile();
     await new Promise((r) => setTimeout(r, 150));
-    // The page in flight when the change began, no more (with a bare yield all four are read by now).
+    // The page in flight when the change began, no more (with a bare yield all eight are read by now).
     expect(postgres.pages()).toBe(1);
     postgres.openFor();
     await within(change, 2_000, 'the targeted change');
     expect(haproxy.state.has('new.test')).toBe(true);
     await within(full, 5_000, 'the full pass');
-    // 3,501 rows: pages of 1,000, the last one short.
-    expect(postgres.pages()).toBe(4);
+    // 3,501 rows: pages of 500, the last one short.
+    expect(postgres.pages()).toBe(8);
     expect(agent.status().serving).toBe(3_501);
   });
 
   it('lets a slice go after its bound when changes never stop', async () => {
-    const first = createChangesFirst(50);
+    const first = createChangesFirst(50, 0);
     const done = first.begin();
     const t0 = performance.now();
     await first.pause();
@@ -296,8 +296,23 @@ describe('changes first: a full pass waits while a targeted change is in flight 
     expect(performance.now() - t1).toBeLessThan(45);
   });
 
+  it('after a change, waits for a quiet moment before the next slice', async () => {
+    const first = createChangesFirst(1_000, 60);
+    first.begin()();
+    const t0 = performance.now();
+    await first.pause();
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(50);
+    // A change during that wait: the quiet moment starts again after it.
+    const done = first.begin();
+    const t1 = performance.now();
+    const slice = first.pause();
+    setTimeout(done, 40);
+    await slice;
+    expect(performance.now() - t1).toBeGreaterThanOrEqual(90);
+  });
+
   it('wakes a waiting slice as soon as the last change is done', async () => {
-    const first = createChangesFirst(10_000);
+    const first = createChangesFirst(10_000, 0);
     const a = first.begin();
     const b = first.begin();
     let resumed = false;

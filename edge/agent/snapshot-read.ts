@@ -18,7 +18,7 @@ const FETCH_BATCH = 1000;
  * then validated every row (slonik's row parser) in one go on the agent's event loop; a page is a
  * few ms of both, and a change arriving meanwhile waits for at most one (`pause`).
  */
-const DIGEST_PAGE = 1000;
+const DIGEST_PAGE = 500;
 
 /** Every serving row; PEMs only where the certificate cache lacks them. */
 export async function readServingRows(
