@@ -10,6 +10,7 @@ import type { Db } from '../db/pool.ts';
 import type { EdgeRepository, ServingRow } from '../db/repositories/edge.ts';
 import { createEdgeAgent } from '../edge/agent/agent.ts';
 import type { HostChange, ServedHost } from '../edge/agent/desired-diff.ts';
+import { createChangesFirst } from '../edge/agent/changes-first.ts';
 import { diffInSlices, driftOf, sameServed } from '../edge/agent/full-pass.ts';
 import { prepareStateDir, statePaths } from '../edge/agent/haproxy-files.ts';
 import type { HaproxyRuntime } from '../edge/agent/haproxy-runtime.ts';
@@ -78,11 +79,25 @@ function fakeHaproxy(initial: Record<string, ServedHost>) {
 function fakeRepository(rows: Map<string, ServingRow>) {
   let gate = { promise: Promise.resolve(), resolve: () => undefined as void };
   let started = { promise: Promise.resolve(), resolve: () => undefined as void };
+  let forGate = { promise: Promise.resolve(), resolve: () => undefined as void };
+  let forStarted = { promise: Promise.resolve(), resolve: () => undefined as void };
+  let pages = 0;
   const repository = {
-    /** The rows as they were when the read began, answered once `gate` opens. */
-    async servingDigest() { const now = [...rows.values()]; started.resolve(); await gate.promise; return now; },
-    async servingFor(ids: readonly string[]) { return ids.flatMap((id) => (rows.has(id) ? [rows.get(id)!] : [])); },
-    async pruneDeployments() {},
+    /** A page of the rows as they were when its read began (by hostname, as Postgres orders them), answered once `gate` opens. */
+    async servingDigestPage(after: string | null, limit: number) {
+      const now = [...rows.values()].filter((r) => after === null || r.hostname > after).sort((a, b) => (a.hostname < b.hostname ? -1 : 1)).slice(0, limit);
+      pages++;
+      started.resolve();
+      await gate.promise;
+      return now;
+    },
+    async servingFor(ids: readonly string[]) {
+      const now = ids.flatMap((id) => (rows.has(id) ? [rows.get(id)!] : []));
+      forStarted.resolve();
+      await forGate.promise;
+      return now;
+    },
+    async deploymentsPage() { return []; },
     async deploymentCount() { return 0; },
     async heartbeat() {},
   } as unknown as EdgeRepository;
@@ -91,6 +106,11 @@ function fakeRepository(rows: Map<string, ServingRow>) {
     /** The next digest read waits for `openDigest()`; resolves when it has begun. */
     holdDigest: () => { started = deferred(); gate = deferred(); return started.promise; },
     openDigest: () => gate.resolve(),
+    /** The next targeted read (servingFor) waits for `openFor()`; resolves when it has begun. */
+    holdFor: () => { forStarted = deferred(); forGate = deferred(); return forStarted.promise; },
+    openFor: () => forGate.resolve(),
+    /** Digest pages read so far. */
+    pages: () => pages,
   };
 }
 
@@ -233,6 +253,77 @@ describe('a full reconcile does not hold changes behind its reads (issue 26)', (
     expect(haproxy.reads()).toBe(3);
     await agent.reconcile();
     expect(haproxy.reads()).toBe(4);
+  });
+});
+
+describe('changes first: a full pass waits while a targeted change is in flight (issue 26, the add p99)', () => {
+  it('reads the digest in pages, and reads no further page while a change is being applied', async () => {
+    const rows = new Map<string, ServingRow>();
+    for (let i = 0; i < 3_500; i++) rows.set(`dom_${i}`, row(`dom_${i}`, `h${String(i).padStart(4, '0')}.test`, 'o.test'));
+    const haproxy = fakeHaproxy({});
+    const { agent, postgres } = await agentWith(haproxy, rows);
+    // A change in flight: its Postgres read is held open.
+    rows.set('dom_new', row('dom_new', 'new.test', 'o.test'));
+    const reading = postgres.holdFor();
+    const change = agent.applyDomains(['dom_new']);
+    await reading;
+    const full = agent.reconcile();
+    await new Promise((r) => setTimeout(r, 150));
+    // The page in flight when the change began, no more (with a bare yield all eight are read by now).
+    expect(postgres.pages()).toBe(1);
+    postgres.openFor();
+    await within(change, 2_000, 'the targeted change');
+    expect(haproxy.state.has('new.test')).toBe(true);
+    await within(full, 5_000, 'the full pass');
+    // 3,501 rows: pages of 500, the last one short.
+    expect(postgres.pages()).toBe(8);
+    expect(agent.status().serving).toBe(3_501);
+  });
+
+  it('lets a slice go after its bound when changes never stop', async () => {
+    const first = createChangesFirst(50, 0);
+    const done = first.begin();
+    const t0 = performance.now();
+    await first.pause();
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(45);
+    expect(first.inFlight()).toBe(1);
+    done();
+    done();
+    expect(first.inFlight()).toBe(0);
+    // Nothing in flight: a slice only waits for a turn of the event loop.
+    const t1 = performance.now();
+    await first.pause();
+    expect(performance.now() - t1).toBeLessThan(45);
+  });
+
+  it('after a change, waits for a quiet moment before the next slice', async () => {
+    const first = createChangesFirst(1_000, 60);
+    first.begin()();
+    const t0 = performance.now();
+    await first.pause();
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(50);
+    // A change during that wait: the quiet moment starts again after it.
+    const done = first.begin();
+    const t1 = performance.now();
+    const slice = first.pause();
+    setTimeout(done, 40);
+    await slice;
+    expect(performance.now() - t1).toBeGreaterThanOrEqual(90);
+  });
+
+  it('wakes a waiting slice as soon as the last change is done', async () => {
+    const first = createChangesFirst(10_000, 0);
+    const a = first.begin();
+    const b = first.begin();
+    let resumed = false;
+    const slice = first.pause().then(() => { resumed = true; });
+    await new Promise((r) => setTimeout(r, 20));
+    a();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(resumed).toBe(false);
+    b();
+    await within(slice, 1_000, 'the waiting slice');
+    expect(resumed).toBe(true);
   });
 });
 

@@ -17,6 +17,9 @@ export function routeValue(h: DesiredHost): string {
   return [...base, h.redirect ?? '-|-|-', h.hsts ?? '-'].join('|');
 }
 
+/** What HAProxy serves for a desired host once it is applied or loaded from the files. */
+export const servedFor = (h: DesiredHost): ServedHost => ({ route: routeValue(h), inCrtList: h.certificate !== null, tls13: h.minTls === '1.3' });
+
 /** The crt-list options of a host: HTTP/2 and 1.1, and TLS 1.3 only where the domain asks. */
 export function crtOptions(tls13: boolean): string {
   return tls13 ? '[alpn h2,http/1.1 ssl-min-ver TLSv1.3]' : '[alpn h2,http/1.1]';

@@ -8,9 +8,19 @@ import { opendir } from 'node:fs/promises';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { diff, type HostChange, type ServedHost } from './desired-diff.ts';
 import type { DesiredHost } from './snapshot.ts';
+import type { Pause } from './changes-first.ts';
 
-/** Entries compared or diffed between two yields (a few ms of work each). */
-const SLICE = 5_000;
+/** Entries compared or diffed between two pauses (≈ 1–2 ms of work each). */
+const SLICE = 1_000;
+
+/** `fn` over `items`, pausing every SLICE items (a sync walk of 100,000 is tens of ms held). */
+export async function eachInSlices<T>(items: Iterable<T>, fn: (item: T) => void, pause: Pause = yieldToLoop): Promise<void> {
+  let n = 0;
+  for (const item of items) {
+    fn(item);
+    if (++n % SLICE === 0) await pause();
+  }
+}
 
 /**
  * What happened while a full pass was reading, outside the chain: the domains targeted passes
@@ -35,17 +45,19 @@ export function sameServed(a: ServedHost | undefined, b: ServedHost | undefined)
  * from what HAProxy said (`seen`), skipping `skip(hostname)`: HAProxy's value, undefined where it
  * serves nothing. Usually empty; HAProxy restarted from older files, or a crash, fills it.
  */
-export async function driftOf(seen: Map<string, ServedHost>, tracked: Map<string, ServedHost>, skip: (hostname: string) => boolean): Promise<Map<string, ServedHost | undefined>> {
+export async function driftOf(
+  seen: Map<string, ServedHost>, tracked: Map<string, ServedHost>, skip: (hostname: string) => boolean, pause: Pause = yieldToLoop,
+): Promise<Map<string, ServedHost | undefined>> {
   const drift = new Map<string, ServedHost | undefined>();
   let n = 0;
   for (const [hostname, host] of seen) {
     if (!skip(hostname) && !sameServed(host, tracked.get(hostname))) drift.set(hostname, host);
-    if (++n % SLICE === 0) await yieldToLoop();
+    if (++n % SLICE === 0) await pause();
   }
   // Iterating a Map that changes meanwhile is safe: added keys are visited, deleted ones skipped.
   for (const hostname of tracked.keys()) {
     if (!seen.has(hostname) && !skip(hostname)) drift.set(hostname, undefined);
-    if (++n % SLICE === 0) await yieldToLoop();
+    if (++n % SLICE === 0) await pause();
   }
   return drift;
 }
@@ -56,12 +68,13 @@ export async function driftOf(seen: Map<string, ServedHost>, tracked: Map<string
  */
 export async function diffInSlices(
   desired: Map<string, DesiredHost>, seen: Map<string, ServedHost>, inScope: (hostname: string, route: string | null) => boolean,
+  pause: Pause = yieldToLoop,
 ): Promise<HostChange[]> {
   const changes: HostChange[] = [];
   let part = new Map<string, DesiredHost>();
   for (const [hostname, want] of desired) {
     part.set(hostname, want);
-    if (part.size === SLICE) { changes.push(...diff(part, seen, () => false, [])); part = new Map(); await yieldToLoop(); }
+    if (part.size === SLICE) { changes.push(...diff(part, seen, () => false, [])); part = new Map(); await pause(); }
   }
   changes.push(...diff(part, seen, () => false, []));
   // Removals: served hosts no desired host names, in slices of served hostnames.
@@ -70,7 +83,7 @@ export async function diffInSlices(
   const removals = (list: string[]) => diff(none, seen, (h, route) => !desired.has(h) && inScope(h, route), list);
   for (const hostname of seen.keys()) {
     names.push(hostname);
-    if (names.length === SLICE) { changes.push(...removals(names)); names = []; await yieldToLoop(); }
+    if (names.length === SLICE) { changes.push(...removals(names)); names = []; await pause(); }
   }
   changes.push(...removals(names));
   return changes;

@@ -5,12 +5,13 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { expectAnswer, type AdminSocket } from './admin-socket.ts';
 import { crtOptions, optionsTls13, type HostChange, type ServedHost } from './desired-diff.ts';
 import type { StatePaths } from './haproxy-files.ts';
+import type { Pause } from './changes-first.ts';
 
 /** Lines parsed between two yields to the event loop (≈ 5 ms). */
 const LINES_PER_SLICE = 5_000;
 
-/** Calls `fn` for each line of `text`, yielding to the event loop every LINES_PER_SLICE lines. */
-export async function eachLine(text: string, fn: (line: string) => void): Promise<void> {
+/** Calls `fn` for each line of `text`, pausing (by default: a turn of the event loop) every LINES_PER_SLICE lines. */
+export async function eachLine(text: string, fn: (line: string) => void, pause: Pause = yieldToLoop): Promise<void> {
   let from = 0;
   let n = 0;
   while (from < text.length) {
@@ -18,7 +19,7 @@ export async function eachLine(text: string, fn: (line: string) => void): Promis
     const stop = end === -1 ? text.length : end;
     fn(text.slice(from, stop));
     from = stop + 1;
-    if (++n % LINES_PER_SLICE === 0) await yieldToLoop();
+    if (++n % LINES_PER_SLICE === 0) await pause();
   }
 }
 
@@ -87,7 +88,7 @@ export function createHaproxyRuntime(admin: AdminSocket, paths: StatePaths) {
      * 100,000 hostnames each answer is ≈ 100,000 lines, ≈ 100 ms of parsing: done in slices that
      * yield to the event loop (a change arriving meanwhile is not held up).
      */
-    async readServed(): Promise<Map<string, ServedHost>> {
+    async readServed(pause: Pause = yieldToLoop): Promise<Map<string, ServedHost>> {
       const served = new Map<string, ServedHost>();
       const map = await admin.worker(`show map ${paths.hostMap}`);
       if (/^Unknown map/m.test(map)) throw new Error(`HAProxy does not know the host map: ${map.trim().slice(0, 200)}`);
@@ -95,7 +96,7 @@ export function createHaproxyRuntime(admin: AdminSocket, paths: StatePaths) {
         // "<ref> <key> <value>"
         const m = /^0x[0-9a-f]+ (\S+) (\S+)$/.exec(line.trim());
         if (m) served.set(m[1]!, { route: m[2]!, inCrtList: false });
-      });
+      }, pause);
       const list = await admin.worker(`show ssl crt-list ${paths.crtList}`);
       if (!list.startsWith('#')) throw new Error(`HAProxy does not know the crt-list: ${list.trim().slice(0, 200)}`);
       await eachLine(list, (line) => {
@@ -108,7 +109,7 @@ export function createHaproxyRuntime(admin: AdminSocket, paths: StatePaths) {
         const host = served.get(hostname);
         if (host) { host.inCrtList = true; host.tls13 = tls13; }
         else served.set(hostname, { route: null, inCrtList: true, tls13 });
-      });
+      }, pause);
       return served;
     },
     /** The worker's identity (a new worker after a reload or restart starts counting from zero). */

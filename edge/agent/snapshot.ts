@@ -90,7 +90,7 @@ export function buildDesired(rows: readonly ServingRow[], secretBox: SecretBox, 
     let certificate: DesiredHost['certificate'] = null;
     if (r.certificate_id) {
       const id = r.certificate_id;
-      // A digest row (no PEM, agent.ts's full reconcile) only reads the cache: the reconcile
+      // A digest row (no PEM, full-reconcile.ts) only reads the cache: the reconcile
       // fetches full rows for the certificates the cache does not hold.
       const sealed = r.chain_pem && r.private_key_enc && r.key_id ? { chain: r.chain_pem, enc: r.private_key_enc, keyId: r.key_id } : null;
       const result = cache.get(id, r.hostname, sealed && (() => {
