@@ -193,6 +193,22 @@ describe('usage counting and GET /v1/usage', () => {
       from organization_usage u where u.organization_id = ${org.id}`)).toEqual({ active_hostnames: 3, peak_hostnames: 4, in_shards: 0 });
   });
 
+  it('increments still in the counter shards when a period ends count in that period: the roll folds them first (migration 022)', async () => {
+    const { auth, org, destinationId } = await orgWithDestination();
+    const db = t.database.db;
+    for (let i = 0; i < 3; i++) await createDomain(org.id, destinationId);
+    expect(await db.oneFirst(sql.unsafe`select sum(added)::int from organization_usage_shards where organization_id = ${org.id}`)).toBe(3);
+    // The period ends with the three creates only in the shards (no decrement folded them).
+    await db.query(sql.unsafe`update organization_usage set period_start = date_trunc('month', now() at time zone 'UTC') at time zone 'UTC' - interval '1 month',
+      period_end = date_trunc('month', now() at time zone 'UTC') at time zone 'UTC' where organization_id = ${org.id}`);
+    expect((await client(t.app, auth).get('/v1/usage')).json().data).toMatchObject({ active_hostnames: 3, peak_hostnames: 3 });
+    // An increment after the end takes the usage row and rolls it: the closed period's peak is 3.
+    await createDomain(org.id, destinationId);
+    const closed = await db.any(sql.unsafe`select peak_hostnames from usage_periods where organization_id = ${org.id}`) as ReadonlyArray<{ peak_hostnames: number }>;
+    expect(closed.map((r) => r.peak_hostnames)).toEqual([3]);
+    expect((await client(t.app, auth).get('/v1/usage')).json().data).toMatchObject({ active_hostnames: 4, peak_hostnames: 4 });
+  });
+
   it('a domain created and deleted in one transaction counts at its commit: active back to 0, the peak 1 (it was counted)', async () => {
     const { org, destinationId } = await orgWithDestination();
     const db = t.database.db;
