@@ -54,6 +54,7 @@ const { values: args } = parseArgs({
     dispatcher: { type: 'string', default: 'on' },
     waits: { type: 'boolean', default: false },
     'ceiling-no-counting': { type: 'boolean', default: false },
+    'ceiling-no-notify': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
@@ -62,7 +63,8 @@ if (args.help) {
     [--phases ${PHASES.join(',')}] [--only create (= --phases bare,create)]
     [--dispatcher on|paused (paused: no workflow starts during the create phase; the outbox drains after it)]
     [--waits (sample pg_stat_activity of the API's connections during the create phase)]
-    [--ceiling-no-counting (drops the usage counting trigger in the scratch database: a ceiling for what the usage row costs, not a build)]`);
+    [--ceiling-no-counting (drops the usage counting trigger in the scratch database: a ceiling for what the usage row costs, not a build)]
+    [--ceiling-no-notify (drops the create's NOTIFYs — DNS checker, webhook fan-out, edge — in the scratch database: a ceiling for what NOTIFY's commit-time lock costs, not a build)]`);
   process.exit(0);
 }
 const duration = intArg('duration', args.duration, 1, 120);
@@ -228,6 +230,24 @@ async function main(): Promise<Headline> {
   if (args['ceiling-no-counting']) {
     await sql.query('drop trigger domains_usage_count on domains');
     progress('ceiling run: the usage counting trigger is dropped in this scratch database (peak_hostnames is NOT kept)');
+  }
+  if (args['ceiling-no-notify']) {
+    // NOTIFY takes one database-wide lock at commit and holds it through the commit's WAL flush.
+    await sql.query('drop trigger events_notify on events');
+    await sql.query('drop trigger domains_notify_edge on domains');
+    await sql.query(`create or replace function hg_dns_check_schedule() returns trigger language plpgsql as $$
+      begin
+        if new.status = 'pending_dns' then
+          if tg_op = 'INSERT' or old.status is distinct from 'pending_dns' then
+            insert into dns_check_schedule (domain_id, next_check_at, checks, wait_started_at) values (new.id, hg_now(), 0, hg_now())
+            on conflict (domain_id) do update set next_check_at = excluded.next_check_at, checks = 0, wait_started_at = excluded.wait_started_at;
+          end if;
+        elsif tg_op = 'UPDATE' and old.status = 'pending_dns' then
+          delete from dns_check_schedule where domain_id = new.id;
+        end if;
+        return null;
+      end $$`);
+    progress('ceiling run: the create\'s NOTIFYs are dropped in this scratch database (no LISTEN wake-ups: sweeps only)');
   }
 
   // 2. The API and the bare baseline, each on a free loopback port.

@@ -163,6 +163,52 @@ describe('usage counting and GET /v1/usage', () => {
     expect((await usageRepository(db).get(org.id))!).toMatchObject({ active_hostnames: 1, peak_hostnames: 1 });
   });
 
+  it('creates of one organization do not wait for each other at commit; a decrement waits for the increments in flight (migration 022)', async () => {
+    const { org, destinationId } = await orgWithDestination();
+    const db = t.database.db;
+    const [a, b] = [await createDomain(org.id, destinationId), await createDomain(org.id, destinationId)];
+    // A create's counting fired (its shard row held) but not committed: another create of the same
+    // organization counts and commits without waiting (one usage row, as up to 021, would block it:
+    // lock_timeout fails the statement).
+    await db.transaction(async (tx) => {
+      await domainsRepository(db).create({ organizationId: org.id, destinationId, hostname: host(), isApex: false }, tx);
+      await tx.query(sql.unsafe`set constraints domains_usage_count immediate`);
+      await db.transaction(async (tx2) => {
+        await tx2.query(sql.unsafe`set local lock_timeout = '2s'`);
+        await domainsRepository(db).create({ organizationId: org.id, destinationId, hostname: host(), isApex: false }, tx2);
+        await tx2.query(sql.unsafe`set constraints domains_usage_count immediate`);
+      });
+      // A decrement must order itself after this open increment: it waits (here: times out).
+      await expect(db.transaction(async (tx3) => {
+        await tx3.query(sql.unsafe`set local lock_timeout = '300ms'`);
+        await tx3.query(sql.unsafe`update domains set status = 'suspended' where id = ${a.id}`);
+        await tx3.query(sql.unsafe`set constraints domains_usage_count immediate`);
+      })).rejects.toThrow(/lock timeout/);
+    });
+    expect((await usageRepository(db).get(org.id))!).toMatchObject({ active_hostnames: 4, peak_hostnames: 4 });
+    expect((await domainsRepository(db).transition(b.id, 'suspend', 'test')).changed).toBe(true);
+    expect((await usageRepository(db).get(org.id))!).toMatchObject({ active_hostnames: 3, peak_hostnames: 4 });
+    // The decrement folded the shards into the usage row, the period close's source of the peak.
+    expect(await db.one(sql.unsafe`select u.active_hostnames, u.peak_hostnames, (select sum(added)::int from organization_usage_shards s where s.organization_id = u.organization_id) as in_shards
+      from organization_usage u where u.organization_id = ${org.id}`)).toEqual({ active_hostnames: 3, peak_hostnames: 4, in_shards: 0 });
+  });
+
+  it('increments still in the counter shards when a period ends count in that period: the roll folds them first (migration 022)', async () => {
+    const { auth, org, destinationId } = await orgWithDestination();
+    const db = t.database.db;
+    for (let i = 0; i < 3; i++) await createDomain(org.id, destinationId);
+    expect(await db.oneFirst(sql.unsafe`select sum(added)::int from organization_usage_shards where organization_id = ${org.id}`)).toBe(3);
+    // The period ends with the three creates only in the shards (no decrement folded them).
+    await db.query(sql.unsafe`update organization_usage set period_start = date_trunc('month', now() at time zone 'UTC') at time zone 'UTC' - interval '1 month',
+      period_end = date_trunc('month', now() at time zone 'UTC') at time zone 'UTC' where organization_id = ${org.id}`);
+    expect((await client(t.app, auth).get('/v1/usage')).json().data).toMatchObject({ active_hostnames: 3, peak_hostnames: 3 });
+    // An increment after the end takes the usage row and rolls it: the closed period's peak is 3.
+    await createDomain(org.id, destinationId);
+    const closed = await db.any(sql.unsafe`select peak_hostnames from usage_periods where organization_id = ${org.id}`) as ReadonlyArray<{ peak_hostnames: number }>;
+    expect(closed.map((r) => r.peak_hostnames)).toEqual([3]);
+    expect((await client(t.app, auth).get('/v1/usage')).json().data).toMatchObject({ active_hostnames: 4, peak_hostnames: 4 });
+  });
+
   it('a domain created and deleted in one transaction counts at its commit: active back to 0, the peak 1 (it was counted)', async () => {
     const { org, destinationId } = await orgWithDestination();
     const db = t.database.db;
@@ -175,9 +221,11 @@ describe('usage counting and GET /v1/usage', () => {
 
   describe('property: under concurrent creates, activations, suspensions, resumes, failures and deletions', () => {
     // The oracle: every status change of every domain, in the order the changes took the
-    // organization's usage row (a test-only deferred trigger named after the counting one fires
-    // after it at commit, while that row lock is held until the commit ends, so its sequence number
-    // is that order — the commit order). From this log alone,
+    // organization's usage row or a counter shard (a test-only deferred trigger named after the
+    // counting one fires after it at commit, while that row lock is held until the commit ends; a
+    // decrement locks every shard, so its sequence number comes after every increment that commits
+    // before it and before every one that commits after it — the commit order, up to the order of
+    // increments among themselves, which does not change any count or maximum). From this log alone,
     // with the billable list of the model, the true active count after each change and its
     // maximum follow — independently of the counter under test.
     beforeAll(async () => {

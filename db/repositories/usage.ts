@@ -1,5 +1,5 @@
-// Usage counters (migration 009): read in one statement; written only by the triggers there and
-// by the period close of the billing workflow.
+// Usage counters (migrations 009, 022): read in one statement (the usage row plus its counter
+// shards); written only by the triggers there and by the period close of the billing workflow.
 import type { CommonQueryMethods } from 'slonik';
 import { Type, type Static } from 'typebox';
 import { row, sql, type Db } from '../pool.ts';
@@ -47,6 +47,16 @@ const currentPeriod = sql.fragment`(
   from hg_period_containing(u.period_anchor, now()) c
 )`;
 
+/**
+ * The active count of the usage row `u` with the increments still in its shards (migration 022).
+ * Only increments committed since the last fold are there, so the count has only grown since:
+ * the period's true peak is the greater of the row's peak and this count.
+ */
+const activeWithShards = sql.fragment`(
+  select u.active_hostnames + coalesce(sum(s.added), 0)::int as active_hostnames
+  from organization_usage_shards s where s.organization_id = u.organization_id
+)`;
+
 export function usageRepository(db: Db) {
   return {
     /**
@@ -56,13 +66,14 @@ export function usageRepository(db: Db) {
      */
     async get(organizationId: string): Promise<UsageRow | null> {
       return db.maybeOne(sql.type(Usage)`
-        select o.plan, o.billing_status, p.period_start, p.period_end, u.active_hostnames,
-          case when p.rolled then u.active_hostnames else u.peak_hostnames end as peak_hostnames,
+        select o.plan, o.billing_status, p.period_start, p.period_end, a.active_hostnames,
+          case when p.rolled then a.active_hostnames else greatest(u.peak_hostnames, a.active_hostnames) end as peak_hostnames,
           (select coalesce(sum(b.bytes), 0) from organization_bandwidth_hourly b
            where b.organization_id = o.id and b.hour >= p.period_start and b.hour < p.period_end)::bigint as bandwidth_bytes
         from organizations o
         join organization_usage u on u.organization_id = o.id
         cross join lateral ${currentPeriod} p
+        cross join lateral ${activeWithShards} a
         where o.id = ${organizationId}`);
     },
 
@@ -88,6 +99,8 @@ export function usageRepository(db: Db) {
      */
     async closePeriod(organizationId: string, periodStart: string): Promise<ClosedPeriodRow | null> {
       return db.transaction(async (tx) => {
+        // The roll folds the counter shards into the row (migration 022) and holds them to this
+        // commit: the row's peak and active count below are the whole of them.
         await tx.query(sql.unsafe`select 1 from hg_usage_roll(${organizationId}, clock_timestamp())`);
         await tx.query(sql.unsafe`
           with u as (select * from organization_usage where organization_id = ${organizationId} and period_start = ${periodStart}::timestamptz for update),
