@@ -109,8 +109,8 @@ export async function reportPhaseA(stack: LifecycleStack, options: LifecycleOpti
   const statements = statementsBetween(burst.before, burst.after);
   if (statements) {
     const per = (n: number) => fixed(n / Math.max(1, total.length), 1);
-    console.log(`  Postgres statements during the burst (pg_stat_statements, top level): ${statements.total}, ${per(statements.total)} per activated domain (${per(statements.total - statements.utility)} without BEGIN/COMMIT/SET); most called:`);
-    for (const s of statements.top.slice(0, 25)) console.log(`  ${String(s.calls).padStart(7)}  ${per(s.calls).padStart(5)}  ${s.query.replace(/\s+/g, ' ').slice(0, 140)}`);
+    console.log(`  Postgres statements during the burst (pg_stat_statements, top level): ${statements.total}, ${per(statements.total)} per activated domain (${per(statements.total - statements.utility)} without BEGIN/COMMIT/SET); those made for at least one domain in four:`);
+    for (const s of statements.top.filter((x) => x.calls * 4 >= total.length).slice(0, 60)) console.log(`  ${String(s.calls).padStart(7)}  ${per(s.calls).padStart(5)}  ${s.query.replace(/\s+/g, ' ').slice(0, 160)}`);
   }
   return { burstDist, seqDist, activatedPerSecond, notActive: notActive.length, verdict };
 }
