@@ -94,4 +94,13 @@ describe('certificate history, notices and events', () => {
     if (last.admitted) await repo.releaseOrder(last.placementId);
     expect((await repo.admitOrder(domainId, 'http-01', 5, 3_600_000)).admitted).toBe(true);
   });
+
+  it('the brake holds under concurrent orders for one domain: of 12 at once exactly 5 are admitted (the one-statement path reads after its lock)', async () => {
+    const repo = certificateLifecycleRepository(t.db);
+    const { domainId } = await domainWithCertificate(0, 90);
+    const all = await Promise.all(Array.from({ length: 12 }, (_, i) => repo.admitOrder(domainId, i % 2 ? 'http-01' : 'dns-01', 5, 3_600_000)));
+    expect(all.filter((a) => a.admitted)).toHaveLength(5);
+    expect(await repo.ordersPlacedSince(domainId, Date.now() - 60_000)).toBe(5);
+    for (const a of all) if (!a.admitted) expect(a.retryAt - Date.now()).toBeGreaterThan(3_500_000);
+  });
 });
