@@ -115,6 +115,20 @@ export function certificateLifecycleRepository(db: Db) {
      * `lifetime_below_floor` when it lives shorter than `floorMs`.
      */
     async recordStored(certificateId: string, floorMs: number): Promise<{ kind: 'issued' | 'renewed'; belowFloor: boolean } | null> {
+      // The usual case, a first certificate of the lifetime asked for, in one statement: its facts
+      // and its `issued` row (the detail as below: toISOString of the whole milliseconds). A renewal (announced in the same transaction)
+      // or a short lifetime (a second row) takes the transaction.
+      const plain = await db.maybeOne(sql.type(FactsRow)`
+        with f as (${factsQuery(sql.fragment`c.id = ${certificateId}`)}),
+        ins as (
+          insert into certificate_history (domain_id, certificate_id, kind, detail)
+          select f.domain_id, f.id, 'issued', 'serial ' || f.serial || ', valid until ' || to_char((timestamptz 'epoch' + floor(f.not_after)::bigint * interval '1 millisecond') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+          from f where not (f.status = 'active' and f.others > 0) and f.not_after - f.not_before >= ${floorMs}
+          on conflict do nothing returning 1
+        )
+        select f.* from f`);
+      if (!plain) return null;
+      if (!(plain.status === 'active' && plain.others > 0) && plain.not_after - plain.not_before >= floorMs) return { kind: 'issued', belowFloor: false };
       return await db.transaction(async (tx) => {
         const f = await tx.maybeOne(factsQuery(sql.fragment`c.id = ${certificateId}`));
         if (!f) return null;
