@@ -191,7 +191,7 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
   }
 
   /** The domain moved to `pending_dns` → `pending_certificate` when DNS is right (see verifyDns). */
-  async function verifyIn(lane: DnsLane, { domainId, expectedSeq, hostname, isApex, transition = 'dns_verified' }: VerifyDnsInput): Promise<DnsCheckResult & { state: DomainState; hostname: string }> {
+  async function verifyIn(lane: DnsLane, { domainId, expectedSeq, hostname, isApex, transition = 'dns_verified' }: VerifyDnsInput): Promise<DnsCheckResult & { state: DomainState; hostname: string; moved: boolean }> {
     // The workflow knows the hostname and whether it is an apex (both fixed at creation): then
     // the check costs one statement — the move when DNS is right, else storing what was found.
     // (A wildcard's check needs its row: the delegation label.)
@@ -203,7 +203,7 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
       // (a second lookup on slow DNS could fail and overwrite the verdict that moved it).
       const stored = domain.verification as Partial<StoredVerification> | null;
       const problem = (stored?.problem ?? null) as DnsProblem | null;
-      return { ok: stored?.checked_at !== undefined && problem === null, checked_at: stored?.checked_at ?? new Date().toISOString(), problem, retryable: false, state: { status: domain.status, seq: domain.status_seq }, hostname: domain.hostname };
+      return { ok: stored?.checked_at !== undefined && problem === null, checked_at: stored?.checked_at ?? new Date().toISOString(), problem, retryable: false, state: { status: domain.status, seq: domain.status_seq }, hostname: domain.hostname, moved: false };
     }
     const { result, verification, answered } = await lookUp(subject, lane);
     if (lane === 'probe' && (!answered || result.problem?.code === 'lookup_failed')) {
@@ -211,25 +211,28 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
       // that failed by themselves inside the budget learned nothing either: c-ares times a try out
       // after ~5x the server's recent average answer time (about 1 s against a fast resolver, not
       // HOSTGATE_DNS_QUERY_TIMEOUT_MS), so on slow DNS that often comes before the probe's budget.
-      return { ...result, deferred: true, state: domain ? { status: domain.status, seq: domain.status_seq } : { status: 'pending_dns', seq: expectedSeq }, hostname: subject.hostname };
+      return { ...result, deferred: true, state: domain ? { status: domain.status, seq: domain.status_seq } : { status: 'pending_dns', seq: expectedSeq }, hostname: subject.hostname, moved: false };
     }
     if (result.ok && (!domain || (domain.status === 'pending_dns' && domain.status_seq === expectedSeq))) {
       // The verdict and the move in one statement.
       const moved = await domains.transition(domainId, transition, 'DNS verified', { expectedSeq, verification: { ...verification } });
       if (!moved.domain || moved.domain.status === 'deleted') throw gone(domainId);
       const state = { status: moved.domain.status, seq: moved.domain.status_seq };
-      if (moved.changed) return { ...result, state, hostname: subject.hostname };
+      if (moved.changed) return { ...result, state, hostname: subject.hostname, moved: true };
       // Someone moved it first: keep what was found, report where it is now.
       if (!await verifications.save(domainId, verification)) throw gone(domainId);
-      return { ...result, state, hostname: subject.hostname };
+      return { ...result, state, hostname: subject.hostname, moved: false };
     }
     // Not right yet, or the domain moved on already: store what was found, nothing more.
     const saved = await verifications.saveReturningState(domainId, verification);
     if (saved === 'gone') throw gone(domainId);
     // (A check older than the stored one is not written; where the row stands is read then.)
     const row = saved ?? domain ?? await liveDomain(domainId);
-    return { ...result, state: { status: row.status, seq: row.status_seq }, hostname: subject.hostname };
+    return { ...result, state: { status: row.status, seq: row.status_seq }, hostname: subject.hostname, moved: false };
   }
+
+  /** What the workflow sees of a check: `moved` is the checker's business only (not in histories). */
+  const forWorkflow = <T extends { moved: boolean }>({ moved: _moved, ...rest }: T): Omit<T, 'moved'> => rest;
 
   return {
     /** Checks the domain's DNS now (local lane) and stores what was found as its `verification`. */
@@ -243,7 +246,7 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
      * then a separate move, which is what a verify burst spends its time on. Local lane.
      */
     async verifyDns(input: VerifyDnsInput): Promise<DnsCheckResult & { state: DomainState; hostname: string }> {
-      return verifyIn(input.probe ? 'probe' : 'local', input);
+      return forWorkflow(await verifyIn(input.probe ? 'probe' : 'local', input));
     },
 
     /**
@@ -252,7 +255,7 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
      * workflow goes on to the certificate itself when this moved the domain.
      */
     async recheckDns(input: VerifyDnsInput): Promise<DnsCheckResult & { state: DomainState }> {
-      const { hostname: _hostname, ...rest } = await verifyIn('background', { ...input, probe: false });
+      const { hostname: _hostname, ...rest } = forWorkflow(await verifyIn('background', { ...input, probe: false }));
       return rest;
     },
 
@@ -260,9 +263,11 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
      * The DNS checker's check (worker/dns-checker.ts; not an activity any workflow calls): the same
      * check and move as `recheckDns` (background budget; when DNS is right the domain moves to
      * `pending_certificate`, and the checker then wakes the workflow, which goes on to the
-     * certificate). 'gone' when the domain is deleted.
+     * certificate). 'gone' when the domain is deleted. `moved`: this check made the move (false
+     * when DNS is right but someone moved the row first — the workflow's own verify check, in a
+     * burst — so the checker does not wake a workflow that already went on).
      */
-    async checkScheduled(domain: { domainId: string; hostname: string; isApex: boolean; seq: number }): Promise<(DnsCheckResult & { state: DomainState }) | 'gone'> {
+    async checkScheduled(domain: { domainId: string; hostname: string; isApex: boolean; seq: number }): Promise<(DnsCheckResult & { state: DomainState; moved: boolean }) | 'gone'> {
       try {
         const { hostname: _hostname, ...rest } = await verifyIn('background', { domainId: domain.domainId, expectedSeq: domain.seq, hostname: domain.hostname, isApex: domain.isApex });
         return rest;

@@ -32,8 +32,11 @@ export function createActivities(deps: ActivityDeps) {
     heldCertificate: moves.heldCertificate.bind(moves),
     ...createVerifyAndIssueActivities({
       dns, certificates, logger: deps.logger, activateIfDeployed: domain.activateIfDeployed,
-      // A move's certificate, else a stored one with a third of its life left (resume, issue 23).
-      preissued: async (domainId) => (await moves.preissuedCertificate(domainId)) ?? (await domain.freshCertificate(domainId)),
+      // A stored certificate with a third of its life left (resume, issue 23) — which includes a
+      // zero-downtime move's: the move's rule (moves.preissuedCertificate: the track's certificate
+      // when it is the latest live one and still usable) never finds one this does not, so its
+      // read of the domain row is left out (one statement per activation in a verify burst).
+      preissued: (domainId) => domain.freshCertificate(domainId),
     }),
     ...createWebhookActivities({ ...deps, secretBox, allowPrivateTargets: deps.config.allowPrivateTargets, timeoutMs: deps.config.webhooks.timeoutMs }),
     ...createBillingActivities({ ...deps, provider: createBillingProvider(deps.config, deps.db) }),

@@ -67,6 +67,19 @@ describe('certificate history, notices and events', () => {
     expect((await repo.history(late.domainId)).map((h) => h.kind)).toEqual(['renewal_failed', 'renewal_failed']);
   });
 
+  it('records a plain issuance (one statement) once, with the detail the transactional path writes', async () => {
+    const repo = certificateLifecycleRepository(t.db);
+    const { domainId, certificateId } = await domainWithCertificate(0, 90, 'pending_certificate');
+    // Not whole seconds, so the detail's milliseconds are compared too.
+    await t.db.query(sql.unsafe`update certificates set not_after = not_after + interval '123.456 milliseconds' where id = ${certificateId}`);
+    expect(await repo.recordStored(certificateId, 3_600_000)).toEqual({ kind: 'issued', belowFloor: false });
+    expect(await repo.recordStored(certificateId, 3_600_000)).toEqual({ kind: 'issued', belowFloor: false });
+    const facts = await t.db.one(sql.unsafe`select serial, (extract(epoch from not_after) * 1000)::float8 as not_after from certificates where id = ${certificateId}`) as { serial: string; not_after: number };
+    const history = await repo.history(domainId);
+    expect(history.map((h) => [h.kind, h.certificate_id, h.detail])).toEqual([['issued', certificateId, `serial ${facts.serial}, valid until ${new Date(facts.not_after).toISOString()}`]]);
+    expect(await events(domainId, 'hostname.certificate_renewed')).toHaveLength(0);
+  });
+
   it('records issued for a domain on its way to active, renewed (with its event) for an active one, each once; flags a short lifetime', async () => {
     const repo = certificateLifecycleRepository(t.db);
     // A one-minute certificate first (below a one-hour floor), then a 90-day one.
@@ -93,5 +106,14 @@ describe('certificate history, notices and events', () => {
     const last = admitted[4]!;
     if (last.admitted) await repo.releaseOrder(last.placementId);
     expect((await repo.admitOrder(domainId, 'http-01', 5, 3_600_000)).admitted).toBe(true);
+  });
+
+  it('the brake holds under concurrent orders for one domain: of 12 at once exactly 5 are admitted (the one-statement path reads after its lock)', async () => {
+    const repo = certificateLifecycleRepository(t.db);
+    const { domainId } = await domainWithCertificate(0, 90);
+    const all = await Promise.all(Array.from({ length: 12 }, (_, i) => repo.admitOrder(domainId, i % 2 ? 'http-01' : 'dns-01', 5, 3_600_000)));
+    expect(all.filter((a) => a.admitted)).toHaveLength(5);
+    expect(await repo.ordersPlacedSince(domainId, Date.now() - 60_000)).toBe(5);
+    for (const a of all) if (!a.admitted) expect(a.retryAt - Date.now()).toBeGreaterThan(3_500_000);
   });
 });

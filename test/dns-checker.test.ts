@@ -128,6 +128,38 @@ describe('DNS checker', () => {
     expect(queued).toEqual(['verify']);
   });
 
+  it('DNS right: the checker wakes the workflow only when its own check made the move, not after the workflow\'s verify moved the row first', async () => {
+    const raced = await create('shop.schedule-raced.test');
+    const own = await create('shop.schedule-own.test');
+    await parkOthers([raced.id, own.id]);
+    acme.dns.set('shop.schedule-raced.test', [{ type: 'CNAME', value: EDGE }]);
+    acme.dns.set('shop.schedule-own.test', [{ type: 'CNAME', value: EDGE }]);
+    const dns = createDnsCheckActivities({ db: t.database.db, config: t.config });
+    const domains = domainsRepository(t.database.db);
+    const signalled: string[] = [];
+    const results = new Map<string, { ok: boolean; moved?: boolean }>();
+    const c = checker({
+      // The verify burst's race: the row is claimed, then the workflow's own check moves it
+      // (same transition, same expected seq) before the checker's lookup ends.
+      check: async (domain) => {
+        if (domain.domainId === raced.id) expect((await domains.transition(raced.id, 'dns_verified', 'the workflow\'s verify', { expectedSeq: domain.seq })).changed).toBe(true);
+        const result = await dns.checkScheduled(domain);
+        if (result !== 'gone') results.set(domain.domainId, result);
+        return result;
+      },
+      signalVerify: async (id) => { signalled.push(id); return 'signaled'; },
+    });
+    expect(await c.runOnce()).toBe(2);
+    expect(results.get(raced.id)).toMatchObject({ ok: true, moved: false });
+    expect(results.get(own.id)).toMatchObject({ ok: true, moved: true });
+    expect(signalled).toEqual([own.id]);
+    for (const d of [raced, own]) expect((await domains.getById(d.id))!.status).toBe('pending_certificate');
+    // Nothing queued for the raced one either (the outbox is the fallback of a failed signal only).
+    const queued = await t.database.db.anyFirst(sql.unsafe`
+      select workflow_id from workflow_outbox where workflow_id = ${`domain/${raced.id}`} and kind = 'signal_domain'`);
+    expect(queued).toEqual([]);
+  });
+
   it('a zero-downtime move orders at most one certificate at a time per domain (the order lease)', async () => {
     const d = await create('shop.schedule-lease.test');
     expect(await schedule().takeMoveOrder(d.id, 60_000)).toBe(true);

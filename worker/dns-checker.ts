@@ -31,7 +31,7 @@ export interface DnsCheckerDeps {
   /** For the LISTEN connection; without it the checker only sweeps. */
   databaseUrl?: string | undefined;
   /** Looks the domain up, stores what it found, moves it when right (activities/dns-check.ts `checkScheduled`). */
-  check(domain: { domainId: string; hostname: string; isApex: boolean; seq: number }): Promise<DnsCheckResult | 'gone'>;
+  check(domain: { domainId: string; hostname: string; isApex: boolean; seq: number }): Promise<(DnsCheckResult & { moved?: boolean }) | 'gone'>;
   /** Tells the workflow DNS is right; 'not_running' when it has not started (or has ended). */
   signalVerify(domainId: string): Promise<'signaled' | 'not_running'>;
   /**
@@ -67,7 +67,7 @@ export function createDnsChecker(deps: DnsCheckerDeps): DnsChecker {
   /** One check: its next slot (null: leave the row to its lease, the check could not be made). */
   async function checkOne(row: ClaimedCheck): Promise<CheckDone | null> {
     const later = (counted: boolean) => ({ domainId: row.domainId, delayMs: nextCheckDelay(row.checks + 1, random), counted });
-    let result: DnsCheckResult | 'gone';
+    let result: (DnsCheckResult & { moved?: boolean }) | 'gone';
     try {
       result = await deps.check({ domainId: row.domainId, hostname: row.hostname, isApex: row.isApex, seq: row.seq });
     } catch (error) {
@@ -77,6 +77,11 @@ export function createDnsChecker(deps: DnsCheckerDeps): DnsChecker {
     }
     if (result === 'gone') return null;
     if (result.ok) {
+      // DNS is right but the row had moved before this check's move (the trigger dropped its row):
+      // whoever moved it was the workflow's own check (a verify, in a burst) or left the
+      // workflow its own reason to look (a suspend). A verify now would only wake an active
+      // domain for a DNS re-check (bench:lifecycle: a second task and two local activities each).
+      if (result.moved === false) return null;
       // The domain has moved (the trigger dropped its row). A workflow not started yet reads
       // where its domain stands when it starts; one that is waiting needs the wake-up at once —
       // and when Temporal cannot take it now, through the outbox, whose dispatcher retries.

@@ -16,7 +16,38 @@ export const componentLabel: Record<Component, string> = {
   bench: 'this process (API, DNS server, challenge listener, poller)',
 };
 
-export interface Reading { at: number; cpu: Record<Component, number>; rssMiB: Record<Component, number>; dnsQueries: number; machineBusy: number }
+export interface Reading {
+  at: number; cpu: Record<Component, number>; rssMiB: Record<Component, number>; dnsQueries: number; machineBusy: number;
+  /**
+   * Calls per statement of the bench database so far, when pg_stat_statements can be read (under
+   * `npm run bench:statements -- lifecycle`, whose private Postgres loads it); else null.
+   */
+  statements: Map<string, { query: string; calls: number }> | null;
+}
+
+/** pg_stat_statements of one database, or null where the server does not collect them. */
+async function statementCalls(admin: LifecycleStack['pg']['admin'], dbName: string): Promise<Reading['statements']> {
+  try {
+    const { rows } = await admin.query<{ id: string; query: string; calls: string }>(
+      `select queryid::text as id, query, calls from pg_stat_statements where dbid = (select oid from pg_database where datname = $1) and toplevel`, [dbName]);
+    return new Map(rows.map((r) => [r.id, { query: r.query, calls: Number(r.calls) }]));
+  } catch {
+    return null;
+  }
+}
+
+/** Statements sent between two readings (most called first), or null when not collected. */
+export function statementsBetween(a: Reading, b: Reading): { total: number; utility: number; top: Array<{ query: string; calls: number }> } | null {
+  if (!a.statements || !b.statements) return null;
+  const top: Array<{ query: string; calls: number }> = [];
+  for (const [id, s] of b.statements) {
+    const calls = s.calls - (a.statements.get(id)?.calls ?? 0);
+    if (calls > 0) top.push({ query: s.query, calls });
+  }
+  top.sort((x, y) => y.calls - x.calls);
+  const utility = top.filter((s) => /^\s*(begin|commit|rollback|start transaction|set |show |savepoint|release|reset|deallocate|listen|unlisten|discard)/i.test(s.query)).reduce((n, s) => n + s.calls, 0);
+  return { total: top.reduce((n, s) => n + s.calls, 0), utility, top };
+}
 
 /** A reader of the stack's meters; it throws once the worker has exited (its figures would be wrong). */
 export function meters({ pg: { admin, dbName }, worker, server, pebblePid, acme }: LifecycleStack): () => Promise<Reading> {
@@ -29,12 +60,14 @@ export function meters({ pg: { admin, dbName }, worker, server, pebblePid, acme 
     const t = treeUsage(server.process.pid!);
     const p = pebblePid ? treeUsage(pebblePid) : { cpuSeconds: 0, rssMiB: 0 };
     const own = process.cpuUsage();
+    const statements = await statementCalls(admin, dbName);
     return {
       at: Date.now(),
       cpu: { worker: w.cpuSeconds, temporal: t.cpuSeconds, postgres, pebble: p.cpuSeconds, bench: (own.user + own.system) / 1e6 },
       rssMiB: { worker: w.rssMiB, temporal: t.rssMiB, postgres: Number.NaN, pebble: p.rssMiB, bench: process.memoryUsage.rss() / 2 ** 20 },
       dnsQueries: acme.dns.queries.length,
       machineBusy: machineBusySeconds(),
+      statements,
     };
   };
 }

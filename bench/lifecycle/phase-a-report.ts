@@ -6,7 +6,7 @@ import { distribution, type Distribution } from '../support/stats.ts';
 import type { Burst } from './burst.ts';
 import { distRow, fixed, int, pair, secs } from './figures.ts';
 import { activitySteps } from './histories.ts';
-import { printCpu } from './meters.ts';
+import { printCpu, statementsBetween } from './meters.ts';
 import type { OneAtATime } from './one-at-a-time.ts';
 import { BURST_POLL_MS, LATENCY_TARGET_MS, PHASE_A_CAP_MS, type LifecycleOptions } from './options.ts';
 import type { LifecycleStack } from './stack.ts';
@@ -84,11 +84,11 @@ export async function reportPhaseA(stack: LifecycleStack, options: LifecycleOpti
   console.log(`  after the verify signal, step by step (from Temporal history: activities from their events, local activities from their`);
   console.log(`  markers; "done" = completed, counted from the signal; "took" = completed − previous step completed; p50 / p90):`);
   printTable(
-    ['step', 'one at a time: done', 'took', `${burstCount} at once: done`, 'took', 'queued (activities)', 'retries'],
+    ['step', 'one at a time: done', 'took', `${burstCount} at once: n`, 'done', 'took', 'queued (activities)', 'retries'],
     burstSteps.keys.map((key) => {
       const a = seqSteps.steps.get(key);
       const b = burstSteps.steps.get(key)!;
-      return [key, a ? pair(a.doneAfterSignal) : '—', a ? pair(a.took) : '—', pair(b.doneAfterSignal), pair(b.took), b.local ? '—' : pair(b.queued), String(b.retries)];
+      return [key, a ? pair(a.doneAfterSignal) : '—', a ? pair(a.took) : '—', String(b.took.length), pair(b.doneAfterSignal), pair(b.took), b.local ? '—' : pair(b.queued), String(b.retries)];
     }),
   );
   const evs = distribution(burstSteps.eventsAfterSignal);
@@ -106,5 +106,11 @@ export async function reportPhaseA(stack: LifecycleStack, options: LifecycleOpti
   console.log('');
   console.log(`  CPU during the burst (first verify sent → last domain settled):`);
   printCpu(burst.before, burst.after);
+  const statements = statementsBetween(burst.before, burst.after);
+  if (statements) {
+    const per = (n: number) => fixed(n / Math.max(1, total.length), 1);
+    console.log(`  Postgres statements during the burst (pg_stat_statements, top level): ${statements.total}, ${per(statements.total)} per activated domain (${per(statements.total - statements.utility)} without BEGIN/COMMIT/SET); those made for at least one domain in four:`);
+    for (const s of statements.top.filter((x) => x.calls * 4 >= total.length).slice(0, 60)) console.log(`  ${String(s.calls).padStart(7)}  ${per(s.calls).padStart(5)}  ${s.query.replace(/\s+/g, ' ').slice(0, 160)}`);
+  }
   return { burstDist, seqDist, activatedPerSecond, notActive: notActive.length, verdict };
 }
