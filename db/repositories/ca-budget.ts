@@ -14,7 +14,7 @@ export type BudgetAdmission = { admitted: true; placementId: string } | { admitt
 
 /**
  * Statuses whose waiter still wants a certificate (a deleted or suspended domain's row is ignored).
- * hg_ca_budget_admit_plain (migration 024) names the same three.
+ * hg_ca_budget_admit_plain (migration 023) names the same three.
  */
 const WAITING_STATUSES = sql.join(['pending_dns', 'pending_certificate', 'active'].map((s) => sql.fragment`${s}`), sql.fragment`, `);
 
@@ -26,7 +26,7 @@ export function caBudgetRepository(db: Db) {
      * turn is expected. Admitted: the placement is recorded and the domain leaves the queue.
      */
     async admit(directoryUrl: string, domainId: string, budget: Budget): Promise<BudgetAdmission> {
-      // The usual case in one statement: room in the window and nobody queued (migration 024);
+      // The usual case in one statement: room in the window and nobody queued (migration 023);
       // otherwise the transaction below works out the turn.
       const plain = await db.oneFirst(sql.type(row(Type.Object({ id: Type.Union([Type.String(), Type.Null()]) })))`
         select hg_ca_budget_admit_plain(${directoryUrl}, ${domainId}, ${budget.orders}, ${budget.windowMs / 1000}, ${WAITER_GRACE_MS / 1000}) as id`);

@@ -78,7 +78,7 @@ export function certificateLifecycleRepository(db: Db) {
      * Serialized per domain (advisory lock), so two workers cannot both take the last place.
      */
     async admitOrder(domainId: string, method: 'http-01' | 'dns-01', limit: number, windowMs: number): Promise<{ admitted: true; placementId: string } | { admitted: false; retryAt: number }> {
-      // Room in the window (the usual case) in one statement (migration 024); when it is full the
+      // Room in the window (the usual case) in one statement (migration 023); when it is full the
       // transaction below says when it frees.
       const plain = await db.oneFirst(sql.type(row(Type.Object({ id: Type.Union([Type.String(), Type.Null()]) })))`
         select hg_admit_order_plain(${domainId}, ${method}, ${limit}, ${windowMs / 1000}) as id`);
