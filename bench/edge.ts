@@ -192,7 +192,9 @@ async function main(): Promise<Record<string, unknown>> {
   const benchStart = new Date(Date.now() - 60_000);
   let edge: EdgeProcess = await startEdgeProcess({ databaseUrl: benchUrl, resolvers: dns.server, originCaFile: originCa.certPath, env: edgeEnv });
   onCleanup('edge', async () => { await edge.stop(); await edge.cleanup(); });
-  const threads = haproxyThreads(Number(edgeEnv.HOSTGATE_EDGE_THREADS), os.availableParallelism()) || os.availableParallelism();
+  /** The threads HAProxy runs for a HOSTGATE_EDGE_THREADS value (0 from haproxyThreads: one per CPU). */
+  const threadsFor = (setting: string) => haproxyThreads(Number(setting), os.availableParallelism()) || os.availableParallelism();
+  const threads = threadsFor(edgeEnv.HOSTGATE_EDGE_THREADS);
   progress(`edge on 127.0.0.1:${edge.port} (HAProxy ${threads} thread${threads > 1 ? 's' : ''}), origin on ${originIp}:8443`);
 
   const haproxyCpuSeconds = async () => {
@@ -266,7 +268,7 @@ async function main(): Promise<Record<string, unknown>> {
     await edgeWithThreads(layout === 'edge-own-core' ? (process.env.HOSTGATE_EDGE_THREADS ?? '1') : edgeEnv.HOSTGATE_EDGE_THREADS);
     const viaEdgeTarget: LoadTarget = { address: '127.0.0.1', port: edge.port, hostname: 'shop.bench.test' };
     await applyLayout(layout);
-    progress(`throughput, ${layout === 'edge-own-core' ? `layout edge-own-core: HAProxy (${haproxyThreads(Number(runningThreads), os.availableParallelism()) || os.availableParallelism()} thread) alone on CPU 0, client and origin together on CPU ${os.cpus().length - 1}` : `layout shared-cores: client, HAProxy (${threads} threads) and origin share every CPU`}`);
+    progress(`throughput, ${layout === 'edge-own-core' ? `layout edge-own-core: HAProxy (${threadsFor(runningThreads)} thread) alone on CPU 0, client and origin together on CPU ${os.cpus().length - 1}` : `layout shared-cores: client, HAProxy (${threads} threads) and origin share every CPU`}`);
     progress(`  ${client}, ${connections} keep-alive connections, request log on, ${pairSeconds} s per run, ${pairs} pairs of edge and direct (order alternating)`);
     // Warm-up, both paths, as long as a measured run (up to 10 s): with 3 s the first measured
     // round was still the lowest of every run (JIT, TLS session caches, allocator warming).

@@ -211,7 +211,7 @@ export function addCounts(into: TrafficCounters, from: TrafficCounters): void {
 }
 
 export function mergeCounters(into: TrafficCounters, from: TrafficCounters): TrafficCounters {
-  for (const f of COUNTER_FIELDS) into[f] += from[f];
+  addCounts(into, from);
   mergeHistograms(into.origin_ms, from.origin_ms);
   return into;
 }

@@ -18,6 +18,9 @@ export type BudgetAdmission = { admitted: true; placementId: string } | { admitt
  */
 const WAITING_STATUSES = sql.join(['pending_dns', 'pending_certificate', 'active'].map((s) => sql.fragment`${s}`), sql.fragment`, `);
 
+/** The one-statement admission's placement id (migration 023); null: take the transaction. */
+const PlainAdmission = row(Type.Object({ id: Type.Union([Type.String(), Type.Null()]) }));
+
 export function caBudgetRepository(db: Db) {
   return {
     /**
@@ -28,7 +31,7 @@ export function caBudgetRepository(db: Db) {
     async admit(directoryUrl: string, domainId: string, budget: Budget): Promise<BudgetAdmission> {
       // The usual case in one statement: room in the window and nobody queued (migration 023);
       // otherwise the transaction below works out the turn.
-      const plain = await db.oneFirst(sql.type(row(Type.Object({ id: Type.Union([Type.String(), Type.Null()]) })))`
+      const plain = await db.oneFirst(sql.type(PlainAdmission)`
         select hg_ca_budget_admit_plain(${directoryUrl}, ${domainId}, ${budget.orders}, ${budget.windowMs / 1000}, ${WAITER_GRACE_MS / 1000}) as id`);
       if (plain !== null) return { admitted: true, placementId: plain };
       return await db.transaction(async (tx) => {

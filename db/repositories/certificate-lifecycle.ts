@@ -70,6 +70,9 @@ async function announce(tx: DatabaseTransactionConnection, f: FactsRow, kind: Ev
   await appendEvent(tx, f.organization_id, kind, { ...eventFacts(f), ...extra });
 }
 
+/** The one-statement admission's placement id (migration 023); null: take the transaction. */
+const PlainAdmission = row(Type.Object({ id: Type.Union([Type.String(), Type.Null()]) }));
+
 export function certificateLifecycleRepository(db: Db) {
   return {
     /**
@@ -80,7 +83,7 @@ export function certificateLifecycleRepository(db: Db) {
     async admitOrder(domainId: string, method: 'http-01' | 'dns-01', limit: number, windowMs: number): Promise<{ admitted: true; placementId: string } | { admitted: false; retryAt: number }> {
       // Room in the window (the usual case) in one statement (migration 023); when it is full the
       // transaction below says when it frees.
-      const plain = await db.oneFirst(sql.type(row(Type.Object({ id: Type.Union([Type.String(), Type.Null()]) })))`
+      const plain = await db.oneFirst(sql.type(PlainAdmission)`
         select hg_admit_order_plain(${domainId}, ${method}, ${limit}, ${windowMs / 1000}) as id`);
       if (plain !== null) return { admitted: true as const, placementId: plain };
       return await db.transaction(async (tx) => {
