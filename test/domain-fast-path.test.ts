@@ -61,10 +61,15 @@ describe('domain fast path', () => {
     await waitFor('the domain to be active', async () => (await api.get(`/v1/domains/${d.id}`)).json().data.status === 'active', 60_000, 200);
 
     const runs = activityRuns((await handle.fetchHistory()).events ?? []);
-    // The local attempt first (DNS check + issuance), then the activities with retries.
+    // The one local attempt first, then the activities with retries. Which local activity made the
+    // attempt depends on who saw DNS right first: the workflow's own check (`verifyDnsAndIssue`,
+    // DNS check and issuance in one), or the worker's DNS checker, which can move the domain before
+    // the workflow's first task runs — the workflow then finds it in pending_certificate and makes
+    // the attempt as `issueCertificate` (seen on CI).
     expect(runs[0]).toBe('attachWorkflow');
-    expect(runs).toContain('verifyDnsAndIssue');
-    expect(runs.indexOf('verifyDnsAndIssue')).toBeLessThan(runs.indexOf('beginCertificateOrder'));
+    const attempt = runs.findIndex((name) => name === 'verifyDnsAndIssue' || name === 'issueCertificate');
+    expect(attempt).toBeGreaterThan(0);
+    expect(attempt).toBeLessThan(runs.indexOf('beginCertificateOrder'));
     expect(runs).toEqual(expect.arrayContaining(['beginCertificateOrder', 'validateCertificateOrder', 'finalizeCertificateOrder']));
     expect(await t.database.db.oneFirst(sql.unsafe`select count(*)::int from certificates where domain_id = ${d.id}`)).toBe(1);
     const history = await t.database.db.anyFirst(sql.unsafe`select to_status from domain_status_history where domain_id = ${d.id} order by seq`);

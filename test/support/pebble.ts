@@ -55,6 +55,18 @@ function get(url: string, ca: string): Promise<{ status: number; body: string }>
 }
 
 export async function startPebble(options: PebbleOptions): Promise<Pebble> {
+  // A port free when chosen can be taken by another test process before Pebble binds it (it
+  // binds three): a new set of ports then, a bounded number of times.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startPebbleOnce(options);
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes('address already in use')) throw error;
+    }
+  }
+}
+
+async function startPebbleOnce(options: PebbleOptions): Promise<Pebble> {
   const dir = await mkdtemp(path.join(tmpdir(), 'hg-pebble-'));
   const certPath = path.join(dir, 'cert.pem');
   const keyPath = path.join(dir, 'key.pem');

@@ -1,15 +1,28 @@
 import net from 'node:net';
 
-/** A TCP port that was free a moment ago on 127.0.0.1. */
+/**
+ * Ports this process has handed out. The kernel gives a just-closed port back to the next
+ * `listen(0)` more often than not, so two calls in a row (Pebble's directory and management
+ * ports, seen on CI: both 44729, "address already in use") could name the same port.
+ */
+const handedOut = new Set<number>();
+
+/** A TCP port that was free a moment ago on 127.0.0.1, and not handed out before in this process. */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const server = net.createServer();
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as net.AddressInfo;
+        server.close(() => resolve(port));
+      });
     });
-  });
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
 }
 
 /**
