@@ -91,8 +91,10 @@ describe('hostgate doctor', () => {
     expect(r.out).toMatch(/namespace "default" with our \d+ search attributes/);
     expect(r.code).toBe(0);
     // As a process: the exit code is the verdict (async spawn: the DNS server runs in this process).
+    // A longer per-check bound than in process: a fresh process loads its modules while the checks'
+    // deadlines run, and on a loaded CI machine (load 14) every check of a 1 s bound timed out.
     const child = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      const p = execFile(process.execPath, ['cli/hostgate.ts', 'doctor', '--timeout-ms', '1000'], { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 }, (_error, stdout) => resolve({ code: p.exitCode, stdout }));
+      const p = execFile(process.execPath, ['cli/hostgate.ts', 'doctor', '--timeout-ms', '8000'], { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 }, (_error, stdout) => resolve({ code: p.exitCode, stdout }));
     });
     expect([child.code, child.stdout]).toEqual([0, expect.stringContaining('nothing blocks issuance or serving')]);
   }, 60_000);

@@ -123,10 +123,11 @@ describe('Python client (sdk-python) against the real API', () => {
     unavailableApp.addHook('onClose', async () => { await db.end().catch(() => undefined); });
     env.HOSTGATE_TEST_UNAVAILABLE_URL = await listen(unavailableApp);
 
-    // The API's own rate limiter at one request per 4 s, burst 1: 429s with Retry-After: 4. (At 1/s a
-    // busy CI machine let a second passed between two requests, and the bucket had refilled.)
+    // The API's own rate limiter at one request per 8 s, burst 1: 429s with Retry-After: 8. (At 1/s a
+    // busy CI machine let a second pass between two requests, and the bucket had refilled; at one
+    // per 4 s, once at load 14: the Python test also tries the pair again then.)
     const limitedConfig = testConfig();
-    limitedApp = await buildApp({ config: { ...limitedConfig, api: { ...limitedConfig.api, rateLimit: { perSecond: 0.25, burst: 1 } } }, db: t.database.db, temporal: null, dispatcher: null, logger: createLogger('silent', 'test') });
+    limitedApp = await buildApp({ config: { ...limitedConfig, api: { ...limitedConfig.api, rateLimit: { perSecond: 0.125, burst: 1 } } }, db: t.database.db, temporal: null, dispatcher: null, logger: createLogger('silent', 'test') });
     env.HOSTGATE_TEST_RATE_LIMITED_URL = await listen(limitedApp);
 
     control = await startControl({ t, proxy });

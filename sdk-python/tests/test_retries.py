@@ -80,23 +80,35 @@ def test_reads_give_up_after_max_read_retries(api_key: str, unavailable_url: str
 def test_429_a_read_is_retried_after_retry_after_a_write_is_not(control: Control, rate_limited_url: str, recorder: Recorder) -> None:
     key = control.new_org("Rate-limited org")
     with hostgate.Hostgate(api_key=key, base_url=rate_limited_url, http_client=recorder.http) as c:
-        c.domains.list().first_page()  # takes the only token
-        recorder.clear()
-        started = time.monotonic()
-        page = c.domains.list().first_page()
-        elapsed = time.monotonic() - started
-        assert page.last_response is not None and (page.last_response.status, page.last_response.attempts) == (200, 2)
+        # The first read takes the only token, the second finds none and is retried after
+        # Retry-After. On a very busy machine the bucket can refill between the two (seen on CI at
+        # load 14 with one token per 4 s): the pair is then tried again, a bounded number of times.
+        # Timed from the first read: Retry-After counts down from the token taken then (8 s at a
+        # rate of one per 8 s, less by the time the second read took to arrive).
+        for _ in range(3):
+            started = time.monotonic()
+            c.domains.list().first_page()  # takes the only token
+            recorder.clear()
+            page = c.domains.list().first_page()
+            elapsed = time.monotonic() - started
+            meta = page.last_response
+            assert meta is not None
+            if meta.attempts > 1:
+                break
+        assert meta is not None and (meta.status, meta.attempts) == (200, 2)
         assert recorder.calls == ["GET /v1/domains"] * 2
-        assert 3.95 <= elapsed < 8  # Retry-After: 4
+        assert 7.95 <= elapsed < 20
 
         recorder.clear()
         with pytest.raises(hostgate.RateLimitError) as limited:
             c.destinations.create(url="https://limited.example.com", idempotency_key=new_key("429"))
-        assert (limited.value.status, limited.value.code, limited.value.retry_after_seconds) == (429, "rate_limited", 4)
+        assert (limited.value.status, limited.value.code) == (429, "rate_limited")
+        # 8 s for a whole token, less by the time since the retried read took it.
+        assert limited.value.retry_after_seconds in range(6, 9)
         assert recorder.calls == ["POST /v1/destinations"]
 
     # No retries asked: the 429 is the caller's.
-    time.sleep(4.1)
+    time.sleep(8.1)
     with hostgate.Hostgate(api_key=key, base_url=rate_limited_url, http_client=recorder.http, max_read_retries=0) as no_retry:
         no_retry.domains.list().first_page()
         recorder.clear()
