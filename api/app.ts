@@ -13,6 +13,8 @@ import { refuseCredentialsInUrl } from './plugins/api-key-auth.ts';
 import { clientErrorHandler, connectionsCheckingInterval, SHUTDOWN_RETRY_AFTER_SECONDS } from './plugins/connection-errors.ts';
 import { ApiError } from './errors.ts';
 import { AuthFailureLimit } from './auth-failure-limit.ts';
+import { createApiKeyCache, type ApiKeyCache } from './api-key-cache.ts';
+import { apiKeysRepository } from '../db/repositories/api-keys.ts';
 import { errorResponsesPlugin } from './plugins/error-responses.ts';
 import { errorsPlugin, sendError, toApiError } from './plugins/errors.ts';
 import { strictUtf8Plugin } from './plugins/strict-utf8.ts';
@@ -49,6 +51,8 @@ declare module 'fastify' {
     secretBox: SecretBox;
     /** Failed authentications per client address (api/auth-failure-limit.ts). */
     authFailures: AuthFailureLimit;
+    /** Authenticated API keys kept for seconds, evicted on revocation (api/api-key-cache.ts). */
+    apiKeyCache: ApiKeyCache;
   }
 }
 
@@ -88,6 +92,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ...deps.config.api.authFailureLimit,
     onSpent: (client) => app.log.warn({ client }, 'an address spent its failed-authentication budget: its requests needing a credential lookup answer 429 until it refills (hostgate_api_auth_failures_total{outcome="refused"})'),
   }));
+  const keys = apiKeysRepository(deps.db);
+  app.decorate('apiKeyCache', createApiKeyCache({
+    lookup: (secret) => keys.authenticate(secret),
+    ttlMs: deps.config.api.keyCacheTtlMs,
+    databaseUrl: deps.config.db.url,
+    logger: app.log as Logger,
+  }));
+  // Its LISTEN connection opens with the app (an app built and never readied opens nothing).
+  app.addHook('onReady', async () => { app.apiKeyCache.start(); });
+  app.addHook('onClose', async () => { await app.apiKeyCache.close(); });
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: a text/plain body answers 415 instead of being parsed as a string.
   app.removeContentTypeParser('text/plain');

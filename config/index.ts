@@ -50,6 +50,8 @@ export interface Config {
     trustedProxies: string[];
     /** Failed authentications per client address (api/auth-failure-limit.ts). */
     authFailureLimit: { perSecond: number; burst: number };
+    /** How long an authenticated key is kept in memory; 0: no cache (api/api-key-cache.ts). */
+    keyCacheTtlMs: number;
   };
 
   // --- Worker process (worker/main.ts) ---
@@ -272,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
       rateLimit: { perSecond: raw.HOSTGATE_RATE_LIMIT_PER_SECOND, burst: raw.HOSTGATE_RATE_LIMIT_BURST },
       trustedProxies: trusted.proxies,
       authFailureLimit: { perSecond: raw.HOSTGATE_AUTH_FAILURE_PER_SECOND, burst: raw.HOSTGATE_AUTH_FAILURE_BURST },
+      keyCacheTtlMs: raw.HOSTGATE_API_KEY_CACHE_TTL_MS,
     },
 
     worker: {

@@ -36,3 +36,14 @@ export const authFailures = new client.Counter({
   help: 'Failed API key / widget token lookups (outcome=failed) and requests refused by the per-address failed-authentication budget (outcome=refused).',
   labelNames: ['outcome'] as const,
 });
+
+/**
+ * How the API found the key of an authenticated request (api/api-key-cache.ts): in memory (`hit`),
+ * looked up while caching (`miss`), or looked up with the cache off (`off`: its revocation feed is
+ * down, or HOSTGATE_API_KEY_CACHE_TTL_MS=0). Unknown keys count as lookups too; they are never cached.
+ */
+export const apiKeyCacheLookups = new client.Counter({
+  name: 'hostgate_api_key_cache_total',
+  help: 'API key authentications by how the key was found: hit (memory), miss (looked up, cache on), off (looked up, cache off).',
+  labelNames: ['outcome'] as const,
+});

@@ -1,10 +1,11 @@
-// Server-to-server authentication: `Authorization: Bearer hg_live_…`, looked up by SHA-256.
+// Server-to-server authentication: `Authorization: Bearer hg_live_…`, looked up by SHA-256 (a key
+// found is kept in memory for seconds and evicted when revoked: api/api-key-cache.ts).
 // Runs on onRequest, before the body is parsed, so an unauthenticated caller costs no parsing.
 // An address with too many failed lookups is refused before the lookup (api/auth-failure-limit.ts).
 // Then the per-key rate limit, then the route's scope (route option `config.scope`).
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { apiKeysRepository, type Scope } from '../../db/repositories/api-keys.ts';
+import type { Scope } from '../../db/repositories/api-keys.ts';
 import { credentialParamsIn } from '../../logging/url-redaction.ts';
 import { API_KEY_PREFIX } from '../../security/tokens.ts';
 import { ApiError } from '../errors.ts';
@@ -48,7 +49,6 @@ export function principalOf(request: FastifyRequest): Principal {
 }
 
 export const apiKeyAuthPlugin = fp(async function apiKeyAuth(app: FastifyInstance) {
-  const keys = apiKeysRepository(app.deps.db);
   const buckets = new TokenBuckets(app.deps.config.api.rateLimit.perSecond, app.deps.config.api.rateLimit.burst);
   app.decorateRequest('principal', null);
 
@@ -61,7 +61,8 @@ export const apiKeyAuthPlugin = fp(async function apiKeyAuth(app: FastifyInstanc
     if (!token.startsWith(API_KEY_PREFIX) || token.length > 200) throw new ApiError('invalid_api_key', 'the API key is not valid: check for truncation, or create a new key with `hostgate keys create`');
     // A malformed key was refused above for free; a lookup is what the failure budget protects.
     app.authFailures.refuseIfExhausted(request.ip);
-    const key = await keys.authenticate(token);
+    // From memory while the revocation feed listens, else from Postgres (api/api-key-cache.ts).
+    const key = await app.apiKeyCache.authenticate(token);
     if (!key) {
       app.authFailures.recordFailure(request.ip);
       throw new ApiError('invalid_api_key', 'the API key is not valid or has been revoked: create a new key with `hostgate keys create`');

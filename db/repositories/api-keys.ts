@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { newApiKeySecret, sha256 } from '../../security/tokens.ts';
+import { listenToChannel, type ChannelListener } from '../channel-listener.ts';
 import { newId } from '../ids.ts';
 import { row, sql, type Db } from '../pool.ts';
 
@@ -51,4 +52,20 @@ export function apiKeysRepository(db: Db) {
         update api_keys set revoked_at = coalesce(revoked_at, hg_now()) where id = ${id} returning ${columns}`);
     },
   };
+}
+
+/** Migration 024's triggers notify a key's id here when it is revoked, changed or deleted (at commit). */
+export const API_KEYS_CHANNEL = 'hostgate_api_keys';
+
+/** LISTEN for changed keys on a connection of its own (db/channel-listener.ts); the payload is a key id. */
+export function listenForApiKeyChanges(databaseUrl: string, handlers: {
+  onKeyChanged: (keyId: string) => void;
+  onListening: () => void;
+  onLost: (error: unknown) => void;
+}): ChannelListener {
+  return listenToChannel(databaseUrl, API_KEYS_CHANNEL, {
+    onPayload: handlers.onKeyChanged,
+    onListening: handlers.onListening,
+    onLost: handlers.onLost,
+  }, { applicationName: 'hostgate-api-key-feed' });
 }

@@ -46,7 +46,8 @@ export interface TestApp {
 export async function createTestApp(options: { config?: Record<string, string> } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const temporal = await createTestTemporal();
-  const config = testConfig({ TEMPORAL_TASK_QUEUE: temporal.taskQueue, ...options.config });
+  // DATABASE_URL as in production: the API's key cache listens for revocations on it (api/api-key-cache.ts).
+  const config = testConfig({ TEMPORAL_TASK_QUEUE: temporal.taskQueue, DATABASE_URL: database.url, ...options.config });
   const logger = createLogger('silent', 'test-api');
   const dispatcher = createOutboxDispatcher({ db: database.db, client: temporal.client, taskQueue: temporal.taskQueue, logger });
   const app = await buildApp({ config, db: database.db, temporal: { client: temporal.client }, dispatcher, logger });
