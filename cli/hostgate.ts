@@ -27,7 +27,7 @@ Commands:
   keys create --org <org_id> --scopes <s1,s2|all> [--name <label>]
                                                              create an API key (printed once)
   keys list [--org <org_id>]                                 list API keys (never their secrets)
-  keys revoke <key_id>                                       revoke an API key at once
+  keys revoke <key_id>                                       revoke an API key (running APIs refuse it within a second)
   domains suspend <domain_id> [--reason <text>]              stop serving a domain (reversible)
   domains resume <domain_id>                                 resume a suspended domain
   domains certificate put <domain_id> --cert <chain.pem> --key <key.pem>
