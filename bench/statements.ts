@@ -51,7 +51,7 @@ async function main(): Promise<Headline> {
   progress(`starting a private embedded Postgres with pg_stat_statements on 127.0.0.1:${port}…`);
   const server = await startEmbeddedPostgres(tmp, port, progress);
   onCleanup('private Postgres', () => server.stop());
-  appendFileSync(path.join(server.databaseDir, 'postgresql.conf'), "\nshared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.max = 10000\npg_stat_statements.track = top\nmax_connections = 300\n");
+  appendFileSync(path.join(server.databaseDir, 'postgresql.conf'), "\nshared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.max = 10000\npg_stat_statements.track = top\npg_stat_statements.track_planning = on\nmax_connections = 300\n");
   await server.restart();
   const adminUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -76,8 +76,11 @@ async function main(): Promise<Headline> {
   if (code !== 0) throw new Error(`bench/${name}.ts exited ${code}`);
   const figures = JSON.parse(lastLine) as Record<string, unknown>;
 
-  const rows = (await admin.query<{ query: string; calls: string }>(`
-    select s.query, s.calls from pg_stat_statements s
+  // plans beside calls (track_planning): a named prepared statement that Postgres runs with its
+  // cached generic plan is planned far fewer times than it is called; one re-planned on every call
+  // (custom plans) shows plans ≈ calls and what planning costs against executing.
+  const rows = (await admin.query<{ query: string; calls: string; plans: string; mean_plan_ms: number; mean_exec_ms: number }>(`
+    select s.query, s.calls, s.plans, s.mean_plan_time as mean_plan_ms, s.mean_exec_time as mean_exec_ms from pg_stat_statements s
     where s.dbid not in (select oid from pg_database where datname in ('postgres', 'template1'))`)).rows;
   const total = rows.reduce((a, r) => a + Number(r.calls), 0);
   const byArea = new Map<string, number>();
@@ -89,7 +92,10 @@ async function main(): Promise<Headline> {
   console.log(`\nPostgres statements during bench/${name}.ts (${seconds.toFixed(0)} s): ${total} (${utility} of them BEGIN/COMMIT/SET and the like)`);
   for (const [area, n] of [...byArea].sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(9)}  ${area}`);
   console.log('  most called:');
-  for (const r of [...rows].sort((a, b) => Number(b.calls) - Number(a.calls)).slice(0, 12)) console.log(`  ${String(r.calls).padStart(9)}  ${r.query.replace(/\s+/g, ' ').slice(0, 150)}`);
+  console.log(`  ${'calls'.padStart(9)}  ${'plans'.padStart(9)}  plan ms  exec ms  statement (mean times per call)`);
+  for (const r of [...rows].sort((a, b) => Number(b.calls) - Number(a.calls)).slice(0, 12)) {
+    console.log(`  ${String(r.calls).padStart(9)}  ${String(r.plans).padStart(9)}  ${r.mean_plan_ms.toFixed(3).padStart(7)}  ${r.mean_exec_ms.toFixed(3).padStart(7)}  ${r.query.replace(/\s+/g, ' ').slice(0, 150)}`);
+  }
 
   let unit: string | null = null;
   let units = 0;
