@@ -47,3 +47,10 @@ export const apiKeyCacheLookups = new client.Counter({
   help: 'API key authentications by how the key was found: hit (memory), miss (looked up, cache on), off (looked up, cache off).',
   labelNames: ['outcome'] as const,
 });
+
+/** hostgate_api_key_cache_total's counts so far in this process (benchmarks and tests read them). */
+export async function apiKeyCacheCounts(): Promise<{ hit: number; miss: number; off: number }> {
+  const metric = await apiKeyCacheLookups.get();
+  const of = (outcome: string) => metric.values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
+  return { hit: of('hit'), miss: of('miss'), off: of('off') };
+}
