@@ -24,7 +24,7 @@ import type { Config } from '../config/index.ts';
 import { domainVerificationRepository, type StoredVerification } from '../db/repositories/domain-verification.ts';
 import { domainsRepository, type DomainRow } from '../db/repositories/domains.ts';
 import type { Db } from '../db/pool.ts';
-import type { DomainState } from '../contracts/domain-workflow.ts';
+import type { DomainSignalPayload, DomainState } from '../contracts/domain-workflow.ts';
 import { Semaphore } from '../process/semaphore.ts';
 import { beforeDeadline, DEADLINE_PASSED } from './lookup-budget.ts';
 import { dnsLocalLookupsInFlight, observeDnsLookup } from '../metrics/worker.ts';
@@ -191,7 +191,7 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
   }
 
   /** The domain moved to `pending_dns` → `pending_certificate` when DNS is right (see verifyDns). */
-  async function verifyIn(lane: DnsLane, { domainId, expectedSeq, hostname, isApex, transition = 'dns_verified' }: VerifyDnsInput): Promise<DnsCheckResult & { state: DomainState; hostname: string; moved: boolean }> {
+  async function verifyIn(lane: DnsLane, { domainId, expectedSeq, hostname, isApex, transition = 'dns_verified' }: VerifyDnsInput, onMove?: DomainSignalPayload): Promise<DnsCheckResult & { state: DomainState; hostname: string; moved: boolean; outboxId?: number | null }> {
     // The workflow knows the hostname and whether it is an apex (both fixed at creation): then
     // the check costs one statement — the move when DNS is right, else storing what was found.
     // (A wildcard's check needs its row: the delegation label.)
@@ -215,10 +215,10 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
     }
     if (result.ok && (!domain || (domain.status === 'pending_dns' && domain.status_seq === expectedSeq))) {
       // The verdict and the move in one statement.
-      const moved = await domains.transition(domainId, transition, 'DNS verified', { expectedSeq, verification: { ...verification } });
+      const moved = await domains.transition(domainId, transition, 'DNS verified', { expectedSeq, verification: { ...verification }, ...(onMove ? { signal: onMove } : {}) });
       if (!moved.domain || moved.domain.status === 'deleted') throw gone(domainId);
       const state = { status: moved.domain.status, seq: moved.domain.status_seq };
-      if (moved.changed) return { ...result, state, hostname: subject.hostname, moved: true };
+      if (moved.changed) return { ...result, state, hostname: subject.hostname, moved: true, ...(onMove ? { outboxId: moved.outboxId } : {}) };
       // Someone moved it first: keep what was found, report where it is now.
       if (!await verifications.save(domainId, verification)) throw gone(domainId);
       return { ...result, state, hostname: subject.hostname, moved: false };
@@ -231,8 +231,8 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
     return { ...result, state: { status: row.status, seq: row.status_seq }, hostname: subject.hostname, moved: false };
   }
 
-  /** What the workflow sees of a check: `moved` is the checker's business only (not in histories). */
-  const forWorkflow = <T extends { moved: boolean }>({ moved: _moved, ...rest }: T): Omit<T, 'moved'> => rest;
+  /** What the workflow sees of a check: `moved` and `outboxId` are the checker's business only (not in histories). */
+  const forWorkflow = <T extends { moved: boolean; outboxId?: number | null }>({ moved: _moved, outboxId: _outboxId, ...rest }: T): Omit<T, 'moved' | 'outboxId'> => rest;
 
   return {
     /** Checks the domain's DNS now (local lane) and stores what was found as its `verification`. */
@@ -262,14 +262,16 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
     /**
      * The DNS checker's check (worker/dns-checker.ts; not an activity any workflow calls): the same
      * check and move as `recheckDns` (background budget; when DNS is right the domain moves to
-     * `pending_certificate`, and the checker then wakes the workflow, which goes on to the
-     * certificate). 'gone' when the domain is deleted. `moved`: this check made the move (false
-     * when DNS is right but someone moved the row first — the workflow's own verify check, in a
-     * burst — so the checker does not wake a workflow that already went on).
+     * `pending_certificate`, and the workflow is woken to go on to the certificate). 'gone' when
+     * the domain is deleted. `moved`: this check made the move (false when DNS is right but
+     * someone moved the row first — the workflow's own verify check, in a burst — so the checker
+     * does not wake a workflow that already went on). The move queues the workflow's `verify` in
+     * the outbox in its own statement (`outboxId`; null when a verify was already waiting there):
+     * a checker that dies after the commit loses nothing, the outbox dispatcher delivers it.
      */
-    async checkScheduled(domain: { domainId: string; hostname: string; isApex: boolean; seq: number }): Promise<(DnsCheckResult & { state: DomainState; moved: boolean }) | 'gone'> {
+    async checkScheduled(domain: { domainId: string; hostname: string; isApex: boolean; seq: number }): Promise<(DnsCheckResult & { state: DomainState; moved: boolean; outboxId?: number | null }) | 'gone'> {
       try {
-        const { hostname: _hostname, ...rest } = await verifyIn('background', { domainId: domain.domainId, expectedSeq: domain.seq, hostname: domain.hostname, isApex: domain.isApex });
+        const { hostname: _hostname, ...rest } = await verifyIn('background', { domainId: domain.domainId, expectedSeq: domain.seq, hostname: domain.hostname, isApex: domain.isApex }, { signal: 'verify' });
         return rest;
       } catch (error) {
         if (error instanceof ApplicationFailure && error.type === 'DomainNotFound') return 'gone';

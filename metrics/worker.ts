@@ -1,5 +1,6 @@
 // The worker's own metrics (Prometheus, prom-client's default registry): DNS lookups by lane and
-// outcome, the local DNS lane's use, webhook deliveries by outcome, the workflow outbox's lag.
+// outcome, the local DNS lane's use, webhook deliveries by outcome, the workflow outbox's lag and
+// the DNS checkers' (the checker's own counters: metrics/dns-checker.ts).
 // The Temporal SDK's own metrics (workflow-task slots, task latencies, polls) come from the
 // Rust core's exporter on a port of its own (worker/main.ts). Importing this module only
 // declares the metrics; nothing is served until worker/main.ts starts the endpoint.
@@ -57,7 +58,7 @@ export function countRetentionDeletes(target: string, rows: number): void {
  * `read` is given by the process (db/repositories/backlog-gauges.ts); a failed read leaves the
  * gauges at their last values and counts the failure.
  */
-export function registerBacklogGauges(read: () => Promise<{ outboxPending: number; outboxOldestSeconds: number; deliveriesPending: number; domainsByStatus: Record<string, number> }>): void {
+export function registerBacklogGauges(read: () => Promise<{ outboxPending: number; outboxOldestSeconds: number; deliveriesPending: number; domainsByStatus: Record<string, number>; dnsChecksDue: number; dnsCheckOldestDueSeconds: number }>): void {
   const failures = new client.Counter({ name: 'hostgate_backlog_read_failures_total', help: 'Scrapes whose backlog gauges could not be read from Postgres.' });
   let latest: Promise<Awaited<ReturnType<typeof read>> | null> | null = null;
   // One read per scrape, shared by the gauges below: prom-client collects every metric of a
@@ -77,6 +78,16 @@ export function registerBacklogGauges(read: () => Promise<{ outboxPending: numbe
   new client.Gauge({
     name: 'hostgate_webhook_deliveries_pending', help: 'Webhook deliveries not yet succeeded or failed for good.',
     async collect() { const v = await once(); if (v) this.set(v.deliveriesPending); },
+  });
+  // The DNS checkers' backlog (worker/dns-checker.ts): the schedule is shared, so every worker
+  // reports the same figures (aggregate with max, not sum).
+  new client.Gauge({
+    name: 'hostgate_dns_checks_due', help: 'DNS checks of pending domains due now and not claimed by any DNS checker (counted up to 10,000).',
+    async collect() { const v = await once(); if (v) this.set(v.dnsChecksDue); },
+  });
+  new client.Gauge({
+    name: 'hostgate_dns_checks_lag_seconds', help: 'How long the oldest due DNS check has waited for a DNS checker (0 when none is due): how far the checkers are behind.',
+    async collect() { const v = await once(); if (v) this.set(v.dnsCheckOldestDueSeconds); },
   });
   new client.Gauge({
     name: 'hostgate_domains', help: 'Domains by status.', labelNames: ['status'] as const,

@@ -41,6 +41,9 @@ function describe(error: unknown): string {
   return parts.join(': ');
 }
 
+/** What a `dispatch` did with its rows. */
+export interface DispatchOutcome { dispatched: number; failed: number }
+
 export interface OutboxDispatcher {
   /** Dispatches the given rows now (or every pending row); resolves when done, never rejects. */
   kick(ids?: readonly number[]): Promise<void>;
@@ -50,6 +53,11 @@ export interface OutboxDispatcher {
    * would turn its slices back into one batch that waits for its slowest start.
    */
   dispatch(ids: readonly number[]): Promise<void>;
+  /**
+   * `dispatch`, telling how many of the rows went out and how many failed (left for the sweep to
+   * retry); rows another dispatcher holds or already sent count as neither. Never rejects.
+   */
+  dispatchCounted(ids: readonly number[]): Promise<DispatchOutcome>;
   /** Sweeps pending rows and re-queues starts for live domains without a workflow. */
   reconcile(): Promise<{ dispatched: number; requeued: number }>;
   startLoop(intervalMs: number): void;
@@ -96,8 +104,8 @@ export function createOutboxDispatcher(deps: {
     });
   }
 
-  async function sweep(ids?: readonly number[]): Promise<number> {
-    let total = 0;
+  async function sweep(ids?: readonly number[]): Promise<{ leased: number } & DispatchOutcome> {
+    const total = { leased: 0, dispatched: 0, failed: 0 };
     for (;;) {
       const { messages: rows, invalid, leased } = await outbox.lease(100, ids);
       await Promise.all(invalid.map(deadLetter));
@@ -113,7 +121,9 @@ export function createOutboxDispatcher(deps: {
         }
       }));
       await outbox.markDispatched(done);
-      total += leased;
+      total.leased += leased;
+      total.dispatched += done.length;
+      total.failed += rows.length - done.length;
       if (leased < 100 || ids) return total;
     }
   }
@@ -190,12 +200,18 @@ export function createOutboxDispatcher(deps: {
       await run;
     },
     async dispatch(ids) {
-      const run = sweep(ids).then(() => undefined, (error: unknown) => deps.logger.warn({ err: String(error) }, 'outbox dispatch failed; the sweep will retry'));
+      await dispatcher.dispatchCounted(ids);
+    },
+    dispatchCounted(ids) {
+      const run = sweep(ids).then(({ dispatched, failed }) => ({ dispatched, failed }), (error: unknown) => {
+        deps.logger.warn({ err: String(error) }, 'outbox dispatch failed; the sweep will retry');
+        return { dispatched: 0, failed: ids.length };
+      });
       running = Promise.all([running, run]);
-      await run;
+      return run;
     },
     async reconcile() {
-      const dispatched = await sweep();
+      const { leased: dispatched } = await sweep();
       // A live domain whose start row was lost (it cannot be, but a manual DB edit can) gets a new one.
       const orphans = await domains.withoutWorkflow(60, 100);
       for (const d of orphans) {

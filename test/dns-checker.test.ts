@@ -12,7 +12,8 @@ import { organizationsRepository } from '../db/repositories/organizations.ts';
 import { createLogger } from '../logging/logger.ts';
 import { nextCheckDelay } from '../model/dns-check-schedule.ts';
 import { DNS_BACKOFF_CAP } from '../model/domain-backoff.ts';
-import { signalDomainWorkflow } from '../temporal/clients/domain.ts';
+import { dnsCheckerChecks, dnsCheckerClaimed, dnsCheckerMoves, dnsCheckerSignals } from '../metrics/dns-checker.ts';
+import { createOutboxDispatcher } from '../temporal/outbox-dispatcher.ts';
 import { createDnsChecker, type DnsCheckerDeps } from '../worker/dns-checker.ts';
 import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
 import { startAcmeStack, EDGE, type AcmeStack } from './support/acme-stack.ts';
@@ -52,7 +53,7 @@ describe('DNS checker', () => {
     return createDnsChecker({
       db: t.database.db, logger, concurrency: 5,
       check: dns.checkScheduled,
-      signalVerify: (id) => signalDomainWorkflow(t.temporal.client, id, 'verify'),
+      dispatchSignals: (ids) => t.dispatcher.dispatchCounted(ids),
       ...overrides,
     });
   };
@@ -60,6 +61,20 @@ describe('DNS checker', () => {
   // outbox holds their starts. Other tests' rows stay out of the way by being pushed far ahead.
   const parkOthers = async (keep: readonly string[]) => {
     await t.database.db.query(sql.unsafe`update dns_check_schedule set next_check_at = hg_now() + interval '1 day' where domain_id <> all(${sql.array([...keep], 'text')})`);
+  };
+
+  /** The checker's counters in this process's registry (metrics/dns-checker.ts). */
+  const counters = async () => {
+    const values = async (m: { get(): Promise<{ values: { value: number; labels: Partial<Record<string, string | number>> }[] }> }, label?: string) =>
+      Object.fromEntries((await m.get()).values.map((v) => [label ? String(v.labels[label]) : 'all', v.value]));
+    const checks = await values(dnsCheckerChecks, 'outcome');
+    const signals = await values(dnsCheckerSignals, 'outcome');
+    return {
+      checks: { right: checks.right ?? 0, not_yet: checks.not_yet ?? 0, error: checks.error ?? 0, gone: checks.gone ?? 0 },
+      signals: { sent: signals.sent ?? 0, failed: signals.failed ?? 0, left_to_outbox: signals.left_to_outbox ?? 0 },
+      moves: (await values(dnsCheckerMoves)).all ?? 0,
+      claimed: (await values(dnsCheckerClaimed)).all ?? 0,
+    };
   };
 
   it('keeps a row per pending_dns domain, due at once on create; a check stores what it found and sets the next slot on the backoff curve', async () => {
@@ -72,9 +87,14 @@ describe('DNS checker', () => {
 
     // A fixed jitter (random() = 0.5: none) makes the curve exact: 5 s, 10 s, 20 s …
     const c = checker({ random: () => 0.5 });
+    const before = await counters();
     expect(await c.runOnce()).toBe(1);
     const read = await domainsRepository(t.database.db).getById(d.id);
     expect((read!.verification as { problem: { code: string } }).problem.code).toBe('nxdomain');
+    const after = await counters();
+    expect(after.checks.not_yet - before.checks.not_yet).toBe(1);
+    expect(after.claimed - before.claimed).toBe(1);
+    expect(after.moves - before.moves).toBe(0);
     const afterOne = await schedule().slotOf(d.id);
     expect(afterOne!.checks).toBe(1);
     expect(afterOne!.nextCheckAt.getTime() - Date.now()).toBeGreaterThan(5_000 - 1_000);
@@ -116,16 +136,32 @@ describe('DNS checker', () => {
     expect(await schedule().slotOf(d.id)).toBeNull();
   });
 
-  it('DNS right but Temporal not answering: the verify goes through the outbox instead', async () => {
+  it('DNS right but Temporal not answering: the verify, committed with the move, waits in the outbox for the sweep', async () => {
     const d = await create('shop.schedule-outbox.test');
     await parkOthers([d.id]);
     acme.dns.set('shop.schedule-outbox.test', [{ type: 'CNAME', value: EDGE }]);
-    const c = checker({ signalVerify: () => Promise.reject(new Error('UNAVAILABLE: Temporal away')) });
+    const before = await counters();
+    // The row exists before anything is sent: the dispatcher is handed its id, and fails.
+    const handed: number[][] = [];
+    const c = checker({
+      dispatchSignals: async (ids) => {
+        handed.push([...ids]);
+        const rows = await t.database.db.anyFirst(sql.unsafe`select payload->>'signal' from workflow_outbox where id = any(${sql.array([...ids], 'int8')}) and dispatched_at is null`);
+        expect(rows).toEqual(['verify']);
+        throw new Error('UNAVAILABLE: Temporal away');
+      },
+    });
     expect(await c.runOnce()).toBe(1);
     expect((await domainsRepository(t.database.db).getById(d.id))!.status).toBe('pending_certificate');
-    const queued = await t.database.db.anyFirst(sql.unsafe`
-      select payload->>'signal' from workflow_outbox where workflow_id = ${`domain/${d.id}`} and kind = 'signal_domain'`);
-    expect(queued).toEqual(['verify']);
+    const queued = await t.database.db.any(sql.unsafe`
+      select id::int, payload->>'signal' as signal, dispatched_at from workflow_outbox where workflow_id = ${`domain/${d.id}`} and kind = 'signal_domain'`);
+    expect(queued).toHaveLength(1);
+    expect(queued[0]).toMatchObject({ signal: 'verify', dispatched_at: null });
+    expect(handed).toEqual([[(queued[0] as { id: number }).id]]);
+    const after = await counters();
+    expect(after.moves - before.moves).toBe(1);
+    expect(after.signals.failed - before.signals.failed).toBe(1);
+    expect(after.signals.sent - before.signals.sent).toBe(0);
   });
 
   it('DNS right: the checker wakes the workflow only when its own check made the move, not after the workflow\'s verify moved the row first', async () => {
@@ -136,8 +172,8 @@ describe('DNS checker', () => {
     acme.dns.set('shop.schedule-own.test', [{ type: 'CNAME', value: EDGE }]);
     const dns = createDnsCheckActivities({ db: t.database.db, config: t.config });
     const domains = domainsRepository(t.database.db);
-    const signalled: string[] = [];
-    const results = new Map<string, { ok: boolean; moved?: boolean }>();
+    const handed: number[] = [];
+    const results = new Map<string, { ok: boolean; moved?: boolean; outboxId?: number | null }>();
     const c = checker({
       // The verify burst's race: the row is claimed, then the workflow's own check moves it
       // (same transition, same expected seq) before the checker's lookup ends.
@@ -147,14 +183,19 @@ describe('DNS checker', () => {
         if (result !== 'gone') results.set(domain.domainId, result);
         return result;
       },
-      signalVerify: async (id) => { signalled.push(id); return 'signaled'; },
+      dispatchSignals: async (ids) => { handed.push(...ids); return { dispatched: ids.length, failed: 0 }; },
     });
     expect(await c.runOnce()).toBe(2);
     expect(results.get(raced.id)).toMatchObject({ ok: true, moved: false });
     expect(results.get(own.id)).toMatchObject({ ok: true, moved: true });
-    expect(signalled).toEqual([own.id]);
+    // The own move queued its verify in the move's statement, and only that row is sent.
+    const ownRows = await t.database.db.anyFirst(sql.unsafe`
+      select id from workflow_outbox where workflow_id = ${`domain/${own.id}`} and kind = 'signal_domain' and payload->>'signal' = 'verify'`);
+    expect(ownRows).toHaveLength(1);
+    expect(results.get(own.id)!.outboxId).toBe(ownRows[0]);
+    expect(handed).toEqual(ownRows);
     for (const d of [raced, own]) expect((await domains.getById(d.id))!.status).toBe('pending_certificate');
-    // Nothing queued for the raced one either (the outbox is the fallback of a failed signal only).
+    // Nothing queued for the raced one (its workflow's own check moved it and goes on by itself).
     const queued = await t.database.db.anyFirst(sql.unsafe`
       select workflow_id from workflow_outbox where workflow_id = ${`domain/${raced.id}`} and kind = 'signal_domain'`);
     expect(queued).toEqual([]);
@@ -222,6 +263,64 @@ describe('DNS checker', () => {
       const waiting = firstVerify > 0 ? history.slice(0, firstVerify) : history;
       expect(waiting.filter((e) => e.timerStartedEventAttributes).length).toBeLessThanOrEqual(1);
     }, 90_000);
+
+    it('a checker that dies between the move and the signal loses nothing: the verify committed with the move reaches the workflow through the outbox sweep within seconds, not at its 14-day timer', async () => {
+      const hostname = 'shop.checker-crash.test';
+      const d = await create(hostname);
+      const workflowId = `domain/${d.id}`;
+      await waitFor('the first check', async () => ((await schedule().slotOf(d.id))?.checks ?? 0) >= 1, 20_000, 100);
+      // Out of the worker's own checker's way (its next slot is seconds ahead, so no check of it is
+      // in flight): this test makes the move itself, as a checker would.
+      await t.database.db.query(sql.unsafe`update dns_check_schedule set next_check_at = hg_now() + interval '1 day' where domain_id = ${d.id}`);
+      // The workflow is waiting for a verify on its one timer, the 14 days.
+      await waitFor('the workflow waiting on its timer', async () => (await historyOfAllRuns(t.temporal.client, workflowId)).some((e) => e.timerStartedEventAttributes), 30_000, 200);
+      acme.dns.set(hostname, [{ type: 'CNAME', value: EDGE }]);
+      const seq = (await domainsRepository(t.database.db).getById(d.id))!.status_seq;
+
+      // The checker's check and move, committed — and then the process is gone: nothing is sent.
+      const dns = createDnsCheckActivities({ db: t.database.db, config: t.config });
+      const result = await dns.checkScheduled({ domainId: d.id, hostname, isApex: false, seq });
+      const movedAt = Date.now();
+      expect(result).toMatchObject({ ok: true, moved: true });
+      const outboxId = (result as { outboxId: number }).outboxId;
+      expect(typeof outboxId).toBe('number');
+      expect(await t.database.db.maybeOne(sql.unsafe`select payload->>'signal' as signal, dispatched_at from workflow_outbox where id = ${outboxId} and workflow_id = ${workflowId}`))
+        .toEqual({ signal: 'verify', dispatched_at: null });
+      expect((await domainsRepository(t.database.db).getById(d.id))!.status).toBe('pending_certificate');
+      expect((await historyOfAllRuns(t.temporal.client, workflowId)).some((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'verify')).toBe(false);
+
+      // What every worker process runs beside its checker (worker/main.ts: a sweep every second).
+      const sweep = createOutboxDispatcher({ db: t.database.db, client: t.temporal.client, taskQueue: t.temporal.taskQueue, logger });
+      sweep.startLoop(1000);
+      try {
+        await waitFor('active after the sweep delivered the verify', async () => (await domainsRepository(t.database.db).getById(d.id))?.status === 'active', 30_000, 100);
+      } finally {
+        await sweep.stop();
+      }
+      // Seconds (the sweep, the workflow's task, one certificate), where the timer is 14 days.
+      expect(Date.now() - movedAt).toBeLessThan(20_000);
+      expect(await t.database.db.oneFirst(sql.unsafe`select dispatched_at is not null from workflow_outbox where id = ${outboxId}`)).toBe(true);
+      const history = await historyOfAllRuns(t.temporal.client, workflowId);
+      expect(history.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'verify')).toHaveLength(1);
+      expect(history.some((e) => e.timerFiredEventAttributes)).toBe(false);
+    }, 90_000);
+
+    it('the checker in the worker moves a domain and sends its verify at once: the counters move', async () => {
+      const hostname = 'shop.checker-counts.test';
+      const d = await create(hostname);
+      await waitFor('the first check', async () => ((await schedule().slotOf(d.id))?.checks ?? 0) >= 1, 20_000, 100);
+      const before = await counters();
+      acme.dns.set(hostname, [{ type: 'CNAME', value: EDGE }]);
+      await schedule().dueNow(d.id);
+      await waitFor('active', async () => (await domainsRepository(t.database.db).getById(d.id))?.status === 'active', 30_000, 100);
+      const after = await counters();
+      expect(after.checks.right - before.checks.right).toBeGreaterThanOrEqual(1);
+      expect(after.moves - before.moves).toBeGreaterThanOrEqual(1);
+      // Sent by the checker's own dispatch (no outbox sweep runs in this test).
+      expect(after.signals.sent - before.signals.sent).toBeGreaterThanOrEqual(1);
+      expect(await t.database.db.oneFirst(sql.unsafe`
+        select bool_and(dispatched_at is not null) from workflow_outbox where workflow_id = ${`domain/${d.id}`} and kind = 'signal_domain'`)).toBe(true);
+    }, 60_000);
 
     it('verify now stays immediate: the workflow checks at once, whatever the checker\'s slot', async () => {
       const hostname = 'shop.verify-now.test';

@@ -2,7 +2,7 @@ import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
 import { createDnsCheckActivities } from '../activities/dns-check.ts';
-import { signalDomainWorkflow } from '../temporal/clients/domain.ts';
+import { createOutboxDispatcher } from '../temporal/outbox-dispatcher.ts';
 import { createDnsChecker, type DnsChecker } from './dns-checker.ts';
 import { dnsTaskQueue } from '../contracts/task-queues.ts';
 import type { Config } from '../config/index.ts';
@@ -74,12 +74,14 @@ export async function createHostgateWorker(options: HostgateWorkerOptions): Prom
   const activities = createActivities({ db: options.db, logger: options.logger, config: options.config });
   const main = await createMainWorker(options, activities);
   const client = new Client({ connection: options.connection, namespace: options.namespace });
+  const signals = createOutboxDispatcher({ db: options.db, client, taskQueue: options.taskQueue, logger: options.logger });
   const checker = createDnsChecker({
     db: options.db,
     logger: options.logger,
     databaseUrl: options.databaseUrl,
     check: activities.checkScheduled,
-    signalVerify: (domainId) => signalDomainWorkflow(client, domainId, 'verify'),
+    // The verify its move queued, sent at once (the worker's outbox sweep is the fallback).
+    dispatchSignals: (ids) => signals.dispatchCounted(ids),
     moveStep: options.config.moves.challengeZone ? (domainId) => activities.advanceMove({ domainId }) : undefined,
     // Latency-bound (three DNS round trips and a statement each): with 20 in flight a burst of
     // creates outran the checks on a loaded machine (bench:lifecycle, docs/scale.md).

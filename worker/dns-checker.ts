@@ -5,8 +5,12 @@
 // due rows in batches (several workers share the table, none checks a row twice), checks DNS with
 // at most `concurrency` checks in flight and stores what it found on the domain; only when DNS is
 // right does it move the domain to `pending_certificate` (the same check and move as the DNS task
-// queue's `recheckDns`, with its budget for slow resolvers) and signal the domain's workflow
-// ("verify"), which then finds the domain moved and goes on to the certificate.
+// queue's `recheckDns`, with its budget for slow resolvers) and wake the domain's workflow
+// ("verify"), which then finds the domain moved and goes on to the certificate. The verify is a
+// workflow_outbox row written by the move's own statement: the checker hands it to the outbox
+// dispatcher at once, and if the worker dies between the move and the signal (or Temporal does
+// not take it), any worker's outbox sweep delivers it within a second or so of seeing it — the
+// workflow never waits for its 14-day timer.
 // A waiting domain therefore costs its workflow nothing (no timer, no task, no replay) until its
 // DNS is right, and 5,000 domains created at once are checked at the pace of the creates, not at
 // the pace of Temporal's task backlog.
@@ -17,10 +21,10 @@
 import { createNotifiedSweep } from '../db/notified-sweep.ts';
 import type { Db } from '../db/pool.ts';
 import { DNS_CHECKS_CHANNEL, dnsScheduleRepository, type CheckDone, type ClaimedCheck } from '../db/repositories/dns-schedule.ts';
-import { workflowOutboxRepository } from '../db/repositories/workflow-outbox.ts';
 import type { Logger } from '../logging/logger.ts';
 import { CHECK_LEASE_MS, CLAIM_BATCH, nextCheckDelay } from '../model/dns-check-schedule.ts';
 import type { DnsCheckResult } from '../activities/dns-check.ts';
+import { dnsCheckerClaimed, dnsCheckerInFlight, dnsCheckerMoves, dnsCheckerSignals, observeDnsCheckerCheck, type DnsCheckerOutcome } from '../metrics/dns-checker.ts';
 
 /** Rows whose next slot is written in one statement. */
 const DONE_BATCH = 50;
@@ -30,10 +34,18 @@ export interface DnsCheckerDeps {
   logger: Logger;
   /** For the LISTEN connection; without it the checker only sweeps. */
   databaseUrl?: string | undefined;
-  /** Looks the domain up, stores what it found, moves it when right (activities/dns-check.ts `checkScheduled`). */
-  check(domain: { domainId: string; hostname: string; isApex: boolean; seq: number }): Promise<(DnsCheckResult & { moved?: boolean }) | 'gone'>;
-  /** Tells the workflow DNS is right; 'not_running' when it has not started (or has ended). */
-  signalVerify(domainId: string): Promise<'signaled' | 'not_running'>;
+  /**
+   * Looks the domain up, stores what it found, moves it when right and queues the workflow's
+   * verify with the move (activities/dns-check.ts `checkScheduled`; `outboxId` the queued row,
+   * null when a verify already waited in the outbox).
+   */
+  check(domain: { domainId: string; hostname: string; isApex: boolean; seq: number }): Promise<CheckOutcome | 'gone'>;
+  /**
+   * Delivers these outbox rows now (temporal/outbox-dispatcher.ts `dispatchCounted`): the head
+   * start of a verify the outbox sweep would otherwise deliver on its next pass. Bounded by the
+   * dispatcher's deadline per signal.
+   */
+  dispatchSignals(outboxIds: readonly number[]): Promise<{ dispatched: number; failed: number }>;
   /**
    * One step of a zero-downtime move (activities/moves.ts `advanceMove`) after a check that found
    * the hostname elsewhere; absent when moves are off.
@@ -47,6 +59,9 @@ export interface DnsCheckerDeps {
   random?: () => number;
 }
 
+/** What one check found; `moved` and `outboxId` only when DNS was right. */
+export type CheckOutcome = DnsCheckResult & { moved?: boolean; outboxId?: number | null };
+
 export interface DnsChecker {
   /** Checks every due row now; resolves with the number of checks made. */
   runOnce(): Promise<number>;
@@ -58,7 +73,6 @@ export interface DnsChecker {
 
 export function createDnsChecker(deps: DnsCheckerDeps): DnsChecker {
   const schedule = dnsScheduleRepository(deps.db);
-  const outbox = workflowOutboxRepository(deps.db);
   const sweepIntervalMs = deps.sweepIntervalMs ?? 1000;
   const claimBatch = deps.claimBatch ?? CLAIM_BATCH;
   const random = deps.random ?? Math.random;
@@ -67,14 +81,20 @@ export function createDnsChecker(deps: DnsCheckerDeps): DnsChecker {
   /** One check: its next slot (null: leave the row to its lease, the check could not be made). */
   async function checkOne(row: ClaimedCheck): Promise<CheckDone | null> {
     const later = (counted: boolean) => ({ domainId: row.domainId, delayMs: nextCheckDelay(row.checks + 1, random), counted });
-    let result: (DnsCheckResult & { moved?: boolean }) | 'gone';
+    const started = performance.now();
+    let result: CheckOutcome | 'gone';
+    dnsCheckerInFlight.inc();
     try {
       result = await deps.check({ domainId: row.domainId, hostname: row.hostname, isApex: row.isApex, seq: row.seq });
     } catch (error) {
       // Postgres away, most likely: the lease brings the row back.
+      observeDnsCheckerCheck('error', (performance.now() - started) / 1000);
       deps.logger.warn({ domainId: row.domainId, err: String(error) }, 'DNS check failed; retried when its lease runs out');
       return null;
+    } finally {
+      dnsCheckerInFlight.dec();
     }
+    observeDnsCheckerCheck(outcomeOf(result), (performance.now() - started) / 1000);
     if (result === 'gone') return null;
     if (result.ok) {
       // DNS is right but the row had moved before this check's move (the trigger dropped its row):
@@ -82,17 +102,12 @@ export function createDnsChecker(deps: DnsCheckerDeps): DnsChecker {
       // workflow its own reason to look (a suspend). A verify now would only wake an active
       // domain for a DNS re-check (bench:lifecycle: a second task and two local activities each).
       if (result.moved === false) return null;
-      // The domain has moved (the trigger dropped its row). A workflow not started yet reads
-      // where its domain stands when it starts; one that is waiting needs the wake-up at once —
-      // and when Temporal cannot take it now, through the outbox, whose dispatcher retries.
-      try {
-        await deps.signalVerify(row.domainId);
-      } catch (error) {
-        deps.logger.warn({ domainId: row.domainId, err: String(error) }, 'DNS is right but the workflow could not be signalled; the outbox delivers the verify');
-        await outbox.enqueueDomainSignals(deps.db, [row.domainId], { signal: 'verify' }).catch((e: unknown) => {
-          deps.logger.error({ domainId: row.domainId, err: String(e) }, 'verify neither signalled nor queued; the workflow finds the domain moved at its 14-day limit');
-        });
-      }
+      // The domain has moved (the trigger dropped its row) and its verify is committed in the
+      // outbox with the move. A workflow not started yet reads where its domain stands when it
+      // starts; one that is waiting needs the wake-up at once: delivered here, else (Temporal
+      // not taking it, or this worker gone) by the outbox sweep.
+      dnsCheckerMoves.inc();
+      dnsCheckerSignals.inc({ outcome: await deliverVerify(row.domainId, result.outboxId ?? null) });
       return null;
     }
     if (!result.retryable && deps.moveStep) {
@@ -103,6 +118,21 @@ export function createDnsChecker(deps: DnsCheckerDeps): DnsChecker {
       }
     }
     return later(true);
+  }
+
+  /** Hands the verify queued with a move to the dispatcher: what became of it. */
+  async function deliverVerify(domainId: string, outboxId: number | null): Promise<'sent' | 'failed' | 'left_to_outbox'> {
+    if (outboxId === null) return 'left_to_outbox';
+    let err: string | undefined;
+    try {
+      const { dispatched, failed } = await deps.dispatchSignals([outboxId]);
+      if (dispatched > 0) return 'sent';
+      if (failed === 0) return 'left_to_outbox';
+    } catch (error) {
+      err = String(error);
+    }
+    deps.logger.warn({ domainId, outboxId, ...(err === undefined ? {} : { err }) }, 'DNS is right but the workflow could not be signalled now; the outbox sweep delivers the verify');
+    return 'failed';
   }
 
   /**
@@ -126,6 +156,7 @@ export function createDnsChecker(deps: DnsCheckerDeps): DnsChecker {
       }
     };
     const refill = () => (claiming ??= schedule.claimDue(claimBatch, CHECK_LEASE_MS).then((rows) => {
+      dnsCheckerClaimed.inc(rows.length);
       queue.push(...rows);
       if (rows.length < claimBatch) exhausted = true;
       return rows.length;
@@ -168,4 +199,11 @@ export function createDnsChecker(deps: DnsCheckerDeps): DnsChecker {
       await sweep.stop();
     },
   };
+}
+
+/** A check's outcome for the metrics: `error` when nothing was learned (a retryable problem). */
+function outcomeOf(result: CheckOutcome | 'gone'): DnsCheckerOutcome {
+  if (result === 'gone') return 'gone';
+  if (result.ok) return 'right';
+  return result.retryable ? 'error' : 'not_yet';
 }

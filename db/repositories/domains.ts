@@ -1,7 +1,7 @@
 import { UniqueIntegrityConstraintViolationError, type DatabaseTransactionConnection } from 'slonik';
 import { Type, type Static } from 'typebox';
 import { domainTransitions, domainStatuses, type DomainTransitionName, type DomainStatus } from '../../model/domain-status.ts';
-import { domainWorkflowId, type DomainSignalPayload } from '../../contracts/domain-workflow.ts';
+import { DOMAIN_WORKFLOW_PREFIX, domainWorkflowId, type DomainSignalPayload } from '../../contracts/domain-workflow.ts';
 import { newId } from '../ids.ts';
 import { afterCursor, toPage, type Page } from '../pagination.ts';
 import { row, sql, type Db } from '../pool.ts';
@@ -9,7 +9,7 @@ import type { CertificateFacts } from './certificate-lifecycle.ts';
 import { currentFirst } from './certificates.ts';
 import { appendEvent, type HostnameEventData } from './events.ts';
 import { RETENTION_HOURS } from './idempotency-keys.ts';
-import { domainSignalInsert, workflowOutboxRepository } from './workflow-outbox.ts';
+import { domainSignalInsert } from './workflow-outbox.ts';
 import type { Problem } from '../../model/problem.ts';
 import { redirectStatuses, tlsMinVersions, type HstsSetting, type Metadata, type RedirectSetting, type TlsMinVersion } from '../../model/domain-settings.ts';
 import type { OutboxPayload } from '../../contracts/outbox-messages.ts';
@@ -71,7 +71,7 @@ function splitFacts(r: WithFacts): { domain: DomainRow; facts: CertificateFacts 
     : { serial: cert_serial, issuer: cert_issuer!, source: cert_source as CertificateFacts['source'], notBefore: cert_not_before!, notAfter: cert_not_after! };
   return { domain, facts };
 }
-const TransitionRow = row(Type.Object({ ...DomainRow.properties, changed: Type.Boolean(), previous_status: DomainRow.properties.status }));
+const TransitionRow = row(Type.Object({ ...DomainRow.properties, changed: Type.Boolean(), previous_status: DomainRow.properties.status, outbox_id: Type.Union([Type.Number(), Type.Null()]) }));
 
 /**
  * The Idempotency-Key of a one-statement create (createAnswered) with the sealed answer: a claim
@@ -106,11 +106,18 @@ export type UpdateResult =
 
 export interface DomainFilters { status?: DomainStatus | undefined; hostname?: string | undefined; externalCustomerId?: string | undefined; metadata?: { key: string; value: string } | undefined }
 
-export type TransitionResult = { changed: true; domain: DomainRow; from: DomainStatus } | { changed: false; domain: DomainRow | null; reason: 'not_found' | 'not_allowed' | 'already' | 'stale' };
+export type TransitionResult =
+  /** `outboxId`: the row of `options.signal` queued with the move (null when none was asked for, or a wake-up signal already waited). */
+  | { changed: true; domain: DomainRow; from: DomainStatus; outboxId: number | null }
+  | { changed: false; domain: DomainRow | null; reason: 'not_found' | 'not_allowed' | 'already' | 'stale' };
 
 export interface TransitionOptions {
   organizationId?: string;
-  /** Queued for the domain's workflow in the same transaction when the move happens. */
+  /**
+   * Queued for the domain's workflow (workflow_outbox) in the move's own statement when the move
+   * happens: whoever dies after the commit, the outbox dispatcher delivers it. A wake-up signal
+   * coalesces with the same one already waiting (`domainSignalInsert`).
+   */
   signal?: DomainSignalPayload;
   /** Refuse the move unless the row is still at this sequence number. */
   expectedSeq?: number;
@@ -121,16 +128,14 @@ export interface TransitionOptions {
 }
 
 export function domainsRepository(db: Db) {
-  const outbox = workflowOutboxRepository(db);
-
   /**
    * The named transition (model/domain-status.ts) as ONE statement: lock the row, check it may
    * move (already at the target → `already`; another sequence number than the caller saw →
    * `stale`; not from a status the transition starts from → `not_allowed`), update it, append the
-   * history row and the transition's event. One round trip instead of six (BEGIN, lock, update,
+   * history row, the transition's event and the signal asked for. One round trip instead of six (BEGIN, lock, update,
    * history, event, COMMIT) — transitions are what a burst of verifies spends its database time on.
    */
-  async function transitionIn(conn: Pick<DatabaseTransactionConnection, 'maybeOne'>, domainId: string, name: DomainTransitionName, reason: string | null, organizationId?: string, expectedSeq?: number, verification?: Record<string, unknown>): Promise<TransitionResult> {
+  async function transitionIn(conn: Pick<DatabaseTransactionConnection, 'maybeOne'>, domainId: string, name: DomainTransitionName, reason: string | null, organizationId?: string, expectedSeq?: number, verification?: Record<string, unknown>, signal?: DomainSignalPayload): Promise<TransitionResult> {
     const patch = verification ? sql.jsonb(verification as never) : null;
     const orgFilter = organizationId ? sql.fragment`and organization_id = ${organizationId}` : sql.fragment``;
     const { from: allowedFrom, to, event } = domainTransitions[name];
@@ -153,13 +158,15 @@ export function domainsRepository(db: Db) {
         select ${newId('event')}, upd.organization_id, ${event}::text, upd.id,
           jsonb_build_object('id', upd.id, 'hostname', upd.hostname, 'status', upd.status, 'destination_id', upd.destination_id, 'external_customer_id', upd.external_customer_id, 'metadata', upd.metadata)
         from upd where ${event}::text is not null
+      ), queued as (
+        ${signal ? sql.fragment`${domainSignalInsert(sql.fragment`select ${DOMAIN_WORKFLOW_PREFIX}::text || upd.id as w from upd`, signal)} returning id` : sql.fragment`select null::int8 as id where false`}
       )
-      select (upd.id is not null) as changed, cur.status as previous_status,
+      select (upd.id is not null) as changed, cur.status as previous_status, (select id from queued limit 1) as outbox_id,
         ${sql.join(columnNames.map((c) => sql.fragment`case when upd.id is null then cur.${sql.identifier([c])} else upd.${sql.identifier([c])} end as ${sql.identifier([c])}`), sql.fragment`, `)}
       from cur left join upd on true`);
     if (!result) return { changed: false, domain: null, reason: 'not_found' };
-    const { changed, previous_status: from, ...domain } = result;
-    if (changed) return { changed: true, domain, from };
+    const { changed, previous_status: from, outbox_id: outboxId, ...domain } = result;
+    if (changed) return { changed: true, domain, from, outboxId };
     if (domain.status === to) return { changed: false, domain, reason: 'already' };
     // The writer saw an older state than the row now has (a retried or late activity, or the API
     // moved the domain meanwhile): never move it based on stale knowledge.
@@ -168,8 +175,7 @@ export function domainsRepository(db: Db) {
   }
 
   async function transitionWithin(tx: DatabaseTransactionConnection, domainId: string, name: DomainTransitionName, reason: string | null, options: TransitionOptions): Promise<TransitionResult> {
-    const result = await transitionIn(tx, domainId, name, reason, options.organizationId, options.expectedSeq, verificationPatch(options));
-    if (result.changed && options.signal) await outbox.enqueue(tx, 'signal_domain', domainWorkflowId(domainId), options.signal);
+    const result = await transitionIn(tx, domainId, name, reason, options.organizationId, options.expectedSeq, verificationPatch(options), options.signal);
     // The move and what `verification.problem` says about it commit together (e.g. `active`
     // with the CA's earlier refusal cleared), so a reader never sees one without the other. A
     // move made (or found made) by an earlier attempt still gets the problem written.
@@ -400,9 +406,8 @@ export function domainsRepository(db: Db) {
 
     /** Makes a named transition if the lifecycle allows it; records history and its event. */
     async transition(domainId: string, name: DomainTransitionName, reason: string | null, options: TransitionOptions = {}): Promise<TransitionResult> {
-      if (options.signal) return db.transaction((tx) => transitionWithin(tx, domainId, name, reason, options));
-      // The move (with its verification patch) is one statement, atomic by itself.
-      const result = await transitionIn(db, domainId, name, reason, options.organizationId, options.expectedSeq, verificationPatch(options));
+      // The move (with its verification patch and its queued signal) is one statement, atomic by itself.
+      const result = await transitionIn(db, domainId, name, reason, options.organizationId, options.expectedSeq, verificationPatch(options), options.signal);
       if (options.problem !== undefined && !result.changed && result.reason === 'already') await setProblemIn(db, domainId, options.problem);
       return result;
     },
