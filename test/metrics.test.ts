@@ -8,6 +8,8 @@ import { backlogGaugesRepository } from '../db/repositories/backlog-gauges.ts';
 import { domainsRepository } from '../db/repositories/domains.ts';
 import { organizationsRepository } from '../db/repositories/organizations.ts';
 import '../metrics/http.ts';
+import '../metrics/dns-checker.ts';
+import { sql } from '../db/pool.ts';
 import { registerBacklogGauges } from '../metrics/worker.ts';
 import { registerEdgeTrafficGauges } from '../metrics/edge-traffic.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
@@ -44,14 +46,20 @@ describe('metrics', () => {
   it('backlog gauges come from Postgres at scrape time', async () => {
     const org = (await organizationsRepository(t.database.db).create({ name: 'Metrics' })).id;
     const dst = (await destinationsRepository(t.database.db).create({ organizationId: org, url: 'https://app.example.com', host: 'app.example.com', port: 443 })).id;
-    await domainsRepository(t.database.db).create({ organizationId: org, destinationId: dst, hostname: 'a.metrics.test', isApex: false });
+    const { domain: a } = await domainsRepository(t.database.db).create({ organizationId: org, destinationId: dst, hostname: 'a.metrics.test', isApex: false });
     await domainsRepository(t.database.db).create({ organizationId: org, destinationId: dst, hostname: 'b.metrics.test', isApex: false });
+    // No DNS checker runs here: both first checks are due, one of them for 90 s.
+    await t.database.db.query(sql.unsafe`update dns_check_schedule set next_check_at = hg_now() - interval '90 seconds' where domain_id = ${a.id}`);
     // The dispatcher of the test app is not running: both start rows are still pending.
     const text = await client.register.metrics();
     expect(text).toMatch(/^hostgate_outbox_pending 2$/m);
     expect(text).toMatch(/^hostgate_domains\{status="pending_dns"\} 2$/m);
     expect(Number(/^hostgate_outbox_lag_seconds ([\d.]+)$/m.exec(text)?.[1])).toBeGreaterThanOrEqual(0);
     expect(text).toMatch(/^hostgate_webhook_deliveries_pending 0$/m);
+    expect(text).toMatch(/^hostgate_dns_checks_due 2$/m);
+    const lag = Number(/^hostgate_dns_checks_lag_seconds ([\d.]+)$/m.exec(text)?.[1]);
+    expect(lag).toBeGreaterThanOrEqual(90);
+    expect(lag).toBeLessThan(120);
   });
 
   it('the Grafana dashboard asks only for metrics Hostgate or the Temporal SDK exports', () => {
