@@ -8,11 +8,10 @@ import client from 'prom-client';
 /** right: DNS as expected; not_yet: DNS answered, not (yet) pointing here; error: nothing learned (the check failed, or DNS did not answer in time); gone: the domain was deleted meanwhile. */
 export type DnsCheckerOutcome = 'right' | 'not_yet' | 'error' | 'gone';
 
-export const dnsCheckerChecks = new client.Counter({
-  name: 'hostgate_dns_checker_checks_total',
-  help: 'Periodic DNS checks made by the DNS checker, by outcome (right: DNS points here; not_yet: DNS answered but does not point here yet; error: nothing learned — the check failed or DNS did not answer within the budget; gone: the domain was deleted meanwhile).',
-  labelNames: ['outcome'] as const,
-});
+const byOutcome = (name: string, help: string) => new client.Counter({ name, help, labelNames: ['outcome'] as const });
+
+export const dnsCheckerChecks = byOutcome('hostgate_dns_checker_checks_total',
+  'Periodic DNS checks made by the DNS checker, by outcome (right: DNS points here; not_yet: DNS answered but does not point here yet; error: nothing learned — the check failed or DNS did not answer within the budget; gone: the domain was deleted meanwhile).');
 
 export const dnsCheckerCheckSeconds = new client.Histogram({
   name: 'hostgate_dns_checker_check_duration_seconds',
@@ -31,11 +30,8 @@ export const dnsCheckerMoves = new client.Counter({
   help: 'Domains the DNS checker moved from pending_dns to pending_certificate (its own check made the move; the verify was queued in the same statement).',
 });
 
-export const dnsCheckerSignals = new client.Counter({
-  name: 'hostgate_dns_checker_signals_total',
-  help: "The DNS checker's verify after a move, by outcome (sent: delivered to Temporal at once; failed: Temporal did not take it, the outbox sweep retries; left_to_outbox: another dispatcher had the row, or a verify was already waiting there).",
-  labelNames: ['outcome'] as const,
-});
+export const dnsCheckerSignals = byOutcome('hostgate_dns_checker_signals_total',
+  "The DNS checker's verify after a move, by outcome (sent: delivered to Temporal at once; failed: Temporal did not take it, the outbox sweep retries; left_to_outbox: another dispatcher had the row, or a verify was already waiting there).");
 
 export const dnsCheckerInFlight = new client.Gauge({
   name: 'hostgate_dns_checker_checks_in_flight',
