@@ -132,8 +132,9 @@ export function domainsRepository(db: Db) {
    * The named transition (model/domain-status.ts) as ONE statement: lock the row, check it may
    * move (already at the target → `already`; another sequence number than the caller saw →
    * `stale`; not from a status the transition starts from → `not_allowed`), update it, append the
-   * history row, the transition's event and the signal asked for. One round trip instead of six (BEGIN, lock, update,
-   * history, event, COMMIT) — transitions are what a burst of verifies spends its database time on.
+   * history row and the transition's event, and queue the signal asked for (`queued`). One round
+   * trip instead of six (BEGIN, lock, update, history, event, COMMIT) — transitions are what a
+   * burst of verifies spends its database time on.
    */
   async function transitionIn(conn: Pick<DatabaseTransactionConnection, 'maybeOne'>, domainId: string, name: DomainTransitionName, reason: string | null, organizationId?: string, expectedSeq?: number, verification?: Record<string, unknown>, signal?: DomainSignalPayload): Promise<TransitionResult> {
     const patch = verification ? sql.jsonb(verification as never) : null;
