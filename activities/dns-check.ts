@@ -266,7 +266,7 @@ export function createDnsCheckActivities({ db, config, resolverFactory }: DnsChe
      * the domain is deleted. `moved`: this check made the move (false when DNS is right but
      * someone moved the row first — the workflow's own verify check, in a burst — so the checker
      * does not wake a workflow that already went on). The move queues the workflow's `verify` in
-     * the outbox in its own statement (`outboxId`; null when a verify was already waiting there):
+     * the outbox in its own statement (`outboxId`: that row, or the verify already waiting there):
      * a checker that dies after the commit loses nothing, the outbox dispatcher delivers it.
      */
     async checkScheduled(domain: { domainId: string; hostname: string; isApex: boolean; seq: number }): Promise<(DnsCheckResult & { state: DomainState; moved: boolean; outboxId?: number | null }) | 'gone'> {

@@ -31,7 +31,7 @@ export const dnsCheckerMoves = new client.Counter({
 });
 
 export const dnsCheckerSignals = byOutcome('hostgate_dns_checker_signals_total',
-  "The DNS checker's verify after a move, by outcome (sent: delivered to Temporal at once; failed: Temporal did not take it, the outbox sweep retries; left_to_outbox: another dispatcher had the row, or a verify was already waiting there).");
+  "The DNS checker's verify after a move, by outcome (sent: delivered to Temporal at once; failed: Temporal did not take it, the outbox sweep retries; left_to_outbox: another dispatcher had the row, or it waits behind the workflow's start).");
 
 export const dnsCheckerInFlight = new client.Gauge({
   name: 'hostgate_dns_checker_checks_in_flight',

@@ -164,6 +164,25 @@ describe('DNS checker', () => {
     expect(after.signals.sent - before.signals.sent).toBe(0);
   });
 
+  it('DNS right with the API\'s verify already waiting in the outbox: the move queues no second one and the checker sends the waiting one', async () => {
+    const org = await organizationsRepository(t.database.db).create({ name: 'coalesced' });
+    const dst = await destinationsRepository(t.database.db).create({ organizationId: org.id, url: 'https://app.example.com', host: 'app.example.com', port: 443 });
+    const domains = domainsRepository(t.database.db);
+    const { domain: d, outboxId: start } = await domains.create({ organizationId: org.id, destinationId: dst.id, hostname: 'shop.schedule-coalesced.test', isApex: false });
+    // The start went out (a verify waits behind a pending start); the API's verify did not yet.
+    await t.database.db.query(sql.unsafe`update workflow_outbox set dispatched_at = hg_now() where id = ${start}`);
+    expect(await domains.requestVerify(org.id, d.id)).not.toBeNull();
+    const waiting = await t.database.db.oneFirst(sql.unsafe`select id::int from workflow_outbox where workflow_id = ${`domain/${d.id}`} and kind = 'signal_domain'`) as number;
+    await parkOthers([d.id]);
+    acme.dns.set('shop.schedule-coalesced.test', [{ type: 'CNAME', value: EDGE }]);
+    const handed: number[] = [];
+    const c = checker({ dispatchSignals: async (ids) => { handed.push(...ids); return { dispatched: ids.length, failed: 0 }; } });
+    expect(await c.runOnce()).toBe(1);
+    expect((await domains.getById(d.id))!.status).toBe('pending_certificate');
+    expect(await t.database.db.anyFirst(sql.unsafe`select id::int from workflow_outbox where workflow_id = ${`domain/${d.id}`} and kind = 'signal_domain'`)).toEqual([waiting]);
+    expect(handed).toEqual([waiting]);
+  });
+
   it('DNS right: the checker wakes the workflow only when its own check made the move, not after the workflow\'s verify moved the row first', async () => {
     const raced = await create('shop.schedule-raced.test');
     const own = await create('shop.schedule-own.test');

@@ -36,8 +36,8 @@ export interface DnsCheckerDeps {
   databaseUrl?: string | undefined;
   /**
    * Looks the domain up, stores what it found, moves it when right and queues the workflow's
-   * verify with the move (activities/dns-check.ts `checkScheduled`; `outboxId` the queued row,
-   * null when a verify already waited in the outbox).
+   * verify with the move (activities/dns-check.ts `checkScheduled`; `outboxId` the row that
+   * carries it: the one queued, or a verify already waiting in the outbox).
    */
   check(domain: { domainId: string; hostname: string; isApex: boolean; seq: number }): Promise<CheckOutcome | 'gone'>;
   /**

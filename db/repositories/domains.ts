@@ -107,7 +107,7 @@ export type UpdateResult =
 export interface DomainFilters { status?: DomainStatus | undefined; hostname?: string | undefined; externalCustomerId?: string | undefined; metadata?: { key: string; value: string } | undefined }
 
 export type TransitionResult =
-  /** `outboxId`: the row of `options.signal` queued with the move (null when none was asked for, or a wake-up signal already waited). */
+  /** `outboxId`: the row that carries `options.signal` — queued with the move, or the same wake-up signal already waiting (null when none was asked for). */
   | { changed: true; domain: DomainRow; from: DomainStatus; outboxId: number | null }
   | { changed: false; domain: DomainRow | null; reason: 'not_found' | 'not_allowed' | 'already' | 'stale' };
 
@@ -136,6 +136,16 @@ export function domainsRepository(db: Db) {
    * trip instead of six (BEGIN, lock, update, history, event, COMMIT) — transitions are what a
    * burst of verifies spends its database time on.
    */
+  /**
+   * The pending row that carries a coalesced wake-up signal (`domainSignalInsert` queued none
+   * because the same signal was already waiting): its id is what the caller dispatches.
+   */
+  const waiting = (signal: DomainSignalPayload) => sql.fragment`(
+    select o.id from workflow_outbox o, upd
+    where o.workflow_id = ${DOMAIN_WORKFLOW_PREFIX}::text || upd.id and o.kind = 'signal_domain' and o.dispatched_at is null
+      and o.payload->>'signal' = ${signal.signal}
+    order by o.id limit 1)`;
+
   async function transitionIn(conn: Pick<DatabaseTransactionConnection, 'maybeOne'>, domainId: string, name: DomainTransitionName, reason: string | null, organizationId?: string, expectedSeq?: number, verification?: Record<string, unknown>, signal?: DomainSignalPayload): Promise<TransitionResult> {
     const patch = verification ? sql.jsonb(verification as never) : null;
     const orgFilter = organizationId ? sql.fragment`and organization_id = ${organizationId}` : sql.fragment``;
@@ -162,7 +172,7 @@ export function domainsRepository(db: Db) {
       ), queued as (
         ${signal ? sql.fragment`${domainSignalInsert(sql.fragment`select ${DOMAIN_WORKFLOW_PREFIX}::text || upd.id as w from upd`, signal)} returning id` : sql.fragment`select null::int8 as id where false`}
       )
-      select (upd.id is not null) as changed, cur.status as previous_status, (select id from queued limit 1) as outbox_id,
+      select (upd.id is not null) as changed, cur.status as previous_status, coalesce((select id from queued limit 1), ${signal ? waiting(signal) : sql.fragment`null::int8`}) as outbox_id,
         ${sql.join(columnNames.map((c) => sql.fragment`case when upd.id is null then cur.${sql.identifier([c])} else upd.${sql.identifier([c])} end as ${sql.identifier([c])}`), sql.fragment`, `)}
       from cur left join upd on true`);
     if (!result) return { changed: false, domain: null, reason: 'not_found' };
