@@ -190,7 +190,7 @@ async function createWebhookWorker(options: HostgateWorkerOptions, activities: A
     namespace: options.namespace,
     taskQueue: webhookTaskQueue(options.taskQueue),
     workflowBundle,
-    // The same instances as the main worker's: one sender, one lookup limit per process.
+    // The main worker's own instance of the activity (one set of activities per process).
     activities: { attemptWebhookDelivery: activities.attemptWebhookDelivery },
     shutdownGraceTime: '20 seconds',
     maxConcurrentWorkflowTaskExecutions: slots.workflowTaskSlots,
