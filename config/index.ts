@@ -60,6 +60,8 @@ export interface Config {
     workflowTaskSlots: number; activitySlots: number; localActivitySlots: number;
     /** Slots of the DNS task queue's worker (worker/create-worker.ts). */
     dnsActivitySlots: number;
+    /** Slots of the webhook task queue's worker (worker/create-worker.ts): delivery workflows only. */
+    webhooks: { workflowTaskSlots: number; localActivitySlots: number; activitySlots: number };
     maxCachedWorkflows: number | undefined; bundlePath: string | undefined;
     /** The worker process's memory budget (MiB): the workflow cache is sized from it. */
     memoryMb: number;
@@ -280,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
     worker: {
       workflowTaskSlots: raw.HOSTGATE_WORKER_WORKFLOW_TASK_SLOTS, activitySlots: raw.HOSTGATE_WORKER_ACTIVITY_SLOTS, localActivitySlots: raw.HOSTGATE_WORKER_LOCAL_ACTIVITY_SLOTS,
       dnsActivitySlots: raw.HOSTGATE_WORKER_DNS_ACTIVITY_SLOTS,
+      webhooks: { workflowTaskSlots: raw.HOSTGATE_WORKER_WEBHOOK_WORKFLOW_TASK_SLOTS, localActivitySlots: raw.HOSTGATE_WORKER_WEBHOOK_LOCAL_ACTIVITY_SLOTS, activitySlots: raw.HOSTGATE_WORKER_WEBHOOK_ACTIVITY_SLOTS },
       maxCachedWorkflows: raw.HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS, bundlePath: raw.HOSTGATE_WORKFLOW_BUNDLE,
       memoryMb: raw.HOSTGATE_WORKER_MEMORY_MB, dnsCheckerConcurrency: raw.HOSTGATE_DNS_CHECKER_CONCURRENCY,
     },

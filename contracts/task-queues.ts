@@ -16,3 +16,15 @@ export function taskQueue(override?: string): string {
 export function dnsTaskQueue(mainTaskQueue: string): string {
   return `${mainTaskQueue}-dns`;
 }
+
+/**
+ * The task queue of new webhook delivery workflows (issue 26): served by a Worker of their own in
+ * the worker process (worker/create-worker.ts) with their own workflow-task and local-activity
+ * slots, since a delivery's first attempt runs inside its workflow task and holds that slot for as
+ * long as the receiver takes (up to the 15 s HTTP deadline): a burst to slow receivers then queues
+ * deliveries, not domain workflows. Deliveries started before it run on the main queue, whose
+ * worker still serves them.
+ */
+export function webhookTaskQueue(mainTaskQueue: string): string {
+  return `${mainTaskQueue}-webhooks`;
+}

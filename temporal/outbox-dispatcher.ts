@@ -11,6 +11,7 @@ import { signalDomainWorkflow, startDomainWorkflow } from './clients/domain.ts';
 import { domainIdOfWorkflow, domainWorkflowId } from '../contracts/domain-workflow.ts';
 import { retryDeliveryWorkflow, startDeliveryWorkflow } from './clients/webhook-delivery.ts';
 import { signalBillingWorkflow } from './clients/billing.ts';
+import { webhookTaskQueue } from '../contracts/task-queues.ts';
 import { rejectAfter } from '../process/deadline.ts';
 
 /**
@@ -68,10 +69,15 @@ export function createOutboxDispatcher(deps: {
   db: Db;
   /** A client, or how to get one (connected on first use, e.g. over a NativeConnection). */
   client: Client | (() => Promise<Client>);
+  /** The main task queue; deliveries go to its webhook task queue (contracts/task-queues.ts). */
   taskQueue: string;
   logger: Logger;
 }): OutboxDispatcher {
   const clientOf = typeof deps.client === 'function' ? deps.client : () => Promise.resolve(deps.client as Client);
+  // New delivery runs (a start, or a retry of a finished delivery) go to the webhook task queue. A
+  // retry of a running delivery is a signal by workflow id: it reaches the run on whichever queue
+  // it started (the main queue, for runs of an earlier build).
+  const deliveryQueue = webhookTaskQueue(deps.taskQueue);
   const outbox = workflowOutboxRepository(deps.db);
   const domains = domainsRepository(deps.db);
   let timer: NodeJS.Timeout | null = null;
@@ -86,8 +92,8 @@ export function createOutboxDispatcher(deps: {
       switch (r.kind) {
         case 'start_domain': await startDomainWorkflow(client, deps.taskQueue, r.payload); break;
         case 'signal_domain': await signalDomainWorkflow(client, domainIdOfWorkflow(r.workflow_id), r.payload.signal, r.payload.reason); break;
-        case 'start_delivery': await startDeliveryWorkflow(client, deps.taskQueue, r.payload); break;
-        case 'retry_delivery': await retryDeliveryWorkflow(client, deps.taskQueue, r.payload); break;
+        case 'start_delivery': await startDeliveryWorkflow(client, deliveryQueue, r.payload); break;
+        case 'retry_delivery': await retryDeliveryWorkflow(client, deliveryQueue, r.payload); break;
         // Billing: a provider event for `billing/<org id>`, signal-with-start.
         case 'signal_billing': await signalBillingWorkflow(client, deps.taskQueue, { organizationId: r.payload.organizationId, ...(r.payload.searchAttributes === false ? { searchAttributes: false } : {}) }, r.payload.signal); break;
       }

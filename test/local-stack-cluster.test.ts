@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { loadConfig } from '../config/index.ts';
+import { webhookTaskQueue } from '../contracts/task-queues.ts';
 import { edgeRepository } from '../db/repositories/edge.ts';
 import { planTopology } from '../local-stack/topology.ts';
 import { randomToken } from '../security/tokens.ts';
@@ -116,15 +117,17 @@ describe('npm start with several of each', () => {
 
         // Both APIs answer, on consecutive ports.
         for (const port of [apiPort, apiPort + 1]) expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
-        // Both workers poll the one task queue.
+        // Both workers poll the one task queue, and both its webhook task queue (issue 26).
         const connection = await Connection.connect({ address: process.env.HG_TEST_TEMPORAL_ADDRESS! });
         try {
-          const pollers = await waitFor('two pollers on the task queue', async () => {
-            const d = await connection.workflowService.describeTaskQueue({ namespace: 'default', taskQueue: { name: taskQueue }, taskQueueType: 1 });
-            const ids = new Set((d.pollers ?? []).map((p) => p.identity));
-            return ids.size >= 2 ? ids : null;
-          }, 30_000, 300);
-          expect(pollers.size).toBe(2);
+          for (const queue of [taskQueue, webhookTaskQueue(taskQueue)]) {
+            const pollers = await waitFor(`two pollers on ${queue}`, async () => {
+              const d = await connection.workflowService.describeTaskQueue({ namespace: 'default', taskQueue: { name: queue }, taskQueueType: 1 });
+              const ids = new Set((d.pollers ?? []).map((p) => p.identity));
+              return ids.size >= 2 ? ids : null;
+            }, 30_000, 300);
+            expect(pollers.size).toBe(2);
+          }
         } finally {
           await connection.close();
         }

@@ -18,6 +18,7 @@ import { randomToken } from '../security/tokens.ts';
 import { canStartEagerly, startDeliveryWorkflow } from '../temporal/clients/webhook-delivery.ts';
 import { createHostgateWorker } from '../worker/create-worker.ts';
 import type { WebhookDeliveryInput } from '../contracts/webhook-delivery-workflow.ts';
+import { webhookTaskQueue } from '../contracts/task-queues.ts';
 import { testConfig } from './support/app.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
 import { createTestTemporal, type TestTemporal } from './support/temporal.ts';
@@ -57,8 +58,10 @@ describe('delivery workflows: eager start', () => {
   }
   const historyOf = async (client: Client, input: WebhookDeliveryInput) => (await client.workflow.getHandle(`webhook-delivery/${input.deliveryId}`).fetchHistory()).events ?? [];
 
-  it('from a client on the worker\'s NativeConnection: started eagerly, one workflow task, the first attempt local', async () => {
+  it('from a client on the worker\'s NativeConnection: started eagerly on the webhook task queue, one workflow task, the first attempt local', async () => {
     const taskQueue = `eager-${randomToken(8)}`;
+    // Where the dispatcher starts deliveries: its worker polls it on the same connection.
+    const deliveryQueue = webhookTaskQueue(taskQueue);
     const connection = await NativeConnection.connect({ address: temporal.address });
     try {
       const client = new Client({ connection, namespace: 'default' });
@@ -67,12 +70,13 @@ describe('delivery workflows: eager start', () => {
       const input = await delivery('/eager');
       await worker.runUntil(async () => {
         // A started worker has free workflow-task slots: the server hands the first task back.
-        expect(await startDeliveryWorkflow(client, taskQueue, input)).toBe('started_eagerly');
+        expect(await startDeliveryWorkflow(client, deliveryQueue, input)).toBe('started_eagerly');
         await receiver.waitForRequests('/eager', 1, 15_000);
         expect(await client.workflow.getHandle(`webhook-delivery/${input.deliveryId}`).result()).toEqual({ status: 'succeeded', attempts: 1 });
         // A repeated start (outbox re-dispatch) is still a no-op.
-        expect(await startDeliveryWorkflow(client, taskQueue, input)).toBe('already_started');
+        expect(await startDeliveryWorkflow(client, deliveryQueue, input)).toBe('already_started');
       });
+      expect((await client.workflow.getHandle(`webhook-delivery/${input.deliveryId}`).describe()).taskQueue).toBe(deliveryQueue);
       const events = await historyOf(client, input);
       expect(events.filter((e) => e.workflowTaskCompletedEventAttributes)).toHaveLength(1);
       expect(events.filter((e) => e.activityTaskScheduledEventAttributes)).toEqual([]);
@@ -85,16 +89,17 @@ describe('delivery workflows: eager start', () => {
 
   it('falls back to an ordinary start where no worker polls the queue, or over a plain gRPC client (the API\'s)', async () => {
     const taskQueue = `eager-fallback-${randomToken(8)}`;
+    const deliveryQueue = webhookTaskQueue(taskQueue);
     const connection = await NativeConnection.connect({ address: temporal.address });
     try {
       const native = new Client({ connection, namespace: 'default' });
       const noWorker = await delivery('/no-worker');
       // Nobody on this connection polls the queue: the core does not ask, and nothing throws.
-      expect(await startDeliveryWorkflow(native, taskQueue, noWorker)).toBe('started');
+      expect(await startDeliveryWorkflow(native, deliveryQueue, noWorker)).toBe('started');
       // The API's client (grpc-js): it cannot ask for eager start at all (the SDK would throw).
       expect(canStartEagerly(temporal.client)).toBe(false);
       const viaApi = await delivery('/via-api');
-      expect(await startDeliveryWorkflow(temporal.client, taskQueue, viaApi)).toBe('started');
+      expect(await startDeliveryWorkflow(temporal.client, deliveryQueue, viaApi)).toBe('started');
       await new Promise((r) => setTimeout(r, 300));
       expect(receiver.received('/no-worker')).toHaveLength(0);
 

@@ -3,70 +3,40 @@
 // the workflow adopts the outcome from the row and owns what follows, and a claim left by a
 // process that died lapses so the workflow takes the attempt over.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createWebhookAttempts } from '../activities/webhooks.ts';
 import { sql } from '../db/pool.ts';
-import { domainsRepository } from '../db/repositories/domains.ts';
 import { webhookDeliveriesRepository } from '../db/repositories/webhook-deliveries.ts';
 import { createLogger } from '../logging/logger.ts';
-import { createWebhookFanOut, type WebhookFanOut } from '../temporal/webhook-fan-out.ts';
-import { createFirstAttempts, type FirstAttempts } from '../worker/webhook-first-attempts.ts';
+import { createFirstAttempts } from '../worker/webhook-first-attempts.ts';
 import { deliveryStateQuery } from '../workflows/webhook-delivery/signals.ts';
-import { createOrgWithKey, createTestApp, type TestApp } from './support/app.ts';
-import { client } from './support/http.ts';
-import { startTestWorker, type RunningWorker } from './support/temporal.ts';
+import type { TestApp } from './support/app.ts';
 import { waitFor } from './support/wait.ts';
-import { startReceiver, type Receiver } from './support/webhook-receiver.ts';
+import type { Receiver } from './support/webhook-receiver.ts';
+import { startWebhookStack, type Vendor, type WebhookPipeline, type WebhookStack } from './support/webhook-pipeline.ts';
 
 const TIMEOUT_MS = 2_000;
 
 describe('the direct first attempt of a webhook delivery', () => {
+  let stack: WebhookStack;
   let t: TestApp;
-  let worker: RunningWorker;
-  let fanOut: WebhookFanOut;
-  let firstAttempts: FirstAttempts;
+  let pipeline: WebhookPipeline;
   let receiver: Receiver;
   /** The direct path's own switch for a test: off, the fan-out only starts workflows. */
   let direct = true;
-  let n = 0;
 
   beforeAll(async () => {
-    t = await createTestApp({ config: { HOSTGATE_ALLOW_PRIVATE_TARGETS: 'true', HOSTGATE_WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) } });
-    worker = await startTestWorker(t.temporal, t.database.db, t.config);
-    const logger = createLogger('silent', 'test-first-attempts');
-    const attempts = createWebhookAttempts({ db: t.database.db, logger, secretBox: t.app.secretBox, allowPrivateTargets: true, timeoutMs: TIMEOUT_MS });
-    firstAttempts = createFirstAttempts({ attempt: attempts.directFirstAttempt, logger, concurrency: 8 });
-    fanOut = createWebhookFanOut({
-      db: t.database.db, dispatcher: t.dispatcher, logger, databaseUrl: t.database.url,
-      onDeliveries: (ids) => { if (direct) firstAttempts.add(ids); },
-    });
-    await fanOut.start();
-    receiver = await startReceiver();
+    stack = await startWebhookStack({ label: 'first', timeoutMs: TIMEOUT_MS, concurrency: 8, direct: () => direct });
+    ({ t, pipeline, receiver } = stack);
   });
   afterAll(async () => {
-    await fanOut?.stop();
-    await firstAttempts?.stop();
-    await worker?.stop();
-    await receiver?.close();
-    await t?.close();
+    await stack?.close();
   });
 
-  async function org() {
-    const o = await createOrgWithKey(t, undefined, `first ${++n}`);
-    const api = client(t.app, o.auth);
-    const destination = (await api.post('/v1/destinations', { url: `https://app${++n}.vendor.example` })).json().data.id as string;
-    return { ...o, api, destination };
-  }
-  async function endpoint(api: ReturnType<typeof client>, path: string) {
-    const res = await api.post('/v1/webhook-endpoints', { url: receiver.url(path), events: ['hostname.created'] });
-    expect(res.statusCode).toBe(201);
-    return res.json().data as { id: string };
-  }
-  const createDomain = (o: Awaited<ReturnType<typeof org>>) =>
-    domainsRepository(t.database.db).create({ organizationId: o.org.id, destinationId: o.destination, hostname: `shop${++n}.first.example`, isApex: false, externalCustomerId: null });
-  const deliveriesTo = (endpointId: string) => t.database.db.any(sql.unsafe`
-    select id, status, attempt_count, attempting_since is not null as attempting, next_attempt_at from webhook_deliveries where endpoint_id = ${endpointId} order by created_at`) as Promise<readonly { id: string; status: string; attempt_count: number; attempting: boolean; next_attempt_at: string | null }[]>;
+  const org = () => stack.vendor();
+  const endpoint = (api: Vendor['api'], path: string) => stack.endpoint(api, path);
+  const createDomain = (o: Vendor) => stack.createDomainRow(o);
+  const deliveriesTo = (endpointId: string) => stack.deliveriesTo(endpointId);
   const attemptRows = (deliveryId: string) => t.database.db.anyFirst(sql.unsafe`select attempt_number from webhook_attempts where delivery_id = ${deliveryId} order by attempt_number`);
-  const handle = (deliveryId: string) => t.temporal.client.workflow.getHandle(`webhook-delivery/${deliveryId}`);
+  const handle = (deliveryId: string) => stack.handle(deliveryId);
 
   it('a burst: every delivery arrives exactly once, and each workflow finishes succeeded with the direct attempt adopted', async () => {
     const o = await org();
@@ -123,7 +93,7 @@ describe('the direct first attempt of a webhook delivery', () => {
       const deliveries = webhookDeliveriesRepository(t.database.db);
       // Hold the fan-out's workflow starts back: claim both deliveries' attempt 1 first, as a
       // direct attempt would, then let the workflows start.
-      await fanOut.stop();
+      await pipeline.fanOut.stop();
       await createDomain(o);
       await createDomain(o);
       const step = await deliveries.fanOut(10);
@@ -151,7 +121,7 @@ describe('the direct first attempt of a webhook delivery', () => {
       expect(receiver.received('/claimed')).toHaveLength(1);
     } finally {
       direct = true;
-      await fanOut.start();
+      await pipeline.fanOut.start();
     }
   });
 

@@ -1,14 +1,14 @@
 import { Client } from '@temporalio/client';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
 import { createDnsCheckActivities } from '../activities/dns-check.ts';
 import { createOutboxDispatcher } from '../temporal/outbox-dispatcher.ts';
 import { createDnsChecker, type DnsChecker } from './dns-checker.ts';
-import { dnsTaskQueue } from '../contracts/task-queues.ts';
+import { dnsTaskQueue, webhookTaskQueue } from '../contracts/task-queues.ts';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/pool.ts';
 import type { Logger } from '../logging/logger.ts';
-import { readBundle, workflowsPath } from './workflow-bundle.ts';
+import { bundleFromSource, readBundle } from './workflow-bundle.ts';
 
 export interface HostgateWorkerOptions {
   connection: NativeConnection;
@@ -38,32 +38,48 @@ export const WORKER_BASE_MB = 450;
 export const CACHED_WORKFLOW_MB = 0.3;
 
 /**
+ * Delivery workflows the webhook task queue's worker keeps in memory between tasks: a delivery
+ * that succeeds at once is one workflow task and leaves the cache when it completes, so this only
+ * holds those waiting between attempts (hours apart: a replay of a few dozen events each time is
+ * cheap). At least its workflow-task slots (the SDK caps the slots at the cache).
+ */
+export function webhookCachedWorkflows(webhookWorkflowTaskSlots: number): number {
+  return Math.max(100, webhookWorkflowTaskSlots);
+}
+
+/**
  * Workflows kept in memory between tasks, from the process's memory budget
  * (HOSTGATE_WORKER_MEMORY_MB) and the measured size of one cached domain workflow: memory stays
  * under the budget however many workflows are open, and a workflow not kept only costs a replay
  * of its (short) run when it next has a task — which, since the DNS checker, is when its DNS is
- * right or someone acts on it, not every backoff step. Never below 100 (the SDK needs a few to
- * run at all; 100 × 0.3 MiB is noise). 1,024 MiB (the default) → 1,913 workflows.
+ * right or someone acts on it, not every backoff step. The webhook worker's cache
+ * (`webhookCached`, counted at a domain workflow's size: a delivery's run is shorter) comes off
+ * the same budget. Never below 100 (the SDK needs a few to run at all; 100 × 0.3 MiB is noise).
+ * 1,024 MiB (the default) → 1,813 domain workflows beside 100 deliveries.
  */
-export function cachedWorkflowsFor(memoryMb: number): number {
-  return Math.max(100, Math.floor((memoryMb - WORKER_BASE_MB) / CACHED_WORKFLOW_MB));
+export function cachedWorkflowsFor(memoryMb: number, webhookCached = webhookCachedWorkflows(0)): number {
+  return Math.max(100, Math.floor((memoryMb - WORKER_BASE_MB) / CACHED_WORKFLOW_MB) - webhookCached);
 }
 
 /**
- * The two Temporal workers of one worker process and its DNS checker, run and stopped together:
+ * The three Temporal workers of one worker process and its DNS checker, run and stopped together:
  * `main` hosts every workflow and activity of the task queue; `dns` serves only the periodic DNS
  * checks on the DNS task queue (contracts/task-queues.ts `dnsTaskQueue`) that workflows recorded
  * before the checker still make, with slots of its own, so slow DNS holds those and nothing else
- * (issue 14); `checker` makes the periodic checks of pending domains from the schedule in
- * Postgres (worker/dns-checker.ts, issue 26).
+ * (issue 14); `webhooks` serves the delivery workflows on the webhook task queue
+ * (`webhookTaskQueue`) with slots of their own, so receivers that take up to the HTTP deadline
+ * hold those and nothing else (issue 26); `checker` makes the periodic checks of pending domains
+ * from the schedule in Postgres (worker/dns-checker.ts, issue 26). Every worker process polls all
+ * three queues, so any number of them can run side by side.
  */
 export interface HostgateWorker {
   main: Worker;
   dns: Worker;
+  webhooks: Worker;
   checker: DnsChecker;
-  /** Runs both until both stop; a worker that stops by itself (fatal error) stops the other. */
+  /** Runs all until all stop; a worker that stops by itself (fatal error) stops the others. */
   run(): Promise<void>;
-  /** Runs both until `until` settles, then shuts both down (tests). */
+  /** Runs all until `until` settles, then shuts them down (tests). */
   runUntil<R>(until: Promise<R> | (() => Promise<R>)): Promise<R>;
   shutdown(): void;
   /** The main worker's state. */
@@ -72,7 +88,11 @@ export interface HostgateWorker {
 
 export async function createHostgateWorker(options: HostgateWorkerOptions): Promise<HostgateWorker> {
   const activities = createActivities({ db: options.db, logger: options.logger, config: options.config });
-  const main = await createMainWorker(options, activities);
+  // One bundle for both workers that run workflows (the main and the webhook task queue's).
+  const workflowBundle = options.bundlePath ? readBundle(options.bundlePath) : await bundleFromSource(options.workflowsPath);
+  const webhookCached = webhookCachedWorkflows(options.config.worker.webhooks.workflowTaskSlots);
+  const main = await createMainWorker(options, activities, workflowBundle, webhookCached);
+  const webhooks = await createWebhookWorker(options, activities, workflowBundle, webhookCached);
   const client = new Client({ connection: options.connection, namespace: options.namespace });
   const signals = createOutboxDispatcher({ db: options.db, client, taskQueue: options.taskQueue, logger: options.logger });
   const checker = createDnsChecker({
@@ -96,14 +116,15 @@ export async function createHostgateWorker(options: HostgateWorkerOptions): Prom
     shutdownGraceTime: '20 seconds',
   });
   const shutdown = () => {
-    for (const w of [main, dns]) if (w.getState() === 'RUNNING') w.shutdown();
+    for (const w of [main, dns, webhooks]) if (w.getState() === 'RUNNING') w.shutdown();
   };
   return {
     main,
     dns,
+    webhooks,
     checker,
     async run() {
-      const runs = [main.run(), dns.run()];
+      const runs = [main.run(), dns.run(), webhooks.run()];
       checker.start();
       try {
         // Whichever stops first (shutdown or a fatal error) takes the other along.
@@ -114,14 +135,15 @@ export async function createHostgateWorker(options: HostgateWorkerOptions): Prom
       }
     },
     async runUntil<R>(until: Promise<R> | (() => Promise<R>)) {
-      const dnsRun = dns.run();
+      const others = [dns, webhooks];
+      const runs = others.map((w) => w.run());
       checker.start();
       try {
         return await main.runUntil(until);
       } finally {
         await checker.stop();
-        if (dns.getState() === 'RUNNING') dns.shutdown();
-        await dnsRun;
+        for (const w of others) if (w.getState() === 'RUNNING') w.shutdown();
+        await Promise.all(runs);
       }
     },
     shutdown,
@@ -129,15 +151,19 @@ export async function createHostgateWorker(options: HostgateWorkerOptions): Prom
   };
 }
 
-async function createMainWorker(options: HostgateWorkerOptions, activities: ReturnType<typeof createActivities>): Promise<Worker> {
-  const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = options.bundlePath
-    ? { workflowBundle: readBundle(options.bundlePath) }
-    : { workflowsPath: options.workflowsPath ?? workflowsPath };
+type Activities = ReturnType<typeof createActivities>;
+
+async function createMainWorker(options: HostgateWorkerOptions, activities: Activities, workflowBundle: { code: string }, webhookCached: number): Promise<Worker> {
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    ...workflowSource,
+    // Every workflow type, the delivery workflow included although new deliveries start on the
+    // webhook task queue: runs started on this queue by an earlier build (or by an API or worker
+    // not yet upgraded, during a rolling deploy) have their later tasks — timers between attempts,
+    // retry signals, continue-as-new — here for up to ≈ 27.5 h of attempts, and only this worker
+    // polls it.
+    workflowBundle,
     activities,
     // Matches the orchestrator's stop grace (docker-compose stop_grace_period 30s).
     shutdownGraceTime: '20 seconds',
@@ -147,6 +173,31 @@ async function createMainWorker(options: HostgateWorkerOptions, activities: Retu
     maxConcurrentWorkflowTaskExecutions: options.config.worker.workflowTaskSlots,
     maxConcurrentLocalActivityExecutions: options.config.worker.localActivitySlots,
     maxConcurrentActivityTaskExecutions: options.config.worker.activitySlots,
-    maxCachedWorkflows: options.config.worker.maxCachedWorkflows ?? cachedWorkflowsFor(options.config.worker.memoryMb),
+    maxCachedWorkflows: options.config.worker.maxCachedWorkflows ?? cachedWorkflowsFor(options.config.worker.memoryMb, webhookCached),
+  });
+}
+
+/**
+ * The webhook task queue's worker: delivery workflows and their attempts only. A delivery's first
+ * attempt is a local activity inside its workflow task (workflows/webhook-delivery/workflows.ts),
+ * so it holds a workflow-task slot and a local-activity slot until the receiver answers or the
+ * HTTP deadline passes; here those are this worker's slots, not the ones domain workflows need.
+ * The dispatcher's eager starts (temporal/clients/webhook-delivery.ts) take this worker's slots
+ * too: it polls the queue they name, on the same connection.
+ */
+async function createWebhookWorker(options: HostgateWorkerOptions, activities: Activities, workflowBundle: { code: string }, webhookCached: number): Promise<Worker> {
+  const slots = options.config.worker.webhooks;
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: webhookTaskQueue(options.taskQueue),
+    workflowBundle,
+    // The main worker's own instance of the activity (one set of activities per process).
+    activities: { attemptWebhookDelivery: activities.attemptWebhookDelivery },
+    shutdownGraceTime: '20 seconds',
+    maxConcurrentWorkflowTaskExecutions: slots.workflowTaskSlots,
+    maxConcurrentLocalActivityExecutions: slots.localActivitySlots,
+    maxConcurrentActivityTaskExecutions: slots.activitySlots,
+    maxCachedWorkflows: webhookCached,
   });
 }

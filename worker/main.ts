@@ -1,5 +1,6 @@
 // Worker process: hosts every workflow and activity (and, on the DNS task queue, the periodic DNS
-// checks of workflows recorded before the DNS checker), runs the DNS checker of pending domains
+// checks of workflows recorded before the DNS checker; on the webhook task queue, with slots of
+// their own, the webhook delivery workflows), runs the DNS checker of pending domains
 // (worker/dns-checker.ts, LISTEN on this database), sweeps the workflow outbox, fans hostname events out to webhook deliveries, keeps the
 // retention Schedules up to date and serves its metrics. On SIGINT/SIGTERM the worker drains
 // (Temporal finishes or hands back its in-flight tasks), then the loops stop and the connections
@@ -19,7 +20,7 @@ import { ensureRetentionSchedules } from '../temporal/clients/retention-schedule
 import { boot } from '../process/boot.ts';
 import { createOutboxDispatcher } from '../temporal/outbox-dispatcher.ts';
 import { createWebhookFanOut } from '../temporal/webhook-fan-out.ts';
-import { taskQueue } from '../contracts/task-queues.ts';
+import { taskQueue, webhookTaskQueue } from '../contracts/task-queues.ts';
 import { connectTemporal, ensureSearchAttributes } from '../temporal/connection.ts';
 import { createWebhookAttempts } from '../activities/webhooks.ts';
 import { SecretBox } from '../security/secret-box.ts';
@@ -80,7 +81,7 @@ registerEdgeTrafficGauges(async () => {
 });
 const metrics = await startMetricsServer({ host: config.metrics.host, port: config.metrics.workerPort, logger });
 
-logger.info({ taskQueue: queue, namespace: config.temporal.namespace }, 'worker running');
+logger.info({ taskQueue: queue, webhookTaskQueue: webhookTaskQueue(queue), namespace: config.temporal.namespace }, 'worker running');
 const running = worker.run();
 onShutdown(async () => {
   if (worker.getState() === 'RUNNING') worker.shutdown();

@@ -26,8 +26,14 @@ export function bundleIsFresh(bundlePath = defaultBundlePath): boolean {
   return existsSync(bundlePath) && statSync(bundlePath).mtimeMs >= newestSource();
 }
 
+/** The workflow code bundled from source (tests; `from`: another set of workflows, e.g. a v2). */
+export async function bundleFromSource(from = workflowsPath): Promise<{ code: string }> {
+  const { code } = await bundleWorkflowCode({ workflowsPath: from, logger: new DefaultLogger('WARN') });
+  return { code };
+}
+
 export async function buildWorkflowBundle(bundlePath = defaultBundlePath): Promise<string> {
-  const { code } = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
+  const { code } = await bundleFromSource();
   mkdirSync(path.dirname(bundlePath), { recursive: true });
   writeFileSync(bundlePath, code);
   return bundlePath;
