@@ -51,14 +51,11 @@ export interface OutboxDispatcher {
   /**
    * Dispatches exactly these rows now, without waiting to merge with other kicks: for a caller
    * that already batches and keeps several slices in flight (the webhook fan-out), where a merge
-   * would turn its slices back into one batch that waits for its slowest start.
+   * would turn its slices back into one batch that waits for its slowest start. Tells how many of
+   * the rows went out and how many failed (left for the sweep to retry); rows another dispatcher
+   * holds or already sent count as neither. Never rejects.
    */
-  dispatch(ids: readonly number[]): Promise<void>;
-  /**
-   * `dispatch`, telling how many of the rows went out and how many failed (left for the sweep to
-   * retry); rows another dispatcher holds or already sent count as neither. Never rejects.
-   */
-  dispatchCounted(ids: readonly number[]): Promise<DispatchOutcome>;
+  dispatch(ids: readonly number[]): Promise<DispatchOutcome>;
   /** Sweeps pending rows and re-queues starts for live domains without a workflow. */
   reconcile(): Promise<{ dispatched: number; requeued: number }>;
   startLoop(intervalMs: number): void;
@@ -205,10 +202,7 @@ export function createOutboxDispatcher(deps: {
       running = Promise.all([running, run]);
       await run;
     },
-    async dispatch(ids) {
-      await dispatcher.dispatchCounted(ids);
-    },
-    dispatchCounted(ids) {
+    dispatch(ids) {
       const run = sweep(ids).then(({ dispatched, failed }) => ({ dispatched, failed }), (error: unknown) => {
         deps.logger.warn({ err: String(error) }, 'outbox dispatch failed; the sweep will retry');
         return { dispatched: 0, failed: ids.length };

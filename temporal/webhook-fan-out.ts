@@ -12,7 +12,6 @@ import { createNotifiedSweep } from '../db/notified-sweep.ts';
 import type { Db } from '../db/pool.ts';
 import { webhookDeliveriesRepository } from '../db/repositories/webhook-deliveries.ts';
 import type { Logger } from '../logging/logger.ts';
-import type { OutboxDispatcher } from './outbox-dispatcher.ts';
 
 export const EVENTS_CHANNEL = 'hostgate_events';
 /** Events per fan-out transaction. */
@@ -40,7 +39,8 @@ export interface WebhookFanOut {
 
 export function createWebhookFanOut(deps: {
   db: Db;
-  dispatcher: Pick<OutboxDispatcher, 'dispatch'>;
+  /** What a dispatch tells of its rows is not used here: a failed row is the dispatcher's sweep's. */
+  dispatcher: { dispatch(ids: readonly number[]): Promise<unknown> };
   logger: Logger;
   /** For the LISTEN connection; without it the fan-out only sweeps. */
   databaseUrl?: string | undefined;
@@ -67,7 +67,7 @@ export function createWebhookFanOut(deps: {
   // last start), and rows queued here for long would be taken by the dispatcher's own sweep, all
   // at once. Unfanned events wait durably in `events` instead. A row whose kick fails is left to
   // that sweep.
-  const kicks = new Set<Promise<void>>();
+  const kicks = new Set<Promise<unknown>>();
   const queue: number[] = [];
   let roomWaiters: (() => void)[] = [];
   const pump = () => {

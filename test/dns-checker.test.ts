@@ -53,7 +53,7 @@ describe('DNS checker', () => {
     return createDnsChecker({
       db: t.database.db, logger, concurrency: 5,
       check: dns.checkScheduled,
-      dispatchSignals: (ids) => t.dispatcher.dispatchCounted(ids),
+      dispatchSignals: (ids) => t.dispatcher.dispatch(ids),
       ...overrides,
     });
   };

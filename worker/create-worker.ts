@@ -101,7 +101,7 @@ export async function createHostgateWorker(options: HostgateWorkerOptions): Prom
     databaseUrl: options.databaseUrl,
     check: activities.checkScheduled,
     // The verify its move queued, sent at once (the worker's outbox sweep is the fallback).
-    dispatchSignals: (ids) => signals.dispatchCounted(ids),
+    dispatchSignals: (ids) => signals.dispatch(ids),
     moveStep: options.config.moves.challengeZone ? (domainId) => activities.advanceMove({ domainId }) : undefined,
     // Latency-bound (three DNS round trips and a statement each): with 20 in flight a burst of
     // creates outran the checks on a loaded machine (bench:lifecycle, docs/scale.md).

@@ -41,7 +41,7 @@ export interface DnsCheckerDeps {
    */
   check(domain: { domainId: string; hostname: string; isApex: boolean; seq: number }): Promise<CheckOutcome | 'gone'>;
   /**
-   * Delivers these outbox rows now (temporal/outbox-dispatcher.ts `dispatchCounted`): the head
+   * Delivers these outbox rows now (temporal/outbox-dispatcher.ts `dispatch`): the head
    * start of a verify the outbox sweep would otherwise deliver on its next pass. Bounded by the
    * dispatcher's deadline per signal.
    */
