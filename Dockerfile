@@ -5,6 +5,8 @@
 FROM node:24-bookworm-slim AS widget
 WORKDIR /app
 COPY package.json package-lock.json ./
+# npm ci's postinstall applies our patches of dependencies (patches/, docs/scale.md).
+COPY patches patches
 RUN npm ci --no-audit --no-fund
 COPY widget widget
 COPY config config
@@ -18,6 +20,8 @@ ENV NODE_ENV=production HOSTGATE_ENV=production
 # The HTTPS edge (edge/agent-main.ts) drives Debian's HAProxy 2.6; openssl makes its default certificate.
 RUN apt-get update && apt-get install -y --no-install-recommends haproxy libjemalloc2 openssl ca-certificates && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+# npm ci's postinstall applies our patches of dependencies (patches/, docs/scale.md).
+COPY patches patches
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY . .
 # Prebuilt workflow bundle, so a worker start does not run webpack.

@@ -67,6 +67,8 @@ export interface Config {
     memoryMb: number;
     /** Checks the DNS checker (worker/dns-checker.ts) runs at once. */
     dnsCheckerConcurrency: number;
+    /** Whether workflow threads record promise stacks for the `__stack_trace` query (worker/sdk-switches.ts). */
+    workflowStackTraces: boolean;
   };
   /** `required`: a domain is active only once an edge serves its certificate; `skip`: on issuance. */
   edgeDeployment: 'required' | 'skip';
@@ -285,6 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
       webhooks: { workflowTaskSlots: raw.HOSTGATE_WORKER_WEBHOOK_WORKFLOW_TASK_SLOTS, localActivitySlots: raw.HOSTGATE_WORKER_WEBHOOK_LOCAL_ACTIVITY_SLOTS, activitySlots: raw.HOSTGATE_WORKER_WEBHOOK_ACTIVITY_SLOTS },
       maxCachedWorkflows: raw.HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS, bundlePath: raw.HOSTGATE_WORKFLOW_BUNDLE,
       memoryMb: raw.HOSTGATE_WORKER_MEMORY_MB, dnsCheckerConcurrency: raw.HOSTGATE_DNS_CHECKER_CONCURRENCY,
+      workflowStackTraces: raw.HOSTGATE_WORKER_WORKFLOW_STACK_TRACES === 'on',
     },
     edgeDeployment: raw.HOSTGATE_EDGE_DEPLOYMENT,
     edgeDeployOverdueSeconds: raw.HOSTGATE_EDGE_DEPLOY_OVERDUE_SECONDS,

@@ -9,6 +9,7 @@ import type { Config } from '../config/index.ts';
 import type { Db } from '../db/pool.ts';
 import type { Logger } from '../logging/logger.ts';
 import { bundleFromSource, readBundle } from './workflow-bundle.ts';
+import { applySdkSwitches } from './sdk-switches.ts';
 
 export interface HostgateWorkerOptions {
   connection: NativeConnection;
@@ -91,6 +92,8 @@ export async function createHostgateWorker(options: HostgateWorkerOptions): Prom
   // One bundle for both workers that run workflows (the main and the webhook task queue's).
   const workflowBundle = options.bundlePath ? readBundle(options.bundlePath) : await bundleFromSource(options.workflowsPath);
   const webhookCached = webhookCachedWorkflows(options.config.worker.webhooks.workflowTaskSlots);
+  // Before the workers: their workflow threads read the switches when the SDK starts them.
+  applySdkSwitches({ workflowStackTraces: options.config.worker.workflowStackTraces });
   const main = await createMainWorker(options, activities, workflowBundle, webhookCached);
   const webhooks = await createWebhookWorker(options, activities, workflowBundle, webhookCached);
   const client = new Client({ connection: options.connection, namespace: options.namespace });

@@ -77,5 +77,9 @@ export default async function globalSetup(): Promise<void> {
   await ensureSearchAttributes(connection, 'default');
   await connection.close();
   process.env.HG_TEST_TEMPORAL_ADDRESS = address;
+  // The workers of the test files run their workflow threads as production does (worker/sdk-switches.ts:
+  // no per-promise stack capture). Set here, in jest's own process, because a test file's
+  // `process.env` is a copy that the SDK's threads never read.
+  process.env.TEMPORAL_WORKFLOW_STACK_TRACES ??= '0';
   log(`ready in ${Date.now() - started} ms (postgres ${new URL(adminUrl).host}, temporal ${address})`);
 }

@@ -1,0 +1,11 @@
+// Switches of the Temporal SDK's workflow sandbox that are not WorkerOptions but settings our patch of
+// @temporalio/worker reads (patches/@temporalio+worker+1.24.0.patch, docs/scale.md "The workflow
+// sandbox's own costs"). Each workflow thread copies the process environment when the SDK starts it,
+// inside Worker.create, so a switch set here holds for the workers created after it.
+
+/** The SDK's variable: '0' leaves out the per-promise stack capture behind the `__stack_trace` query. */
+export const WORKFLOW_STACK_TRACES_VARIABLE = 'TEMPORAL_WORKFLOW_STACK_TRACES';
+
+export function applySdkSwitches(options: { workflowStackTraces: boolean }): void {
+  process.env[WORKFLOW_STACK_TRACES_VARIABLE] = options.workflowStackTraces ? '1' : '0';
+}
