@@ -2,7 +2,8 @@
 import { parseArgs } from 'node:util';
 import { intArg } from '../support/run.ts';
 
-export const LATENCY_TARGET_MS = 2000;
+/** The 200-burst's p50 target: issue 26 lowered it from 2 s to 1.5 s. */
+export const LATENCY_TARGET_MS = 1500;
 export const PHASE_A_CAP_MS = 5 * 60_000;
 /** How often a domain verified on its own is polled for `active`. */
 export const POLL_MS = 50;
