@@ -27,7 +27,7 @@ import { workflowOutboxRepository } from '../db/repositories/workflow-outbox.ts'
 import { createLogger } from '../logging/logger.ts';
 import { apiKeyCacheCounts } from '../metrics/http.ts';
 import { createOutboxDispatcher } from '../temporal/outbox-dispatcher.ts';
-import { connectTemporal, ensureSearchAttributes } from '../temporal/connection.ts';
+import { connectTemporal, ensureSearchAttributes, nativeClientProvider } from '../temporal/connection.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
 import { loadAverage, printMachine, printTable } from './support/print.ts';
 import { changingSetCpu, machineBusySeconds, treeUsage } from './support/proc-sampler.ts';
@@ -53,6 +53,7 @@ const { values: args } = parseArgs({
     phases: { type: 'string', default: PHASES.join(',') },
     only: { type: 'string' },
     dispatcher: { type: 'string', default: 'on' },
+    'dispatcher-client': { type: 'string', default: 'native' },
     waits: { type: 'boolean', default: false },
     'ceiling-no-counting': { type: 'boolean', default: false },
     'ceiling-no-notify': { type: 'boolean', default: false },
@@ -63,6 +64,7 @@ if (args.help) {
   console.log(`usage: npm run bench:api -- [--duration seconds (8)] [--connections n (20)] [--warmup seconds (1)]
     [--phases ${PHASES.join(',')}] [--only create (= --phases bare,create)]
     [--dispatcher on|paused (paused: no workflow starts during the create phase; the outbox drains after it)]
+    [--dispatcher-client native|js (native: starts over a NativeConnection, as api/server.ts sends them; js: the pure-JS gRPC client, which this bench used before 2026-11-29)]
     [--waits (sample pg_stat_activity of the API's connections during the create phase)]
     [--ceiling-no-counting (drops the usage counting trigger in the scratch database: a ceiling for what the usage row costs, not a build)]
     [--ceiling-no-notify (drops the create's NOTIFYs — DNS checker, webhook fan-out, edge — in the scratch database: a ceiling for what NOTIFY's commit-time lock costs, not a build)]`);
@@ -77,6 +79,8 @@ const phases = new Set<Phase>((args.only === 'create' ? 'bare,create' : args.onl
 }));
 if (args.dispatcher !== 'on' && args.dispatcher !== 'paused') { console.error('--dispatcher is on or paused'); process.exit(2); }
 const dispatcherPaused = args.dispatcher === 'paused';
+if (args['dispatcher-client'] !== 'native' && args['dispatcher-client'] !== 'js') { console.error('--dispatcher-client is native or js'); process.exit(2); }
+const dispatcherClient = args['dispatcher-client'];
 
 const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : '—');
 const int = (v: number) => Math.round(v).toLocaleString('en-US');
@@ -195,7 +199,7 @@ async function main(): Promise<Headline> {
   console.log(`  load       autocannon ${autocannonVersion} in a worker thread, ${connections} connections, ${warmup} s warm-up + ${duration} s per phase, loopback only`);
   console.log(`  api        buildApp in this process (main thread), DB pool ${poolSize}, LOG_LEVEL=silent, rate limit set out of reach`);
   console.log(`  baseline   bare Fastify (no plugins) in this process: POST /bare = one INSERT through pg.Pool (max ${poolSize}) into a scratch table`);
-  console.log('  workflows  no Temporal worker: each created domain\'s workflow start is dispatched through the outbox and waits on the task queue');
+  console.log(`  workflows  no Temporal worker: each created domain's workflow start is dispatched through the outbox (${dispatcherClient === 'native' ? 'over a NativeConnection, as api/server.ts' : 'over the pure-JS gRPC client'}) and waits on the task queue`);
   console.log(`  note       API, baseline, load generator, Postgres and Temporal all share these ${cpus.length} cores`);
   console.log('');
 
@@ -253,7 +257,13 @@ async function main(): Promise<Headline> {
 
   // 2. The API and the bare baseline, each on a free loopback port.
   const logger = createLogger('silent', 'api');
-  const dispatcher = createOutboxDispatcher({ db, client, taskQueue, logger });
+  // The starts go out as the API server sends them (api/server.ts): over a NativeConnection, the
+  // Rust core's gRPC, whose threads are in this process and so in its CPU readings. Up to
+  // 2026-11-29 this bench sent them over the pure-JS gRPC client (`--dispatcher-client js`), which
+  // charged the creates a cost the API no longer has (docs/scale.md, "Less CPU per create").
+  const native = nativeClientProvider(temporalAddress, namespace);
+  onCleanup('Temporal native connection', () => native.close());
+  const dispatcher = createOutboxDispatcher({ db, client: dispatcherClient === 'native' ? native.get : client, taskQueue, logger });
   onCleanup('outbox dispatcher', () => dispatcher.stop());
   // --dispatcher paused: the API's kicks do nothing while creates are measured (their starts wait
   // in the outbox and drainOutbox sends them after the phase), to see what the workflow starts —
@@ -368,7 +378,7 @@ async function main(): Promise<Headline> {
   const createHeadline = {
     create_rps: createRun ? Math.round(createRun.result.rps) : null, create_p50_ms: createRun?.result.p50 ?? null, create_p99_ms: createRun?.result.p99 ?? null,
     bare_insert_rps: bareRun ? Math.round(bareRun.result.rps) : null, create_vs_bare: Number.isFinite(ratio) ? Math.round(ratio * 1000) / 1000 : null,
-    dispatcher: dispatcherPaused ? 'paused' : 'on',
+    dispatcher: dispatcherPaused ? 'paused' : 'on', dispatcher_client: dispatcherClient,
   };
   if (!phases.has('scale')) {
     console.log('');

@@ -3,6 +3,7 @@
 // configured key decrypts.
 import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import type { EncryptionKey } from '../config/index.ts';
+import { randomBytesPooled } from './random.ts';
 
 export interface Sealed { keyId: string; ciphertext: Buffer }
 
@@ -21,7 +22,7 @@ export class SecretBox {
 
   /** Layout: 12-byte IV ‖ 16-byte tag ‖ ciphertext. `context` binds the ciphertext to its row. */
   seal(plaintext: string | Buffer, context: string): Sealed {
-    const iv = randomBytes(12);
+    const iv = randomBytesPooled(12);
     const cipher = createCipheriv('aes-256-gcm', this.#currentKey, iv);
     cipher.setAAD(Buffer.from(context));
     const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);

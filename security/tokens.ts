@@ -1,7 +1,8 @@
 // Bearer secrets (API keys, widget tokens): random, shown once, stored only as SHA-256. Lookup is
 // by hash, so the database index does the matching and no secret is compared byte by byte in
 // code; where two secrets are compared in code, use `safeEqual`.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { randomBytesPooled } from './random.ts';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 
@@ -9,7 +10,7 @@ const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 export function randomToken(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
+    for (const byte of randomBytesPooled(length * 2)) {
       if (byte < 252) out += ALPHABET[byte % 36];
       if (out.length === length) break;
     }

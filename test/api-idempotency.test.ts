@@ -43,6 +43,19 @@ describe('idempotency', () => {
     expect(reordered2.json()).toEqual(reordered.json());
   });
 
+  it('a create answers with the bytes and content type its replay answers with (the 201 is the sealed rendering, not rendered again)', async () => {
+    const send = () => t.app.inject({ method: 'POST', url: '/v1/domains', headers: { ...org.auth, 'idempotency-key': 'dom-bytes' }, payload: { hostname: 'bytes.idem.example', destination_id: destinationId } });
+    const first = await send();
+    expect(first.statusCode).toBe(201);
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(first.json().data.hostname).toBe('bytes.idem.example');
+    const replay = await send();
+    expect(replay.statusCode).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(replay.body).toBe(first.body);
+  });
+
   it('replays 4xx results too (a conflict stays a conflict)', async () => {
     await post('/v1/domains', 'first-claim', { hostname: 'dup.idem.example', destination_id: destinationId });
     const conflict = await post('/v1/domains', 'second-claim', { hostname: 'dup.idem.example', destination_id: destinationId });

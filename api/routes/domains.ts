@@ -6,6 +6,7 @@ import { domainsRepository } from '../../db/repositories/domains.ts';
 import { normalizeHostname } from '../../model/hostname.ts';
 import { ApiError } from '../errors.ts';
 import { principalOf } from '../plugins/api-key-auth.ts';
+import { sendRendered } from '../plugins/idempotency.ts';
 import { presentBandwidth, presentDomain } from '../presenters/domain.ts';
 import { certificateLifecycleRepository } from '../../db/repositories/certificate-lifecycle.ts';
 import { hostnameConnector } from '../services/connect-hostname.ts';
@@ -51,7 +52,7 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
       answer: (domain, paired) => ({ data: present(domain), ...(paired ? { also_connected: present(paired) } : {}) }),
     });
     if ('answered' in outcome) return reply;
-    return reply.code(201).send(outcome.created);
+    return sendRendered(reply, 201, outcome.created, outcome.rendered);
   });
 
   app.get('/domains', {

@@ -14,6 +14,7 @@ import { widgetSessionsRepository, type WidgetSessionRow } from '../../db/reposi
 import { WIDGET_TOKEN_PREFIX } from '../../security/tokens.ts';
 import { ApiError, type ErrorCode } from '../errors.ts';
 import { answerError } from '../plugins/errors.ts';
+import { sendRendered } from '../plugins/idempotency.ts';
 import { widgetAuthPlugin, widgetSessionOf } from '../plugins/widget-auth.ts';
 import { presentWidgetDomain } from '../presenters/widget-domain.ts';
 import type { CertificateFacts } from '../../db/repositories/certificate-lifecycle.ts';
@@ -109,7 +110,7 @@ export const widgetRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if ('resumed' in result) return reply.code(200).send({ data: present(result.resumed) });
     // (Only a claimInHandler route can be answered by its key inside; this one is claimed before.)
     if ('answered' in result) return reply;
-    return reply.code(201).send(result.created);
+    return sendRendered(reply, 201, result.created, result.rendered);
   });
 
   app.get('/widget/domains/:id', {

@@ -13,10 +13,10 @@
 // Refusals carry the server API's codes. The widget route's error handler (toWidgetError) turns
 // each one the widget does not answer as it is into widget_request_failed with the code in
 // details.cause, which the widget route used to spell out by hand.
-import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config/index.ts';
 import { newId } from '../../db/ids.ts';
+import { randomBytesPooled } from '../../security/random.ts';
 import type { Db } from '../../db/pool.ts';
 import { destinationsRepository } from '../../db/repositories/destinations.ts';
 import { IdempotencyClaimLostError } from '../../db/repositories/idempotency-keys.ts';
@@ -63,8 +63,12 @@ export interface ConnectInput<A> {
   resume?: (hostname: string) => Promise<DomainRow | null>;
 }
 
-/** `answered`: the request's Idempotency-Key replayed its stored answer (a claimInHandler route); the reply is sent. */
-export type Connected<A> = { created: A } | { resumed: DomainRow } | { answered: true };
+/**
+ * `answered`: the request's Idempotency-Key replayed its stored answer (a claimInHandler route); the reply is sent.
+ * `rendered`: `created` as the route's serializer rendered it for the idempotent answer (send it with
+ * sendRendered: not rendered twice), null when it was not rendered.
+ */
+export type Connected<A> = { created: A; rendered: string | null } | { resumed: DomainRow } | { answered: true };
 
 /** What it needs of `app.deps` (typed here, not imported from app.ts, which imports the routes that import this). */
 export interface ConnectDeps { db: Db; config: Config; dispatcher: OutboxDispatcher | null }
@@ -74,7 +78,7 @@ export function hostnameConnector(deps: ConnectDeps) {
   const domains = domainsRepository(db);
   const destinations = destinationsRepository(db);
 
-  function connectHostname<A>(request: FastifyRequest, reply: FastifyReply, input: ConnectInput<A> & { resume?: undefined }): Promise<{ created: A } | { answered: true }>;
+  function connectHostname<A>(request: FastifyRequest, reply: FastifyReply, input: ConnectInput<A> & { resume?: undefined }): Promise<{ created: A; rendered: string | null } | { answered: true }>;
   function connectHostname<A>(request: FastifyRequest, reply: FastifyReply, input: ConnectInput<A>): Promise<Connected<A>>;
   async function connectHostname<A>(request: FastifyRequest, reply: FastifyReply, input: ConnectInput<A>): Promise<Connected<A>> {
     try {
@@ -146,24 +150,26 @@ export function hostnameConnector(deps: ConnectDeps) {
         status: 'pending_dns' as DomainRow['status'], status_seq: 0, external_customer_id: input.externalCustomerId, widget_session_id: input.widgetSessionId,
         verification: null, verify_requested_at: null, workflow_started_at: null,
         // 128 random bits as 32 hex digits, the shape of the columns' defaults (a UUID without dashes).
-        ownership_token: randomBytes(16).toString('hex'), challenge_label: randomBytes(16).toString('hex'),
+        ownership_token: randomBytesPooled(16).toString('hex'), challenge_label: randomBytesPooled(16).toString('hex'),
         ownership: null, certificate_track: null, metadata: null, redirect: null, tls_min_version: '1.2' as DomainRow['tls_min_version'], hsts: null,
         created_at: now, updated_at: now,
       };
       const answer = input.answer(row, null);
-      let outcome = await domains.createAnswered({ row, claim: sealAnswer(request, reply, 201, answer) });
+      let sealed = sealAnswer(request, reply, 201, answer);
+      let outcome = await domains.createAnswered({ row, claim: sealed.claim });
       if (outcome.result !== 'created' && request.idempotencyPending) {
         // The key was to be inserted with the answer and was not (it exists: replay or refuse;
         // or the create is refused, a refusal the key must answer too): claim it the usual way,
         // then try again under the claim.
         if (await claimPending(request, reply) === 'answered') return { answered: true };
-        outcome = await domains.createAnswered({ row, claim: sealAnswer(request, reply, 201, answer) });
+        sealed = sealAnswer(request, reply, 201, answer);
+        outcome = await domains.createAnswered({ row, claim: sealed.claim });
       }
       switch (outcome.result) {
         case 'created':
           answerStored(request, 201);
           void dispatcher?.kick([outcome.outboxId]);
-          return { created: answer };
+          return { created: answer, rendered: sealed.body };
         case 'destination_not_found': throw destinationNotFound(choice);
         case 'destination_loops': throw loopsToItself(hostname);
         case 'claim_lost': throw new IdempotencyClaimLostError();
@@ -211,7 +217,7 @@ export function hostnameConnector(deps: ConnectDeps) {
     // Starts go through the outbox; kicking it after commit is the fast path, and the worker's
     // sweep covers a kick that fails (Temporal down, process killed).
     void dispatcher?.kick(created.outboxIds);
-    return { created: created.answer };
+    return { created: created.answer, rendered: null };
 
     /** 409 domain_conflict for `conflicting` (the hostname, or the also_connect partner). */
     async function conflictError(hostname: string, conflicting: string): Promise<ApiError> {
