@@ -1,6 +1,6 @@
 // The main task queue's workflow code runs on HOSTGATE_WORKER_WORKFLOW_THREADS threads (default 2;
 // the SDK's own default is one). A bulk import's first workflow tasks cost that thread ≈ 7–8 ms of
-// CPU each, so one thread held them to one core's share of the machine while the creates ran
+// CPU each, so with one thread they drained after the creates at what that thread got of the CPU
 // (docs/scale.md, "A bulk import…", "The first tasks"). Real Postgres and Temporal: domain
 // workflows started all at once each run their first task (attach sets `workflow_started_at`) on a
 // worker with two threads and a cache smaller than the burst; the setting reaches the main worker
