@@ -58,6 +58,8 @@ export interface Config {
   /** Concurrency of one worker process (Temporal worker slots) and the workflow bundle it loads. */
   worker: {
     workflowTaskSlots: number; activitySlots: number; localActivitySlots: number;
+    /** Threads running the main task queue's workflow code (worker/create-worker.ts). */
+    workflowThreads: number;
     /** Slots of the DNS task queue's worker (worker/create-worker.ts). */
     dnsActivitySlots: number;
     /** Slots of the webhook task queue's worker (worker/create-worker.ts): delivery workflows only. */
@@ -283,6 +285,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
 
     worker: {
       workflowTaskSlots: raw.HOSTGATE_WORKER_WORKFLOW_TASK_SLOTS, activitySlots: raw.HOSTGATE_WORKER_ACTIVITY_SLOTS, localActivitySlots: raw.HOSTGATE_WORKER_LOCAL_ACTIVITY_SLOTS,
+      workflowThreads: raw.HOSTGATE_WORKER_WORKFLOW_THREADS,
       dnsActivitySlots: raw.HOSTGATE_WORKER_DNS_ACTIVITY_SLOTS,
       webhooks: { workflowTaskSlots: raw.HOSTGATE_WORKER_WEBHOOK_WORKFLOW_TASK_SLOTS, localActivitySlots: raw.HOSTGATE_WORKER_WEBHOOK_LOCAL_ACTIVITY_SLOTS, activitySlots: raw.HOSTGATE_WORKER_WEBHOOK_ACTIVITY_SLOTS },
       maxCachedWorkflows: raw.HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS, bundlePath: raw.HOSTGATE_WORKFLOW_BUNDLE,

@@ -77,6 +77,7 @@ export async function runIdle(stack: LifecycleStack, domains: Domains, read: () 
     if (Date.now() - logged >= 15_000) { progress(`  ${int(a!.n)} / ${int(idleCount)} workflows attached; ${await domains.backlog()}`); logged = Date.now(); }
     await sleep(1000);
   }
+  const attached = await read();
   progress(`  all ${int(idleCount)} workflows attached ${secs(Date.now() - (idleStart + createdIn))} after the last create`);
   const { rows: [outbox] } = await sql.query<{ pending: number; starts: number; domains: number }>(`
     select count(*) filter (where dispatched_at is null)::int as pending,
@@ -91,6 +92,10 @@ export async function runIdle(stack: LifecycleStack, domains: Domains, read: () 
   console.log('');
   console.log(`  CPU while creating ${int(idleCount)} domains and running their first checks:`);
   printCpu(createReading, createDone);
+  console.log('');
+  // The first workflow tasks come after the checks (Temporal hands them out): the CPU up to the last one.
+  console.log(`  CPU from the first create until every workflow had its first task:`);
+  printCpu(createReading, attached);
   console.log('');
 
   if (settleSeconds > 0) {

@@ -1,0 +1,81 @@
+// The main task queue's workflow code runs on HOSTGATE_WORKER_WORKFLOW_THREADS threads (default 2;
+// the SDK's own default is one). A bulk import's first workflow tasks cost that thread ≈ 7–8 ms of
+// CPU each, so with one thread they drained after the creates at what that thread got of the CPU
+// (docs/scale.md, "A bulk import…", "The first tasks"). Real Postgres and Temporal: domain
+// workflows started all at once each run their first task (attach sets `workflow_started_at`) on a
+// worker with two threads and a cache smaller than the burst; the setting reaches the main worker
+// only (the webhook task queue's worker keeps the SDK default).
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Client } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
+import { sql } from '../db/pool.ts';
+import { destinationsRepository } from '../db/repositories/destinations.ts';
+import { domainsRepository } from '../db/repositories/domains.ts';
+import { organizationsRepository } from '../db/repositories/organizations.ts';
+import { createLogger } from '../logging/logger.ts';
+import { randomToken } from '../security/tokens.ts';
+import { startDomainWorkflow } from '../temporal/clients/domain.ts';
+import { createHostgateWorker } from '../worker/create-worker.ts';
+import { testConfig } from './support/app.ts';
+import { createTestDatabase, type TestDatabase } from './support/db.ts';
+import { createTestTemporal, type TestTemporal } from './support/temporal.ts';
+import { waitFor } from './support/wait.ts';
+
+describe('worker: workflow threads of the main task queue', () => {
+  let t: TestDatabase;
+  let temporal: TestTemporal;
+  let connection: NativeConnection;
+  const logger = createLogger('silent', 'test-threads');
+
+  beforeAll(async () => {
+    try {
+      Runtime.install({ shutdownSignals: [], logger: new DefaultLogger('WARN'), telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR' }) } } });
+    } catch { /* already installed in this process */ }
+    t = await createTestDatabase();
+    temporal = await createTestTemporal();
+    connection = await NativeConnection.connect({ address: temporal.address });
+  });
+  afterAll(async () => {
+    await connection?.close();
+    await temporal?.close();
+    await t?.drop();
+  });
+
+  it('runs domain workflows on two threads by default: a burst of 60 first tasks all attach, with 20 cached', async () => {
+    const taskQueue = `threads-${randomToken(8)}`;
+    const config = testConfig({ HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS: '20' });
+    expect(config.worker.workflowThreads).toBe(2);
+    const worker = await createHostgateWorker({ connection, namespace: 'default', taskQueue, db: t.db, config, logger });
+    // The SDK's default is one thread; deliveries keep it (their tasks are one local activity each).
+    expect(worker.main.options.workflowThreadPoolSize).toBe(2);
+    expect(worker.webhooks.options.workflowThreadPoolSize).toBe(1);
+
+    const org = await organizationsRepository(t.db).create({ name: 'threads' });
+    const dst = await destinationsRepository(t.db).create({ organizationId: org.id, url: 'https://app.example.com', host: 'app.example.com', port: 443 });
+    const ids: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const { domain } = await domainsRepository(t.db).create({ organizationId: org.id, destinationId: dst.id, hostname: `shop${i}.${randomToken(6)}.threads.example`, isApex: false });
+      ids.push(domain.id);
+    }
+    const client = new Client({ connection, namespace: 'default' });
+    await worker.runUntil(async () => {
+      await Promise.all(ids.map((domainId, i) => startDomainWorkflow(client, taskQueue, { domainId, organizationId: org.id, hostname: `shop${i}.threads.example`, isApex: false })));
+      await waitFor('every workflow\'s first task (attach)', async () => {
+        const n = await t.db.oneFirst(sql.unsafe`select count(*)::int from domains where id = any(${sql.array(ids, 'text')}) and workflow_started_at is not null`) as number;
+        return n === ids.length;
+      }, 30_000, 200);
+    });
+    // Each waits for DNS: one workflow task, its attach a local activity, and no failed task.
+    const history = (await client.workflow.getHandle(`domain/${ids[59]!}`).fetchHistory()).events ?? [];
+    expect(history.filter((e) => e.workflowTaskCompletedEventAttributes)).toHaveLength(1);
+    expect(history.filter((e) => e.workflowTaskFailedEventAttributes)).toEqual([]);
+  }, 90_000);
+
+  it('takes HOSTGATE_WORKER_WORKFLOW_THREADS', async () => {
+    const worker = await createHostgateWorker({ connection, namespace: 'default', taskQueue: `threads-one-${randomToken(8)}`, db: t.db, config: testConfig({ HOSTGATE_WORKER_WORKFLOW_THREADS: '1' }), logger });
+    expect(worker.main.options.workflowThreadPoolSize).toBe(1);
+    // Started and shut down, so it lets go of the connection.
+    await worker.runUntil(async () => undefined);
+    expect(() => testConfig({ HOSTGATE_WORKER_WORKFLOW_THREADS: '0' })).toThrow(/HOSTGATE_WORKER_WORKFLOW_THREADS/);
+  }, 60_000);
+});
