@@ -49,7 +49,7 @@ describe('worker killed during issuance', () => {
     // At least one: with the challenges stopped the one-attempt issuance is refused at once, and a
     // verify already on its way (the DNS checker's move) can place a second order within the poll's
     // 100 ms; what matters is that the kill lands after an order.
-    await waitFor('an ACME order to be placed', async () => (await t.db.oneFirst(sql.unsafe`select count(*)::int from acme_orders where domain_id = ${domain.id}`)) >= 1, 60_000, 100)
+    await waitFor('an ACME order to be placed', async () => Number(await t.db.oneFirst(sql.unsafe`select count(*)::int from acme_orders where domain_id = ${domain.id}`)) >= 1, 60_000, 100)
       .catch((e: unknown) => { throw new Error(`${String(e)}\nworker output:\n${workers.output()}`); });
 
     first.kill('SIGKILL');
