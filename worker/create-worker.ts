@@ -178,13 +178,11 @@ async function createMainWorker(options: HostgateWorkerOptions, activities: Acti
     maxConcurrentActivityTaskExecutions: options.config.worker.activitySlots,
     maxCachedWorkflows: options.config.worker.maxCachedWorkflows ?? cachedWorkflowsFor(options.config.worker.memoryMb, webhookCached),
     // Workflow code runs on these threads, each run on one of them; the SDK's default is ONE
-    // (reuseV8Context). A new domain's first task costs that thread ≈ 7–8 ms of CPU here (V8 CPU
-    // profile: mostly the SDK's stack capture per promise and its calls into the context), so after
-    // a bulk import's creates the first tasks drained at one thread's share of the CPU, all 40
-    // slots waiting on it (bench:lifecycle, 1,000 creates on a loaded machine: the last first task
-    // 35–36 s after the last create with one thread, 26–28 s with two; docs/scale.md "A bulk
-    // import…", "The first tasks"). Each thread is one more V8 context (+150–170 MiB RSS with 1,000
-    // cached in those runs).
+    // (reuseV8Context). After a bulk import's creates the first tasks drain at that thread's share
+    // of the CPU, all 40 slots waiting on it (bench:lifecycle, 1,000 creates on a loaded machine,
+    // with our SDK patch: the last first task 28–30 s after the last create with one thread, 24–27 s
+    // with two; 35–36 s and 26–28 s before the patch; docs/scale.md "A bulk import…", "The first
+    // tasks"). Each thread is one more V8 context (≈ +20 MiB RSS with 1,000 cached).
     workflowThreadPoolSize: options.config.worker.workflowThreads,
   });
 }
