@@ -1,7 +1,7 @@
-// The main task queue's workflow code runs on HOSTGATE_WORKER_WORKFLOW_THREADS threads (default 2;
-// the SDK's own default is one). A bulk import's first workflow tasks cost that thread ≈ 7–8 ms of
-// CPU each, so with one thread they drained after the creates at what that thread got of the CPU
-// (docs/scale.md, "A bulk import…", "The first tasks"). Real Postgres and Temporal: domain
+// The main task queue's workflow code runs on HOSTGATE_WORKER_WORKFLOW_THREADS threads (default 1,
+// the SDK's own default). A bulk import's first workflow tasks drain after the creates at what those
+// threads get of the CPU; a second thread drains them sooner and costs memory beyond the worker's
+// budget (docs/scale.md, "A bulk import…", "The first tasks"). Real Postgres and Temporal: domain
 // workflows started all at once each run their first task (attach sets `workflow_started_at`) on a
 // worker with two threads and a cache smaller than the burst; the setting reaches the main worker
 // only (the webhook task queue's worker keeps the SDK default).
@@ -41,9 +41,9 @@ describe('worker: workflow threads of the main task queue', () => {
     await t?.drop();
   });
 
-  it('runs domain workflows on two threads by default: a burst of 60 first tasks all attach, with 20 cached', async () => {
+  it('runs domain workflows on two threads when set: a burst of 60 first tasks all attach, with 20 cached', async () => {
     const taskQueue = `threads-${randomToken(8)}`;
-    const config = testConfig({ HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS: '20' });
+    const config = testConfig({ HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS: '20', HOSTGATE_WORKER_WORKFLOW_THREADS: '2' });
     expect(config.worker.workflowThreads).toBe(2);
     const worker = await createHostgateWorker({ connection, namespace: 'default', taskQueue, db: t.db, config, logger });
     // The SDK's default is one thread; deliveries keep it (their tasks are one local activity each).
@@ -71,8 +71,8 @@ describe('worker: workflow threads of the main task queue', () => {
     expect(history.filter((e) => e.workflowTaskFailedEventAttributes)).toEqual([]);
   }, 90_000);
 
-  it('takes HOSTGATE_WORKER_WORKFLOW_THREADS', async () => {
-    const worker = await createHostgateWorker({ connection, namespace: 'default', taskQueue: `threads-one-${randomToken(8)}`, db: t.db, config: testConfig({ HOSTGATE_WORKER_WORKFLOW_THREADS: '1' }), logger });
+  it('one thread by default (the memory budget holds with it), and HOSTGATE_WORKER_WORKFLOW_THREADS is checked', async () => {
+    const worker = await createHostgateWorker({ connection, namespace: 'default', taskQueue: `threads-one-${randomToken(8)}`, db: t.db, config: testConfig(), logger });
     expect(worker.main.options.workflowThreadPoolSize).toBe(1);
     // Started and shut down, so it lets go of the connection.
     await worker.runUntil(async () => undefined);

@@ -177,12 +177,12 @@ async function createMainWorker(options: HostgateWorkerOptions, activities: Acti
     maxConcurrentLocalActivityExecutions: options.config.worker.localActivitySlots,
     maxConcurrentActivityTaskExecutions: options.config.worker.activitySlots,
     maxCachedWorkflows: options.config.worker.maxCachedWorkflows ?? cachedWorkflowsFor(options.config.worker.memoryMb, webhookCached),
-    // Workflow code runs on these threads, each run on one of them; the SDK's default is ONE
+    // Workflow code runs on these threads, each run on one of them; one by default, the SDK's
     // (reuseV8Context). After a bulk import's creates the first tasks drain at that thread's share
-    // of the CPU, all 40 slots waiting on it (bench:lifecycle, 1,000 creates on a loaded machine,
-    // with our SDK patch: the last first task 28–30 s after the last create with one thread, 24–27 s
-    // with two; 35–36 s and 26–28 s before the patch; docs/scale.md "A bulk import…", "The first
-    // tasks"). Each thread is one more V8 context (≈ +20 MiB RSS with 1,000 cached).
+    // of the CPU (bench:lifecycle on a loaded machine, with our SDK patch: the last of 5,000 first
+    // tasks 193 s after the last create with one thread, 160 s with two — but the worker's RSS was
+    // 680 against 1,245 MiB, past its 1,024 MiB budget, which the cache's size does not count
+    // threads in; docs/scale.md "A bulk import…", "The first tasks").
     workflowThreadPoolSize: options.config.worker.workflowThreads,
   });
 }
