@@ -2,7 +2,7 @@ import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
 import { createDnsCheckActivities } from '../activities/dns-check.ts';
-import { createOutboxDispatcher } from '../temporal/outbox-dispatcher.ts';
+import { createOutboxDispatcher, type OutboxDispatcher } from '../temporal/outbox-dispatcher.ts';
 import { createDnsChecker, type DnsChecker } from './dns-checker.ts';
 import { dnsTaskQueue, webhookTaskQueue } from '../contracts/task-queues.ts';
 import type { Config } from '../config/index.ts';
@@ -24,6 +24,11 @@ export interface HostgateWorkerOptions {
   workflowsPath?: string | undefined;
   /** For the DNS checker's LISTEN; without it the checker sweeps every second (tests). */
   databaseUrl?: string | undefined;
+  /**
+   * The process's outbox dispatcher (worker/main.ts runs its sweep), which sends the verify a DNS
+   * checker's move queued; without it (tests) the worker makes one of its own on its connection.
+   */
+  dispatcher?: Pick<OutboxDispatcher, 'dispatch'> | undefined;
 }
 
 /**
@@ -96,8 +101,7 @@ export async function createHostgateWorker(options: HostgateWorkerOptions): Prom
   applySdkSwitches({ workflowStackTraces: options.config.worker.workflowStackTraces });
   const main = await createMainWorker(options, activities, workflowBundle, webhookCached);
   const webhooks = await createWebhookWorker(options, activities, workflowBundle, webhookCached);
-  const client = new Client({ connection: options.connection, namespace: options.namespace });
-  const signals = createOutboxDispatcher({ db: options.db, client, taskQueue: options.taskQueue, logger: options.logger });
+  const signals = options.dispatcher ?? createOutboxDispatcher({ db: options.db, client: new Client({ connection: options.connection, namespace: options.namespace }), taskQueue: options.taskQueue, logger: options.logger });
   const checker = createDnsChecker({
     db: options.db,
     logger: options.logger,

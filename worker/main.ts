@@ -56,9 +56,11 @@ if (!bundleIsFresh(bundlePath)) {
   logger.info('workflow bundle missing or older than the sources; building it');
   await buildWorkflowBundle(bundlePath);
 }
-const worker = await createHostgateWorker({ connection, namespace: config.temporal.namespace, taskQueue: queue, db, logger, config, bundlePath, databaseUrl: config.db.url });
 // Starts and signals over the worker's own NativeConnection (Rust core), not the JS gRPC client.
-const dispatcher = createOutboxDispatcher({ db, client: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: queue, logger });
+const client = new Client({ connection, namespace: config.temporal.namespace });
+const dispatcher = createOutboxDispatcher({ db, client, taskQueue: queue, logger });
+// The DNS checker hands the verifies its moves queue to this dispatcher (one per process).
+const worker = await createHostgateWorker({ connection, namespace: config.temporal.namespace, taskQueue: queue, db, logger, config, bundlePath, databaseUrl: config.db.url, dispatcher });
 dispatcher.startLoop(1000);
 // Hostname events → webhook deliveries, woken by LISTEN/NOTIFY at commit, swept every second.
 // Each new delivery's first attempt goes out at once, beside its workflow's start (docs/api-decisions.md "Attempts").
@@ -68,7 +70,7 @@ const fanOut = createWebhookFanOut({ db, dispatcher, logger, databaseUrl: config
 await fanOut.start();
 // Retention runs on Temporal Schedules (visible in the Web UI); every worker start brings them up
 // to date. Not fatal: a worker that cannot write them still serves (the next start tries again).
-await ensureRetentionSchedules(new Client({ connection, namespace: config.temporal.namespace }), { taskQueue: queue, periods: config.retention, batch: config.retention.batch })
+await ensureRetentionSchedules(client, { taskQueue: queue, periods: config.retention, batch: config.retention.batch })
   .then((done) => logger.info({ schedules: done }, 'retention schedules up to date'))
   .catch((error: unknown) => logger.error({ err: String(error) }, 'retention schedules could not be created or updated'));
 collectProcessMetrics('worker');

@@ -8,6 +8,7 @@ import { startEmbeddedPostgres } from '../../local-stack/embedded-postgres.ts';
 import { findTemporalCli, startTemporalDevServer } from '../../local-stack/temporal-dev-server.ts';
 import { connectTemporal, ensureSearchAttributes } from '../../temporal/connection.ts';
 import { freePort } from './ports.ts';
+import { WORKFLOW_STACK_TRACES_VARIABLE } from '../../worker/sdk-switches.ts';
 
 const log = (m: string) => process.stderr.write(`[test setup] ${m}\n`);
 
@@ -80,6 +81,6 @@ export default async function globalSetup(): Promise<void> {
   // The workers of the test files run their workflow threads as production does (worker/sdk-switches.ts:
   // no per-promise stack capture). Set here, in jest's own process, because a test file's
   // `process.env` is a copy that the SDK's threads never read.
-  process.env.TEMPORAL_WORKFLOW_STACK_TRACES ??= '0';
+  process.env[WORKFLOW_STACK_TRACES_VARIABLE] ??= '0';
   log(`ready in ${Date.now() - started} ms (postgres ${new URL(adminUrl).host}, temporal ${address})`);
 }
