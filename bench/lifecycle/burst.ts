@@ -8,7 +8,7 @@ import { checkInterrupted, errorText, inParallel, progress, sleep } from '../sup
 import type { DomainPoll, Domains } from './domains.ts';
 import { secs } from './figures.ts';
 import type { Reading } from './meters.ts';
-import { BURST_POLL_MS, CREATE_CONCURRENCY, PHASE_A_CAP_MS, VERIFY_CONCURRENCY } from './options.ts';
+import { BURST_POLL_MS, CREATE_CONCURRENCY, PHASE_A_CAP_MS, PHASE_A_STALL_MS, VERIFY_CONCURRENCY } from './options.ts';
 import type { LifecycleStack } from './stack.ts';
 
 export interface Burst {
@@ -62,6 +62,7 @@ export async function runBurst({ runId, acme }: LifecycleStack, domains: Domains
   const remaining = new Set(ids);
   let polls = 0;
   let lastLog = Date.now();
+  let lastSettled = Date.now();
   while (remaining.size > 0 && Date.now() - firstSent < PHASE_A_CAP_MS) {
     checkInterrupted();
     const pollStart = Date.now();
@@ -69,7 +70,15 @@ export async function runBurst({ runId, acme }: LifecycleStack, domains: Domains
       if (d.active_at !== null || d.status === 'failed') {
         results.set(d.id, d);
         remaining.delete(d.id);
+        lastSettled = Date.now();
       }
+    }
+    // A stalled burst is not waited out to the cap: Debian's Pebble can deadlock under a burst of
+    // orders (docs/scale.md "Pebble can deadlock under a burst"); the worker's log counts below say
+    // whether its calls to the CA time out.
+    if (remaining.size > 0 && Date.now() - lastSettled >= PHASE_A_STALL_MS) {
+      progress(`  no domain settled for ${secs(PHASE_A_STALL_MS)}: stopped waiting (${remaining.size} not settled; if the worker's ACME calls time out, Pebble is deadlocked, see docs/scale.md)`);
+      break;
     }
     polls++;
     if (Date.now() - lastLog >= 2000) {

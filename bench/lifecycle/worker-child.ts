@@ -1,6 +1,7 @@
 // The worker under measurement: `worker/main.ts` in a child process of its own, so /proc can tell
 // its CPU and memory apart from everything else; its log lines are counted by level and message.
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -40,8 +41,11 @@ export function startWorkerChild(env: Record<string, string>, profileDir: string
   const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)] : [];
   const child: ChildProcess = spawn(process.execPath, [...profile, script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stopping = false;
+  // BENCH_WORKER_LOG=<file>: every line the worker writes, kept for reading after the run.
+  const keep = process.env.BENCH_WORKER_LOG ? fs.createWriteStream(process.env.BENCH_WORKER_LOG, { flags: 'a' }) : null;
   const onLine = (line: string) => {
     if (!line.trim()) return;
+    keep?.write(`${line}\n`);
     handle.tail.push(line.slice(0, 400));
     if (handle.tail.length > 20) handle.tail.shift();
     const key = logKey(line);

@@ -2,6 +2,7 @@
 // the test DNS server and sending HTTP-01 validation requests to `httpPort` (where the test runs
 // the challenge server). Its roots change on every start; `rootPem()` fetches the current one.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
@@ -103,7 +104,9 @@ async function startPebbleOnce(options: PebbleOptions): Promise<Pebble> {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const keep = (chunk: Buffer) => { output = (output + chunk.toString('utf8')).slice(-20_000); };
+  // BENCH_PEBBLE_LOG=<file>: Pebble's whole output kept for reading after a run (benchmarks).
+  const pebbleLog = process.env.BENCH_PEBBLE_LOG;
+  const keep = (chunk: Buffer) => { output = (output + chunk.toString('utf8')).slice(-20_000); if (pebbleLog) appendFileSync(pebbleLog, chunk); };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   let exited = false;
