@@ -4,7 +4,8 @@
 // budget (docs/scale.md, "A bulk import…", "The first tasks"). Real Postgres and Temporal: domain
 // workflows started all at once each run their first task (attach sets `workflow_started_at`) on a
 // worker with two threads and a cache smaller than the burst; the setting reaches the main worker
-// only (the webhook task queue's worker keeps the SDK default).
+// only (the webhook task queue's worker keeps the SDK default). The same worker polls the task
+// queue itself with half its workflow-task polls (NEW_WORKFLOW_POLL_RATIO).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
@@ -15,7 +16,7 @@ import { organizationsRepository } from '../db/repositories/organizations.ts';
 import { createLogger } from '../logging/logger.ts';
 import { randomToken } from '../security/tokens.ts';
 import { startDomainWorkflow } from '../temporal/clients/domain.ts';
-import { createHostgateWorker } from '../worker/create-worker.ts';
+import { createHostgateWorker, NEW_WORKFLOW_POLL_RATIO } from '../worker/create-worker.ts';
 import { testConfig } from './support/app.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
 import { createTestTemporal, type TestTemporal } from './support/temporal.ts';
@@ -49,6 +50,11 @@ describe('worker: workflow threads of the main task queue', () => {
     // The SDK's default is one thread; deliveries keep it (their tasks are one local activity each).
     expect(worker.main.options.workflowThreadPoolSize).toBe(2);
     expect(worker.webhooks.options.workflowThreadPoolSize).toBe(1);
+    // Half its workflow-task polls ask the task queue itself, where every first task is (the SDK's
+    // default is a fifth: 2 polls over the server's 4 partitions); deliveries keep the default.
+    expect(worker.main.options.nonStickyToStickyPollRatio).toBe(NEW_WORKFLOW_POLL_RATIO);
+    expect(NEW_WORKFLOW_POLL_RATIO).toBe(1);
+    expect(worker.webhooks.options.nonStickyToStickyPollRatio).toBe(0.2);
 
     const org = await organizationsRepository(t.db).create({ name: 'threads' });
     const dst = await destinationsRepository(t.db).create({ organizationId: org.id, url: 'https://app.example.com', host: 'app.example.com', port: 443 });

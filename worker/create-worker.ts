@@ -44,6 +44,19 @@ export const WORKER_BASE_MB = 450;
 export const CACHED_WORKFLOW_MB = 0.3;
 
 /**
+ * The share of the main worker's workflow-task polls that ask the task queue itself rather than
+ * this worker's sticky queue (the SDK's `nonStickyToStickyPollRatio`, default 0.2: 2 of its 10
+ * polls). A new workflow's first task is only ever on the task queue, and a domain workflow that
+ * waits days for DNS is rarely still cached when it wakes, so few of its tasks are sticky. With 2
+ * such polls over the server's 4 partitions of a task queue (Temporal's default), a bulk import's
+ * first tasks came out at 1–2 a second while the starts arrived (bench:lifecycle, 5,000 creates:
+ * the last first task 110 s after the last create); with 5 (ratio 1: 5 and 5 of 10) at 4–9 a
+ * second (71–75 s, four runs; a poller autoscaler 120 s, one partition instead of 4 on the dev
+ * server 68 s). docs/scale.md "The first tasks…".
+ */
+export const NEW_WORKFLOW_POLL_RATIO = 1;
+
+/**
  * Delivery workflows the webhook task queue's worker keeps in memory between tasks: a delivery
  * that succeeds at once is one workflow task and leaves the cache when it completes, so this only
  * holds those waiting between attempts (hours apart: a replay of a few dozen events each time is
@@ -188,6 +201,9 @@ async function createMainWorker(options: HostgateWorkerOptions, activities: Acti
     // 680 against 1,245 MiB, past its 1,024 MiB budget, which the cache's size does not count
     // threads in; docs/scale.md "A bulk import…", "The first tasks").
     workflowThreadPoolSize: options.config.worker.workflowThreads,
+    // Half of the workflow-task polls go to the task queue itself (new workflows, and runs no longer
+    // cached), not the SDK's fifth: NEW_WORKFLOW_POLL_RATIO below.
+    nonStickyToStickyPollRatio: NEW_WORKFLOW_POLL_RATIO,
   });
 }
 
