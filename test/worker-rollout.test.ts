@@ -104,6 +104,11 @@ describe('rolling a workflow change over two workers with domains mid-lifecycle'
     await workflowRunning('waiting-1');
     await workflowRunning('waiting-2');
     await create('verifying-during-restart', { dns: true, verify: true });
+    // "Started by version 1" means its first task ran on a version-1 worker: a first task still
+    // waiting when `a` stops goes to whichever worker polls next, a version-2 one included (then it
+    // takes the new path, rightly). With half the workers' polls on the task queue
+    // (NEW_WORKFLOW_POLL_RATIO) `a` often held it as it stopped.
+    await workflowRunning('verifying-during-restart');
 
     // Rolling restart, one worker at a time; the fleet is mixed in between.
     const rolloutStart = Date.now();
