@@ -39,7 +39,9 @@ export interface HostgateWorkerOptions {
 export const WORKER_BASE_MB = 450;
 /**
  * What one cached domain workflow adds to the process: 0.26 MiB measured (RSS +290 MiB for 1,130
- * more cached, of which the V8 heap only +10 MiB: the rest is the SDK's Rust core), rounded up.
+ * more cached), rounded up. That reading counted the main thread's heap only; most of it was the
+ * workflow thread's copy of the workflow modules per run (80 KiB), now shared (workflow-bundle.ts
+ * `bundleOptions`), and garbage not yet collected: docs/scale.md "Where the worker's memory goes".
  */
 export const CACHED_WORKFLOW_MB = 0.3;
 
