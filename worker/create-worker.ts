@@ -204,7 +204,7 @@ async function createMainWorker(options: HostgateWorkerOptions, activities: Acti
     // threads in; docs/scale.md "A bulk import…", "The first tasks").
     workflowThreadPoolSize: options.config.worker.workflowThreads,
     // Half of the workflow-task polls go to the task queue itself (new workflows, and runs no longer
-    // cached), not the SDK's fifth: NEW_WORKFLOW_POLL_RATIO below.
+    // cached), not the SDK's fifth: NEW_WORKFLOW_POLL_RATIO above.
     nonStickyToStickyPollRatio: NEW_WORKFLOW_POLL_RATIO,
   });
 }

@@ -32,7 +32,7 @@ export function bundleIsFresh(bundlePath = defaultBundlePath): boolean {
  * Our workflow modules (and the SDK's that they import) are loaded once per workflow thread and
  * shared by every run in it, instead of a fresh copy per run: with 1,813 runs cached that copy was
  * 80 KiB each, ≈ 95 MB of the workflow thread's live heap after a bulk import of 5,000 (26 KiB per
- * run left; docs/scale.md "Worker memory"). Allowed because no module of the bundle keeps state at
+ * run left; docs/scale.md "Where the worker's memory goes…"). Allowed because no module of the bundle keeps state at
  * module level — constants, proxies, signal and query definitions only; per-run state lives in
  * each run's objects (workflows/domain/context.ts). A module that ever needs state of its own must
  * keep it in the run (the SDK warns that preloaded state leaks between runs).
