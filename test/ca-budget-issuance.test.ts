@@ -26,6 +26,11 @@ describe(`a CA budget of ${BUDGET} per ${WINDOW_S} s shared by two workers`, () 
     acme = await startAcmeStack();
     t = await createTestApp({ config: { ...acme.configOverrides, HOSTGATE_ACME_BUDGET: `${BUDGET}/${WINDOW_S}s`, HOSTGATE_RATE_LIMIT_PER_SECOND: '1000', HOSTGATE_RATE_LIMIT_BURST: '1000' } });
     await acme.serveChallenges(t.database.db);
+    // Every admission, kept: the budget deletes its placements once they leave the window.
+    await t.database.db.query(sql.unsafe`create table test_admissions (placed_at timestamptz not null)`);
+    await t.database.db.query(sql.unsafe`create function test_keep_admission() returns trigger language plpgsql as $$
+      begin insert into test_admissions values (new.placed_at); return new; end $$`);
+    await t.database.db.query(sql.unsafe`create trigger test_keep_admission after insert on ca_budget_placements for each row execute function test_keep_admission()`);
     workers = [await startTestWorker(t.temporal, t.database.db, t.config), await startTestWorker(t.temporal, t.database.db, t.config)];
     api = client(t.app, (await createOrgWithKey(t)).auth);
     destinationId = (await api.post('/v1/destinations', { url: 'https://app.vendor.example' })).json().data.id;
@@ -88,8 +93,13 @@ describe(`a CA budget of ${BUDGET} per ${WINDOW_S} s shared by two workers`, () 
     const allMs = Date.now() - t0;
     const placed = (await t.database.db.anyFirst(sql.unsafe`select (extract(epoch from created_at) * 1000)::float8 from acme_orders order by created_at`) as number[]);
     expect(placed).toHaveLength(DOMAINS);
-    // Never more than the budget in any window (orders are recorded a moment after admission).
-    for (let i = 0; i + BUDGET < placed.length; i++) expect(placed[i + BUDGET]! - placed[i]!).toBeGreaterThan(WINDOW_S * 1000 - 1_500);
+    // Never more than the budget admitted in any window: exact, on the admissions' own clock.
+    const admitted = (await t.database.db.anyFirst(sql.unsafe`select (extract(epoch from placed_at) * 1000)::float8 from test_admissions order by placed_at`) as number[]);
+    expect(admitted).toHaveLength(DOMAINS);
+    for (let i = 0; i + BUDGET < admitted.length; i++) expect(admitted[i + BUDGET]! - admitted[i]!).toBeGreaterThanOrEqual(WINDOW_S * 1000);
+    // And as the CA saw them: an order is recorded a moment after its admission, a moment that
+    // grows with the machine's load (18.36 s apart seen in CI with two runs on one machine).
+    for (let i = 0; i + BUDGET < placed.length; i++) expect(placed[i + BUDGET]! - placed[i]!).toBeGreaterThan(WINDOW_S * 1000 - 5_000);
     console.log(JSON.stringify({ figure: 'ca_budget_e2e', domains: DOMAINS, budget: `${BUDGET}/${WINDOW_S}s`, longest_wait_shown_s: Math.round(longestShownS), all_active_s: Math.round(allMs / 1000), loadavg_1m: load }));
   }, (4 * WINDOW_S + 150) * 1000);
 });

@@ -5,6 +5,7 @@
 // still says `issued`, and reads the table back again when its count differs from the record.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sql } from '../db/pool.ts';
+import { domainMovesRepository } from '../db/repositories/domain-moves.ts';
 import { edgeRepository, type Deployment } from '../db/repositories/edge.ts';
 import { createDeploymentRecord } from '../edge/agent/deployment-record.ts';
 import { createDeploymentReport } from '../edge/agent/deployment-report.ts';
@@ -71,5 +72,42 @@ describe('the deployment record (issue 26: a full pass writes only what differs 
     await record.afterFullPass([d(1, 'a'), d(2, 'b'), d(3, 'a'), d(4, 'a'), d(6, 'a')], [], new Set(), pause);
     expect(sent.flatMap((s) => s.deployed.map((x) => x.domainId))).toEqual(['dom_1']);
     expect((await table()).get('dom_1')).toBe('crt_1a');
+  });
+
+  it('a move\'s `markIssued` and an edge\'s record that run at once: the track ends `deployed` (no write skew)', async () => {
+    // dom_7 is mid-move: its certificate is being ordered.
+    await t.db.query(sql.unsafe`insert into domains (id, organization_id, destination_id, hostname, is_apex, status, certificate_track)
+      values ('dom_7', 'org_rec', 'dst_rec', 'h7.record.test', false, 'pending_dns', '{"status": "pending_validation", "method": "dns-01", "certificate_id": null}')`);
+    await t.db.query(sql.unsafe`insert into certificates (id, domain_id, serial, issuer, not_before, not_after, chain_pem, private_key_enc, key_id)
+      values ('crt_7a', 'dom_7', 's7a', 'test', now() - interval '1 day', now() + interval '30 days', 'pem', '\\x00', 'k')`);
+    const status = () => t.db.oneFirst(sql.unsafe`select certificate_track->>'status' from domains where id = 'dom_7'`);
+
+    // The edge records serving the new certificate and has not committed yet when the move
+    // writes `issued`. Before the fix, markIssued did not wait, saw no record, wrote `issued`,
+    // and the edge's update had already passed the track by: `issued` stayed.
+    let commit!: () => void;
+    const committed = new Promise<void>((resolve) => { commit = resolve; });
+    let recorded!: () => void;
+    const inTransaction = new Promise<void>((resolve) => { recorded = resolve; });
+    const edgeTx = t.db.transaction(async (tx) => {
+      await edgeRepository(t.db).recordDeployments(tx, EDGE, [d(7, 'a')]);
+      recorded();
+      await committed;
+    });
+    await inTransaction;
+    const marking = domainMovesRepository(t.db).markIssued('dom_7', 'crt_7a');
+    const early = await Promise.race([marking.then(() => 'returned'), new Promise((resolve) => setTimeout(() => resolve('waiting'), 300))]);
+    expect(early).toBe('waiting');
+    commit();
+    await edgeTx;
+    expect(await marking).toBe('deployed');
+    expect(await status()).toBe('deployed');
+
+    // The other order: the move's write commits first, the edge's record then sees `issued`.
+    await t.db.query(sql.unsafe`update domains set certificate_track = certificate_track || '{"status": "pending_validation"}' where id = 'dom_7'`);
+    await t.db.query(sql.unsafe`delete from edge_deployments where domain_id = 'dom_7'`);
+    expect(await domainMovesRepository(t.db).markIssued('dom_7', 'crt_7a')).toBe('issued');
+    await createDeploymentReport(t.db, EDGE)([d(7, 'a')]);
+    expect(await status()).toBe('deployed');
   });
 });

@@ -4,7 +4,7 @@
 // with their own ids, HAProxy, state directories and health endpoints — and SIGTERM stops all.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,23 +16,34 @@ import { planTopology } from '../local-stack/topology.ts';
 import { randomToken } from '../security/tokens.ts';
 import { testEncryptionKeys } from './support/app.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
-import { freePort } from './support/ports.ts';
 import { waitFor } from './support/wait.ts';
 
 const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
 
-/** A free port whose next `n − 1` ports are free too (the topology uses consecutive ports). */
+/**
+ * A free port whose next `n − 1` ports are free too (the topology uses consecutive ports), taken
+ * below the kernel's ephemeral range. Inside it, the port after a `listen(0)` port is the kind the
+ * kernel gives an outgoing connection (Linux hands odd ports to bind and even ones to connect), and
+ * the seconds before edge-2 listens were enough for one to take it (seen in CI: edge-2's health
+ * port, EADDRINUSE). Below the range the kernel hands out nothing by itself.
+ */
+const handedOut = new Set<number>();
 async function freeConsecutive(n: number): Promise<number> {
   const free = (port: number) => new Promise<boolean>((resolve) => {
     const s = net.createServer();
     s.once('error', () => resolve(false));
     s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
   });
+  const [ephemeralLow] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+  const low = 10_000;
+  const high = Math.max(low + 1_000, (ephemeralLow ?? 32_768) - n);
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = await freePort();
-    let ok = base + n < 65536;
-    for (let i = 1; ok && i < n; i++) ok = await free(base + i);
-    if (ok) return base;
+    const base = low + Math.floor(Math.random() * (high - low));
+    let ok = true;
+    for (let i = 0; ok && i < n; i++) ok = !handedOut.has(base + i) && await free(base + i);
+    if (!ok) continue;
+    for (let i = 0; i < n; i++) handedOut.add(base + i);
+    return base;
   }
   throw new Error(`no ${n} consecutive free ports`);
 }

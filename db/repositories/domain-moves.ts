@@ -63,13 +63,23 @@ export function domainMovesRepository(db: Db) {
      * The certificate track after a DNS-01 issuance: `issued`, or `deployed` at once when an edge
      * already reported serving it (the edge may be faster than this write: edge.ts sets
      * `deployed` on the track of a certificate it deploys).
+     *
+     * Two statements, not one: the row is locked first, and the edge's record is read after, in a
+     * statement of its own. An edge's `recordDeployments` locks the same row before it looks at
+     * the track, so one of the two always sees the other's commit. In one statement the look at
+     * `edge_deployments` used the snapshot from before the lock wait, and an edge's record
+     * committed meanwhile was missed by both: the track said `issued` until the edge's next whole
+     * report (docs/zero-downtime-moves.md).
      */
     async markIssued(domainId: string, certificateId: string): Promise<'issued' | 'deployed'> {
-      return db.oneFirst(sql.type(StatusRow)`
-        update domains set updated_at = hg_now(), certificate_track = jsonb_build_object(
-          'status', case when exists (select 1 from edge_deployments where domain_id = ${domainId} and certificate_id = ${certificateId}) then 'deployed' else 'issued' end,
-          'method', 'dns-01', 'certificate_id', ${certificateId}::text, 'updated_at', hg_now(), 'problem', null)
-        where id = ${domainId} returning certificate_track->>'status' as status`) as Promise<'issued' | 'deployed'>;
+      return db.transaction(async (tx) => {
+        await tx.query(sql.type(NoRows)`select from domains where id = ${domainId} for no key update`);
+        return tx.oneFirst(sql.type(StatusRow)`
+          update domains set updated_at = hg_now(), certificate_track = jsonb_build_object(
+            'status', case when exists (select 1 from edge_deployments where domain_id = ${domainId} and certificate_id = ${certificateId}) then 'deployed' else 'issued' end,
+            'method', 'dns-01', 'certificate_id', ${certificateId}::text, 'updated_at', hg_now(), 'problem', null)
+          where id = ${domainId} returning certificate_track->>'status' as status`) as Promise<'issued' | 'deployed'>;
+      });
     },
 
     /** What the abuse limits count for one more order of this domain. */

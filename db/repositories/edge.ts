@@ -228,6 +228,15 @@ export function edgeRepository(db: Db) {
           )
           select d.id from domains d join recorded r on r.domain_id = d.id where d.status = 'pending_certificate'`);
         // The certificate track of a move shows `deployed` once an edge serves its certificate.
+        // The moves in flight are locked first, in id order, and their tracks read by the next
+        // statement: a `markIssued` running now either committed before the lock (the update
+        // below sees `issued`) or waits for this commit (and then sees the record). Without the
+        // lock each missed the other's write (domain-moves.ts, markIssued). Only tracks that can
+        // still change are locked: a boot's full pass of 100,000 locks none.
+        await tx.query(sql.unsafe`
+          select from domains where id = any(${sql.array(deployed.map((x) => x.domainId), 'text')})
+            and certificate_track->>'status' in ('pending_validation', 'issued')
+          order by id for no key update`);
         await tx.query(sql.unsafe`
           update domains d set certificate_track = d.certificate_track || jsonb_build_object('status', 'deployed', 'updated_at', hg_now()), updated_at = hg_now()
           from unnest(${sql.array(deployed.map((x) => x.domainId), 'text')}, ${sql.array(deployed.map((x) => x.certificateId), 'text')}) as t (dom, cert)
