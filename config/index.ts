@@ -67,6 +67,8 @@ export interface Config {
     maxCachedWorkflows: number | undefined; bundlePath: string | undefined;
     /** The worker process's memory budget (MiB): the workflow cache is sized from it. */
     memoryMb: number;
+    /** A full GC of each worker thread once it goes quiet (worker/idle-gc.ts): period, 0 = never; heap growth that makes it worth it. */
+    idleGc: { periodMs: number; growthMb: number };
     /** Checks the DNS checker (worker/dns-checker.ts) runs at once. */
     dnsCheckerConcurrency: number;
     /** Whether workflow threads record promise stacks for the `__stack_trace` query (worker/sdk-switches.ts). */
@@ -289,7 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
       dnsActivitySlots: raw.HOSTGATE_WORKER_DNS_ACTIVITY_SLOTS,
       webhooks: { workflowTaskSlots: raw.HOSTGATE_WORKER_WEBHOOK_WORKFLOW_TASK_SLOTS, localActivitySlots: raw.HOSTGATE_WORKER_WEBHOOK_LOCAL_ACTIVITY_SLOTS, activitySlots: raw.HOSTGATE_WORKER_WEBHOOK_ACTIVITY_SLOTS },
       maxCachedWorkflows: raw.HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS, bundlePath: raw.HOSTGATE_WORKFLOW_BUNDLE,
-      memoryMb: raw.HOSTGATE_WORKER_MEMORY_MB, dnsCheckerConcurrency: raw.HOSTGATE_DNS_CHECKER_CONCURRENCY,
+      memoryMb: raw.HOSTGATE_WORKER_MEMORY_MB, idleGc: { periodMs: raw.HOSTGATE_WORKER_IDLE_GC_MS, growthMb: raw.HOSTGATE_WORKER_IDLE_GC_GROWTH_MB }, dnsCheckerConcurrency: raw.HOSTGATE_DNS_CHECKER_CONCURRENCY,
       workflowStackTraces: raw.HOSTGATE_WORKER_WORKFLOW_STACK_TRACES === 'on',
     },
     edgeDeployment: raw.HOSTGATE_EDGE_DEPLOYMENT,

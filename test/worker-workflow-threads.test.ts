@@ -64,15 +64,19 @@ describe('worker: workflow threads of the main task queue', () => {
       ids.push(domain.id);
     }
     const client = new Client({ connection, namespace: 'default' });
-    await worker.runUntil(async () => {
+    const history = await worker.runUntil(async () => {
       await Promise.all(ids.map((domainId, i) => startDomainWorkflow(client, taskQueue, { domainId, organizationId: org.id, hostname: `shop${i}.threads.example`, isApex: false })));
       await waitFor('every workflow\'s first task (attach)', async () => {
         const n = await t.db.oneFirst(sql.unsafe`select count(*)::int from domains where id = any(${sql.array(ids, 'text')}) and workflow_started_at is not null`) as number;
         return n === ids.length;
       }, 30_000, 200);
+      // The attach commits inside the task: its completion reaches the history a moment later.
+      return waitFor('the last one\'s first task completed', async () => {
+        const events = (await client.workflow.getHandle(`domain/${ids[59]!}`).fetchHistory()).events ?? [];
+        return events.some((e) => e.workflowTaskCompletedEventAttributes) ? events : null;
+      }, 10_000, 100);
     });
     // Each waits for DNS: one workflow task, its attach a local activity, and no failed task.
-    const history = (await client.workflow.getHandle(`domain/${ids[59]!}`).fetchHistory()).events ?? [];
     expect(history.filter((e) => e.workflowTaskCompletedEventAttributes)).toHaveLength(1);
     expect(history.filter((e) => e.workflowTaskFailedEventAttributes)).toEqual([]);
   }, 90_000);

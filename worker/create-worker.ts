@@ -114,6 +114,10 @@ export async function createHostgateWorker(options: HostgateWorkerOptions): Prom
   const webhookCached = webhookCachedWorkflows(options.config.worker.webhooks.workflowTaskSlots);
   // Before the workers: their workflow threads read the switches when the SDK starts them.
   applySdkSwitches({ workflowStackTraces: options.config.worker.workflowStackTraces });
+  // The workflow threads the SDK starts read their quiet-time GC rule from the environment they
+  // inherit (our SDK patch, workflow-worker-thread.js; worker/idle-gc.ts is the main thread's).
+  process.env.HOSTGATE_WORKER_IDLE_GC_MS = String(options.config.worker.idleGc.periodMs);
+  process.env.HOSTGATE_WORKER_IDLE_GC_GROWTH_MB = String(options.config.worker.idleGc.growthMb);
   const main = await createMainWorker(options, activities, workflowBundle, webhookCached);
   const webhooks = await createWebhookWorker(options, activities, workflowBundle, webhookCached);
   const signals = options.dispatcher ?? createOutboxDispatcher({ db: options.db, client: new Client({ connection: options.connection, namespace: options.namespace }), taskQueue: options.taskQueue, logger: options.logger });

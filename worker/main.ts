@@ -25,6 +25,7 @@ import { connectTemporal, ensureSearchAttributes } from '../temporal/connection.
 import { createWebhookAttempts } from '../activities/webhooks.ts';
 import { SecretBox } from '../security/secret-box.ts';
 import { createHostgateWorker } from './create-worker.ts';
+import { startIdleGc } from './idle-gc.ts';
 import { createFirstAttempts } from './webhook-first-attempts.ts';
 import { bundleIsFresh, buildWorkflowBundle, defaultBundlePath } from './workflow-bundle.ts';
 
@@ -85,7 +86,13 @@ const metrics = await startMetricsServer({ host: config.metrics.host, port: conf
 
 logger.info({ taskQueue: queue, webhookTaskQueue: webhookTaskQueue(queue), namespace: config.temporal.namespace }, 'worker running');
 const running = worker.run();
+// The main thread collects once it goes quiet after a burst (the workflow threads do the same).
+const stopIdleGc = startIdleGc({
+  ...config.worker.idleGc,
+  onCollect: ({ beforeBytes, afterBytes, ms }) => logger.debug({ heap_mib_before: Math.round(beforeBytes / 1048576), heap_mib_after: Math.round(afterBytes / 1048576), ms: Math.round(ms) }, 'quiet: full GC of the main thread'),
+});
 onShutdown(async () => {
+  stopIdleGc();
   if (worker.getState() === 'RUNNING') worker.shutdown();
   await running.catch(() => undefined);
   await metrics.close();
