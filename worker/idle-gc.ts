@@ -1,14 +1,14 @@
 // A full GC of the worker's main thread once it goes quiet after a burst (docs/scale.md, "A full GC
 // when the worker goes quiet"). V8 leaves a heap as a burst left it while the process stays
 // quiet: after 5,000 creates the main thread held 330 MB of heap, of which ≈ 100 MB live. The
-// workflow threads do the same with the same rule (the SDK patch, workflow-worker-thread.js); both
-// read their period and threshold from HOSTGATE_WORKER_IDLE_GC_MS and _GROWTH_MB.
+// workflow threads collect too, by the same rule less its burst condition (our SDK patch,
+// workflow-worker-thread.js); both read HOSTGATE_WORKER_IDLE_GC_MS and _GROWTH_MB.
 import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
 export interface IdleGcOptions {
-  /** How often the thread looks at the period just past; 0: never. */
+  /** How long the thread must have been quiet after a burst; 0: never. */
   periodMs: number;
   /** Heap growth since the last collection that makes one worth it, in MiB. */
   growthMb: number;
@@ -16,14 +16,14 @@ export interface IdleGcOptions {
   onCollect?: (outcome: { beforeBytes: number; afterBytes: number; ms: number }) => void;
 }
 
-/** A period busier than this fraction of itself is left alone: a burst never pays for a collection. */
+/** A moment busier than this fraction of itself counts as a burst: a burst never pays for a collection. */
 export const IDLE_GC_BUSY_FRACTION = 0.25;
 
 /**
  * `gc` without --expose-gc on the command line: the flag applies to the contexts created while it
  * is set, so it is set for one new context and cleared at once (no other context gets a `gc`).
  */
-function exposeGc(): (options: object) => void {
+export function exposeGc(): (options: object) => void {
   v8.setFlagsFromString('--expose-gc');
   try {
     return vm.runInNewContext('gc') as (options: object) => void;
@@ -47,32 +47,52 @@ function exposeGc(): (options: object) => void {
 export function startIdleGc(options: IdleGcOptions): () => void {
   if (options.periodMs <= 0) return () => undefined;
   const collect = exposeGc();
-  const growth = options.growthMb * 1024 * 1024;
-  const tickMs = Math.min(1_000, Math.max(10, Math.round(options.periodMs / 4)));
-  let heapAfter = v8.getHeapStatistics().total_heap_size;
-  let hadBurst = false;
-  let lastBusyAt = performance.now();
+  const decide = quietCollector(options.periodMs, options.growthMb * 1024 * 1024, v8.getHeapStatistics().total_heap_size, performance.now());
   let utilization = performance.eventLoopUtilization();
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization();
     const busy = performance.eventLoopUtilization(now, utilization).utilization;
     utilization = now;
-    if (busy > IDLE_GC_BUSY_FRACTION) {
-      hadBurst = true;
-      lastBusyAt = performance.now();
-      return;
-    }
-    if (!hadBurst || performance.now() - lastBusyAt < options.periodMs) return;
     const before = v8.getHeapStatistics().total_heap_size;
-    // Growth from the lowest the heap has been since, V8's own collections included.
-    heapAfter = Math.min(heapAfter, before);
-    if (before - heapAfter < growth) return;
-    hadBurst = false;
+    if (!decide.look(busy, before, performance.now())) return;
     const started = performance.now();
     collect({ type: 'major', execution: 'sync', flavor: 'last-resort' });
-    heapAfter = v8.getHeapStatistics().total_heap_size;
-    options.onCollect?.({ beforeBytes: before, afterBytes: heapAfter, ms: performance.now() - started });
-  }, tickMs);
+    const after = v8.getHeapStatistics().total_heap_size;
+    decide.collected(after);
+    options.onCollect?.({ beforeBytes: before, afterBytes: after, ms: performance.now() - started });
+  }, lookEveryMs(options.periodMs));
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/** How often the loop is looked at: a quarter period, at most every second. */
+export function lookEveryMs(periodMs: number): number {
+  return Math.min(1_000, Math.max(10, Math.round(periodMs / 4)));
+}
+
+/**
+ * The rule apart from its readings: `look` takes the share of the time the loop was busy since the
+ * previous look, the heap's size and the time, and says whether to collect now; `collected` takes
+ * the heap's size after the collection.
+ */
+export function quietCollector(periodMs: number, growthBytes: number, heapBytes: number, nowMs: number) {
+  let heapAfter = heapBytes;
+  let hadBurst = false;
+  let lastBusyAt = nowMs;
+  return {
+    look(busy: number, heap: number, now: number): boolean {
+      if (busy > IDLE_GC_BUSY_FRACTION) {
+        hadBurst = true;
+        lastBusyAt = now;
+        return false;
+      }
+      // Growth from the lowest the heap has been since, V8's own collections included.
+      heapAfter = Math.min(heapAfter, heap);
+      return hadBurst && now - lastBusyAt >= periodMs && heap - heapAfter >= growthBytes;
+    },
+    collected(heap: number): void {
+      heapAfter = heap;
+      hadBurst = false;
+    },
+  };
 }
