@@ -77,6 +77,14 @@ describe('worker: a full GC once a thread goes quiet (main thread)', () => {
     const stop = startIdleGc({ periodMs: 0, growthMb: 1, onCollect: () => { throw new Error('collected with a period of 0'); } });
     stop();
   });
+
+  it('is on by default (5 s quiet, 64 MiB grown), 0 turns it off, and a bad setting stops the start with its name', () => {
+    expect(testConfig().worker.idleGc).toEqual({ periodMs: 5_000, growthMb: 64 });
+    expect(testConfig({ HOSTGATE_WORKER_IDLE_GC_MS: '0' }).worker.idleGc.periodMs).toBe(0);
+    expect(() => testConfig({ HOSTGATE_WORKER_IDLE_GC_MS: '-1' })).toThrow(/HOSTGATE_WORKER_IDLE_GC_MS/);
+    expect(() => testConfig({ HOSTGATE_WORKER_IDLE_GC_MS: 'soon' })).toThrow(/HOSTGATE_WORKER_IDLE_GC_MS/);
+    expect(() => testConfig({ HOSTGATE_WORKER_IDLE_GC_GROWTH_MB: '0' })).toThrow(/HOSTGATE_WORKER_IDLE_GC_GROWTH_MB/);
+  });
 });
 
 describe('worker: a full GC once a thread goes quiet (the workflow threads, our SDK patch)', () => {
