@@ -27,6 +27,16 @@ describe('edge with the real domain lifecycle', () => {
   let domainId: string;
   const signalsTo = async (id: string) => (await t.database.db.any(sql.unsafe`
     select payload->>'signal' as signal from workflow_outbox where workflow_id = ${`domain/${id}`} and kind = 'signal_domain' order by id`) as readonly { signal: string }[]).map((r) => r.signal);
+  /**
+   * The signals of a domain whose DNS was right from its create: the API's verify and, when the DNS
+   * checker's first check found DNS right and its own verify was sent before the API's was queued
+   * (otherwise the two coalesce), that one too; then the edge's `deployed`, once.
+   */
+  const verifiedThenDeployed = (signals: readonly string[]) => {
+    expect(signals.at(-1)).toBe('deployed');
+    expect(signals.filter((s) => s === 'deployed')).toHaveLength(1);
+    expect([['verify'], ['verify', 'verify']]).toContainEqual(signals.slice(0, -1));
+  };
 
   beforeAll(async () => {
     acme = await startAcmeStack();
@@ -76,7 +86,7 @@ describe('edge with the real domain lifecycle', () => {
     expect(moves.map((m) => m.to_status)).toEqual(['pending_dns', 'pending_certificate', 'active']);
     expect(moves[2]!.reason).toBe('certificate deployed at the edge');
     // The edge's report told the workflow with a signal of its own; the API's verify is the other.
-    expect(await signalsTo(domainId)).toEqual(['verify', 'deployed']);
+    verifiedThenDeployed(await signalsTo(domainId));
   });
 
   it('shows the bytes the edge carried for the domain on GET /v1/domains/{id}, for the usage period', async () => {
@@ -124,8 +134,8 @@ describe('edge with the real domain lifecycle', () => {
     expect((await edgeGet(edge.port, other, { path: '/late', ca: pebbleRoot })).status).toBe(200);
     // The returning edge reported everything it serves: a signal only where a deployment was new
     // and awaited, none for the domain that was active already.
-    expect(await signalsTo(id)).toEqual(['verify', 'deployed']);
-    expect(await signalsTo(domainId)).toEqual(['verify', 'deployed']);
+    verifiedThenDeployed(await signalsTo(id));
+    verifiedThenDeployed(await signalsTo(domainId));
   });
 
   it('speaks HTTP/2 to clients that offer it', async () => {
