@@ -113,11 +113,7 @@ export async function createHostgateWorker(options: HostgateWorkerOptions): Prom
   const workflowBundle = options.bundlePath ? readBundle(options.bundlePath) : await bundleFromSource(options.workflowsPath);
   const webhookCached = webhookCachedWorkflows(options.config.worker.webhooks.workflowTaskSlots);
   // Before the workers: their workflow threads read the switches when the SDK starts them.
-  applySdkSwitches({ workflowStackTraces: options.config.worker.workflowStackTraces });
-  // The workflow threads the SDK starts read their quiet-time GC rule from the environment they
-  // inherit (our SDK patch, workflow-worker-thread.js; worker/idle-gc.ts is the main thread's).
-  process.env.HOSTGATE_WORKER_IDLE_GC_MS = String(options.config.worker.idleGc.periodMs);
-  process.env.HOSTGATE_WORKER_IDLE_GC_GROWTH_MB = String(options.config.worker.idleGc.growthMb);
+  applySdkSwitches({ workflowStackTraces: options.config.worker.workflowStackTraces, idleGc: options.config.worker.idleGc });
   const main = await createMainWorker(options, activities, workflowBundle, webhookCached);
   const webhooks = await createWebhookWorker(options, activities, workflowBundle, webhookCached);
   const signals = options.dispatcher ?? createOutboxDispatcher({ db: options.db, client: new Client({ connection: options.connection, namespace: options.namespace }), taskQueue: options.taskQueue, logger: options.logger });

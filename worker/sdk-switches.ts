@@ -6,6 +6,13 @@
 /** The SDK's variable: '0' leaves out the per-promise stack capture behind the `__stack_trace` query. */
 export const WORKFLOW_STACK_TRACES_VARIABLE = 'TEMPORAL_WORKFLOW_STACK_TRACES';
 
-export function applySdkSwitches(options: { workflowStackTraces: boolean }): void {
+/** Ours, read by the patch's quiet-time GC of each workflow thread (worker/idle-gc.ts is the main thread's). */
+export const IDLE_GC_MS_VARIABLE = 'HOSTGATE_WORKER_IDLE_GC_MS';
+export const IDLE_GC_GROWTH_MB_VARIABLE = 'HOSTGATE_WORKER_IDLE_GC_GROWTH_MB';
+
+export function applySdkSwitches(options: { workflowStackTraces: boolean; idleGc?: { periodMs: number; growthMb: number } }): void {
   process.env[WORKFLOW_STACK_TRACES_VARIABLE] = options.workflowStackTraces ? '1' : '0';
+  if (!options.idleGc) return;
+  process.env[IDLE_GC_MS_VARIABLE] = String(options.idleGc.periodMs);
+  process.env[IDLE_GC_GROWTH_MB_VARIABLE] = String(options.idleGc.growthMb);
 }
