@@ -16,7 +16,7 @@ import { organizationsRepository } from '../db/repositories/organizations.ts';
 import { createLogger } from '../logging/logger.ts';
 import { randomToken } from '../security/tokens.ts';
 import { startDomainWorkflow } from '../temporal/clients/domain.ts';
-import { createHostgateWorker, NEW_WORKFLOW_POLL_RATIO } from '../worker/create-worker.ts';
+import { cachedWorkflowsFor, createHostgateWorker, NEW_WORKFLOW_POLL_RATIO, webhookCachedWorkflows } from '../worker/create-worker.ts';
 import { testConfig } from './support/app.ts';
 import { createTestDatabase, type TestDatabase } from './support/db.ts';
 import { createTestTemporal, type TestTemporal } from './support/temporal.ts';
@@ -84,8 +84,31 @@ describe('worker: workflow threads of the main task queue', () => {
   it('one thread by default (the memory budget holds with it), and HOSTGATE_WORKER_WORKFLOW_THREADS is checked', async () => {
     const worker = await createHostgateWorker({ connection, namespace: 'default', taskQueue: `threads-one-${randomToken(8)}`, db: t.db, config: testConfig(), logger });
     expect(worker.main.options.workflowThreadPoolSize).toBe(1);
+    // The default budget (1,024 MiB) less the base (550) at 0.15 MiB a cached workflow, less the
+    // webhook worker's 100 (docs/scale.md "The memory budget, re-derived").
+    expect(worker.main.options.maxCachedWorkflows).toBe(3060);
     // Started and shut down, so it lets go of the connection.
     await worker.runUntil(async () => undefined);
     expect(() => testConfig({ HOSTGATE_WORKER_WORKFLOW_THREADS: '0' })).toThrow(/HOSTGATE_WORKER_WORKFLOW_THREADS/);
+  }, 60_000);
+
+  it('takes each workflow thread beyond the first off the memory budget: fewer cached, the same budget', async () => {
+    const webhookCached = webhookCachedWorkflows(testConfig().worker.webhooks.workflowTaskSlots);
+    expect(webhookCached).toBe(100);
+    // (budget − 550 − 350 per thread beyond the first) ÷ 0.15, less the deliveries' 100; never below 100.
+    expect(cachedWorkflowsFor(1024)).toBe(3060);
+    expect(cachedWorkflowsFor(1024, { workflowThreads: 2 })).toBe(726);
+    expect(cachedWorkflowsFor(2048, { workflowThreads: 2 })).toBe(7553);
+    expect(cachedWorkflowsFor(2048, { workflowThreads: 4 })).toBe(2886);
+    expect(cachedWorkflowsFor(1024, { workflowThreads: 3 })).toBe(100);
+    expect(cachedWorkflowsFor(256)).toBe(100);
+    // A worker sizes its cache from its own thread count, and a set cache still wins.
+    const twoThreads = await createHostgateWorker({ connection, namespace: 'default', taskQueue: `threads-budget-${randomToken(8)}`, db: t.db, config: testConfig({ HOSTGATE_WORKER_WORKFLOW_THREADS: '2', HOSTGATE_WORKER_MEMORY_MB: '2048' }), logger });
+    expect(twoThreads.main.options.maxCachedWorkflows).toBe(7553);
+    expect(twoThreads.webhooks.options.maxCachedWorkflows).toBe(100);
+    await twoThreads.runUntil(async () => undefined);
+    const set = await createHostgateWorker({ connection, namespace: 'default', taskQueue: `threads-set-${randomToken(8)}`, db: t.db, config: testConfig({ HOSTGATE_WORKER_WORKFLOW_THREADS: '2', HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS: '700' }), logger });
+    expect(set.main.options.maxCachedWorkflows).toBe(700);
+    await set.runUntil(async () => undefined);
   }, 60_000);
 });

@@ -31,19 +31,31 @@ export interface HostgateWorkerOptions {
   dispatcher?: Pick<OutboxDispatcher, 'dispatch'> | undefined;
 }
 
+// The memory budget's three terms, fitted to the worker's RSS in bench:lifecycle with 5,000 pending
+// domains (2 vCPU EPYC, 2026-11-29, docs/scale.md "The memory budget, re-derived"): cache 300,
+// 1,813 and all 5,000, one and two workflow threads. Sized for the peak — the RSS when the last of
+// 5,000 first tasks has run, before the idle GC (worker/idle-gc.ts) gives the burst's garbage back
+// — since that is what a container's limit must hold; once quiet the same worker used 355–810 MiB.
+
 /**
- * What a worker process holds besides its cached workflows once it has worked (pools, the DNS
- * checker, the V8 heap grown by a burst of creates): ≈ 255 MiB idle with 53 workflows, ≈ 450 MiB
- * after 5,000 creates with 270 cached (bench:lifecycle, docs/scale.md "Worker memory").
+ * What a worker process holds at a burst's peak besides its cached workflows (pools, the DNS
+ * checker, code, the burst's uncollected garbage): 530 MiB fitted with one workflow thread (RSS
+ * 559 MiB at 300 cached, 940 at 1,813, 1,057 at 5,000), rounded up.
  */
-export const WORKER_BASE_MB = 450;
+export const WORKER_BASE_MB = 550;
 /**
- * What one cached domain workflow adds to the process: 0.26 MiB measured (RSS +290 MiB for 1,130
- * more cached), rounded up. That reading counted the main thread's heap only; most of it was the
- * workflow thread's copy of the workflow modules per run (80 KiB), now shared (workflow-bundle.ts
- * `bundleOptions`), and garbage not yet collected: docs/scale.md "Where the worker's memory goes".
+ * What each workflow thread beyond the first adds at that peak: its own V8 isolate and its
+ * garbage. 50–330 MiB over the three cache sizes (once quiet 0–50 MiB); more than the high end is
+ * taken, as two threads with 1,350 cached still peaked at 931 and 1,013 MiB.
  */
-export const CACHED_WORKFLOW_MB = 0.3;
+export const WORKFLOW_THREAD_MB = 350;
+/**
+ * What one more cached domain workflow adds: 0.054–0.106 MiB at the peak, 0.079–0.097 MiB once
+ * quiet (the slopes over 300 → 5,000 cached), taken as 0.15 for room: at 0.12 (3,850 cached) one
+ * thread peaked at 967 and 1,003 MiB of the 1,024. It was 0.3 when each run had its own copy of
+ * the workflow modules (now shared: workflow-bundle.ts) and the threads never collected.
+ */
+export const CACHED_WORKFLOW_MB = 0.15;
 
 /**
  * The share of the main worker's workflow-task polls that ask the task queue itself rather than
@@ -70,16 +82,18 @@ export function webhookCachedWorkflows(webhookWorkflowTaskSlots: number): number
 
 /**
  * Workflows kept in memory between tasks, from the process's memory budget
- * (HOSTGATE_WORKER_MEMORY_MB) and the measured size of one cached domain workflow: memory stays
- * under the budget however many workflows are open, and a workflow not kept only costs a replay
- * of its (short) run when it next has a task — which, since the DNS checker, is when its DNS is
- * right or someone acts on it, not every backoff step. The webhook worker's cache
- * (`webhookCached`, counted at a domain workflow's size: a delivery's run is shorter) comes off
- * the same budget. Never below 100 (the SDK needs a few to run at all; 100 × 0.3 MiB is noise).
- * 1,024 MiB (the default) → 1,813 domain workflows beside 100 deliveries.
+ * (HOSTGATE_WORKER_MEMORY_MB) less its base and its workflow threads beyond the first, at the
+ * measured size of one cached domain workflow: memory stays under the budget however many
+ * workflows are open, and a workflow not kept only costs a replay of its (short) run when it next
+ * has a task — which, since the DNS checker, is when its DNS is right or someone acts on it, not
+ * every backoff step. The webhook worker's cache (`webhookCached`, counted at a domain workflow's
+ * size: a delivery's run is shorter) comes off the same budget. Never below 100 (the SDK needs a
+ * few to run at all). 1,024 MiB (the default) → 3,060 domain workflows beside 100 deliveries with
+ * one thread, 726 with two.
  */
-export function cachedWorkflowsFor(memoryMb: number, webhookCached = webhookCachedWorkflows(0)): number {
-  return Math.max(100, Math.floor((memoryMb - WORKER_BASE_MB) / CACHED_WORKFLOW_MB) - webhookCached);
+export function cachedWorkflowsFor(memoryMb: number, { workflowThreads = 1, webhookCached = webhookCachedWorkflows(0) }: { workflowThreads?: number; webhookCached?: number } = {}): number {
+  const forCache = memoryMb - WORKER_BASE_MB - (workflowThreads - 1) * WORKFLOW_THREAD_MB;
+  return Math.max(100, Math.floor(forCache / CACHED_WORKFLOW_MB) - webhookCached);
 }
 
 /**
@@ -195,13 +209,13 @@ async function createMainWorker(options: HostgateWorkerOptions, activities: Acti
     maxConcurrentWorkflowTaskExecutions: options.config.worker.workflowTaskSlots,
     maxConcurrentLocalActivityExecutions: options.config.worker.localActivitySlots,
     maxConcurrentActivityTaskExecutions: options.config.worker.activitySlots,
-    maxCachedWorkflows: options.config.worker.maxCachedWorkflows ?? cachedWorkflowsFor(options.config.worker.memoryMb, webhookCached),
+    maxCachedWorkflows: options.config.worker.maxCachedWorkflows ?? cachedWorkflowsFor(options.config.worker.memoryMb, { workflowThreads: options.config.worker.workflowThreads, webhookCached }),
     // Workflow code runs on these threads, each run on one of them; one by default, the SDK's
     // (reuseV8Context). After a bulk import's creates the first tasks drain at that thread's share
     // of the CPU (bench:lifecycle on a loaded machine, with our SDK patch: the last of 5,000 first
-    // tasks 193 s after the last create with one thread, 160 s with two — but the worker's RSS was
-    // 680 against 1,245 MiB, past its 1,024 MiB budget, which the cache's size does not count
-    // threads in; docs/scale.md "A bulk import…", "The first tasks").
+    // tasks 193 s after the last create with one thread, 160 s with two). Each thread beyond the
+    // first comes off the memory budget (WORKFLOW_THREAD_MB), so it costs cached workflows, not
+    // memory beyond the budget (docs/scale.md "The first tasks", "The memory budget, re-derived").
     workflowThreadPoolSize: options.config.worker.workflowThreads,
     // Half of the workflow-task polls go to the task queue itself (new workflows, and runs no longer
     // cached), not the SDK's fifth: NEW_WORKFLOW_POLL_RATIO above.

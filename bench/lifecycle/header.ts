@@ -19,7 +19,7 @@ export function printHeader(options: LifecycleOptions, pg: BenchPostgres, tempor
   const sdkVersion = (createRequire(import.meta.url)('@temporalio/worker/package.json') as { version: string }).version;
   // The worker's workflow cache: set directly, else derived from its memory budget (worker/create-worker.ts).
   const memoryMb = Number(process.env.HOSTGATE_WORKER_MEMORY_MB ?? 1024);
-  const stickyCache = process.env.HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS ? Number(process.env.HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS) : cachedWorkflowsFor(memoryMb);
+  const stickyCache = process.env.HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS ? Number(process.env.HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS) : cachedWorkflowsFor(memoryMb, { workflowThreads: Number(process.env.HOSTGATE_WORKER_WORKFLOW_THREADS ?? 1) });
   const heapMiB = v8.getHeapStatistics().heap_size_limit / 2 ** 20;
   const { burstCount, sequentialCount, idleCount, idleSeconds, settleSeconds, skipIdle } = options;
   printMachine('Hostgate lifecycle benchmark', pg);
