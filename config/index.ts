@@ -68,7 +68,8 @@ export interface Config {
     /** The worker process's memory budget (MiB): the workflow cache is sized from it. */
     memoryMb: number;
     /** A full GC of each worker thread once it goes quiet (worker/idle-gc.ts): period, 0 = never; heap growth that makes it worth it. */
-    idleGc: { periodMs: number; growthMb: number };
+    /** The quiet-time GC of each worker thread, and the RSS (90 % of the memory budget) above which it collects at once. */
+    idleGc: { periodMs: number; growthMb: number; highWaterMb: number };
     /** Checks the DNS checker (worker/dns-checker.ts) runs at once. */
     dnsCheckerConcurrency: number;
     /** Whether workflow threads record promise stacks for the `__stack_trace` query (worker/sdk-switches.ts). */
@@ -169,6 +170,11 @@ export interface Config {
 export const LOCAL_EDGE_HEALTH_PORT = 8490;
 
 /** Where `npm start` serves each process's metrics unless told otherwise (docs/operations.md, "Metrics"). */
+/**
+ * The share of HOSTGATE_WORKER_MEMORY_MB above which a worker thread collects at once, mid-burst
+ * too (worker/idle-gc.ts): room for the collection to take effect before the budget is reached.
+ */
+export const IDLE_GC_HIGH_WATER_SHARE = 0.9;
 export const LOCAL_METRICS_PORTS = { api: 9464, worker: 9465, workerSdk: 9466, edge: 9467 } as const;
 
 function list(value: string): string[] {
@@ -291,7 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, require: ('data
       dnsActivitySlots: raw.HOSTGATE_WORKER_DNS_ACTIVITY_SLOTS,
       webhooks: { workflowTaskSlots: raw.HOSTGATE_WORKER_WEBHOOK_WORKFLOW_TASK_SLOTS, localActivitySlots: raw.HOSTGATE_WORKER_WEBHOOK_LOCAL_ACTIVITY_SLOTS, activitySlots: raw.HOSTGATE_WORKER_WEBHOOK_ACTIVITY_SLOTS },
       maxCachedWorkflows: raw.HOSTGATE_WORKER_MAX_CACHED_WORKFLOWS, bundlePath: raw.HOSTGATE_WORKFLOW_BUNDLE,
-      memoryMb: raw.HOSTGATE_WORKER_MEMORY_MB, idleGc: { periodMs: raw.HOSTGATE_WORKER_IDLE_GC_MS, growthMb: raw.HOSTGATE_WORKER_IDLE_GC_GROWTH_MB }, dnsCheckerConcurrency: raw.HOSTGATE_DNS_CHECKER_CONCURRENCY,
+      memoryMb: raw.HOSTGATE_WORKER_MEMORY_MB, idleGc: { periodMs: raw.HOSTGATE_WORKER_IDLE_GC_MS, growthMb: raw.HOSTGATE_WORKER_IDLE_GC_GROWTH_MB, highWaterMb: Math.floor(raw.HOSTGATE_WORKER_MEMORY_MB * IDLE_GC_HIGH_WATER_SHARE) }, dnsCheckerConcurrency: raw.HOSTGATE_DNS_CHECKER_CONCURRENCY,
       workflowStackTraces: raw.HOSTGATE_WORKER_WORKFLOW_STACK_TRACES === 'on',
     },
     edgeDeployment: raw.HOSTGATE_EDGE_DEPLOYMENT,

@@ -1,9 +1,10 @@
-// A full GC of each worker thread once it goes quiet (worker/idle-gc.ts, and the same rule less its
-// burst condition in our SDK patch for the workflow threads; docs/scale.md "A full GC when the
-// worker goes quiet"). The main thread's rule on its own (when to collect: never during a burst,
-// once after it); V8's last-resort GC reached without --expose-gc giving a real heap back; and the
-// workflow thread of a real worker (real Postgres and Temporal) giving back what a burst left once
-// quiet, which it keeps with the rule off.
+// A full GC of each worker thread once it goes quiet, or at once over the memory budget's
+// high-water mark (worker/idle-gc.ts; the workflow threads load the same module through our SDK
+// patch and run it without the burst condition; docs/scale.md "A full GC when the worker goes
+// quiet", "The budget as a bound"). The rule on its own (when to collect: never during a burst
+// under the mark, once after it; over the mark at once, once a period); V8's last-resort GC reached
+// without --expose-gc giving a real heap back; and the workflow thread of a real worker (real
+// Postgres and Temporal) giving back what a burst left once quiet, which it keeps with the rule off.
 import { createRequire } from 'node:module';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -47,7 +48,7 @@ describe('worker: a full GC once a thread goes quiet (main thread)', () => {
     expect(c.look(0.05, 360 * MiB, 21_000)).toBe(false);
     // Quiet for the period: collect.
     expect(c.look(0.05, 360 * MiB, 21_250)).toBe(true);
-    c.collected(96 * MiB);
+    c.collected(96 * MiB, 21_250);
     // Once per burst: quiet growth after it does not collect again.
     expect(c.look(0.05, 200 * MiB, 40_000)).toBe(false);
     // A small burst whose heap grew less than the threshold: not worth it, until it has grown.
@@ -55,13 +56,48 @@ describe('worker: a full GC once a thread goes quiet (main thread)', () => {
     expect(c.look(0.05, 120 * MiB, 47_000)).toBe(false);
     expect(c.look(0.05, 170 * MiB, 60_000)).toBe(true);
     // Growth counts from the lowest the heap has been (V8's own collections included).
-    c.collected(150 * MiB);
+    c.collected(150 * MiB, 60_000);
     expect(c.look(0.05, 90 * MiB, 61_000)).toBe(false);
     expect(c.look(0.5, 140 * MiB, 62_000)).toBe(false);
     expect(c.look(0.05, 160 * MiB, 70_000)).toBe(true);
     // Looked at every quarter period, at most every second.
     expect(lookEveryMs(5_000)).toBe(1_000);
     expect(lookEveryMs(200)).toBe(50);
+  });
+
+  it('over the high-water mark: at once, mid-burst too, once grown, at most once a period', () => {
+    const period = 5_000;
+    const highWater = 900 * MiB;
+    const c = quietCollector(period, 64 * MiB, 100 * MiB, 0, { highWaterBytes: highWater });
+    // A burst under the mark: as before, never during it.
+    expect(c.look(0.9, 400 * MiB, 1_000, 800 * MiB)).toBe(false);
+    // Over the mark, the heap grown: now, though the burst goes on.
+    expect(c.look(0.9, 420 * MiB, 2_000, 950 * MiB)).toBe(true);
+    c.collected(120 * MiB, 2_000);
+    // Still over the mark (the RSS lags, or the live heap is large): not again within the period…
+    expect(c.look(0.9, 400 * MiB, 6_000, 950 * MiB)).toBe(false);
+    // …nor, after it, without the threshold's growth since the collection.
+    expect(c.look(0.9, 150 * MiB, 8_000, 950 * MiB)).toBe(false);
+    expect(c.look(0.9, 200 * MiB, 9_000, 950 * MiB)).toBe(true);
+    c.collected(110 * MiB, 9_000);
+    // The burst goes on under the mark, then ends: the quiet rule takes over (one more collection
+    // once quiet for the period).
+    expect(c.look(0.9, 150 * MiB, 10_000, 800 * MiB)).toBe(false);
+    expect(c.look(0.05, 180 * MiB, 14_000, 700 * MiB)).toBe(false);
+    expect(c.look(0.05, 180 * MiB, 15_000, 700 * MiB)).toBe(true);
+    // No mark (the default): the RSS changes nothing.
+    const none = quietCollector(period, 64 * MiB, 100 * MiB, 0);
+    expect(none.look(0.9, 900 * MiB, 1_000, 4096 * MiB)).toBe(false);
+  });
+
+  it('without the burst condition (a workflow thread): once quiet for the period and grown, burst or not', () => {
+    const c = quietCollector(5_000, 64 * MiB, 100 * MiB, 0, { afterBurstOnly: false });
+    expect(c.look(0.1, 200 * MiB, 4_000)).toBe(false);
+    expect(c.look(0.1, 200 * MiB, 5_000)).toBe(true);
+    c.collected(90 * MiB, 5_000);
+    expect(c.look(0.1, 120 * MiB, 20_000)).toBe(false);
+    expect(c.look(0.6, 200 * MiB, 21_000)).toBe(false);
+    expect(c.look(0.1, 200 * MiB, 26_000)).toBe(true);
   });
 
   it('gets V8\'s last-resort GC without --expose-gc, which gives a burst\'s heap back; no other context gets `gc`; a period of 0 starts nothing', () => {
@@ -78,9 +114,12 @@ describe('worker: a full GC once a thread goes quiet (main thread)', () => {
     stop();
   });
 
-  it('is on by default (5 s quiet, 64 MiB grown), 0 turns it off, and a bad setting stops the start with its name', () => {
-    expect(testConfig().worker.idleGc).toEqual({ periodMs: 5_000, growthMb: 64 });
+  it('is on by default (5 s quiet, 64 MiB grown, over 90 % of the memory budget), 0 turns it off, and a bad setting stops the start with its name', () => {
+    expect(testConfig().worker.idleGc).toEqual({ periodMs: 5_000, growthMb: 64, highWaterMb: 921 });
     expect(testConfig({ HOSTGATE_WORKER_IDLE_GC_MS: '0' }).worker.idleGc.periodMs).toBe(0);
+    // The high-water mark: 90 % of the memory budget.
+    expect(testConfig().worker.idleGc.highWaterMb).toBe(921);
+    expect(testConfig({ HOSTGATE_WORKER_MEMORY_MB: '2048' }).worker.idleGc.highWaterMb).toBe(1843);
     expect(() => testConfig({ HOSTGATE_WORKER_IDLE_GC_MS: '-1' })).toThrow(/HOSTGATE_WORKER_IDLE_GC_MS/);
     expect(() => testConfig({ HOSTGATE_WORKER_IDLE_GC_MS: 'soon' })).toThrow(/HOSTGATE_WORKER_IDLE_GC_MS/);
     expect(() => testConfig({ HOSTGATE_WORKER_IDLE_GC_GROWTH_MB: '0' })).toThrow(/HOSTGATE_WORKER_IDLE_GC_GROWTH_MB/);

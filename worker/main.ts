@@ -86,10 +86,11 @@ const metrics = await startMetricsServer({ host: config.metrics.host, port: conf
 
 logger.info({ taskQueue: queue, webhookTaskQueue: webhookTaskQueue(queue), namespace: config.temporal.namespace }, 'worker running');
 const running = worker.run();
-// The main thread collects once it goes quiet after a burst (the workflow threads do the same).
+// The main thread collects once it goes quiet after a burst, or at once over the memory budget's
+// high-water mark (the workflow threads run the same rule: worker/idle-gc.ts).
 const stopIdleGc = startIdleGc({
   ...config.worker.idleGc,
-  onCollect: ({ beforeBytes, afterBytes, ms }) => logger.debug({ heap_mib_before: Math.round(beforeBytes / 1048576), heap_mib_after: Math.round(afterBytes / 1048576), ms: Math.round(ms) }, 'quiet: full GC of the main thread'),
+  onCollect: ({ beforeBytes, afterBytes, ms }) => logger.debug({ heap_mib_before: Math.round(beforeBytes / 1048576), heap_mib_after: Math.round(afterBytes / 1048576), ms: Math.round(ms) }, 'full GC of the main thread (quiet after a burst, or over the high-water mark)'),
 });
 onShutdown(async () => {
   stopIdleGc();
