@@ -98,6 +98,12 @@ describe('worker: a full GC once a thread goes quiet (main thread)', () => {
     expect(c.look(0.1, 120 * MiB, 20_000)).toBe(false);
     expect(c.look(0.6, 200 * MiB, 21_000)).toBe(false);
     expect(c.look(0.1, 200 * MiB, 26_000)).toBe(true);
+    // A busy moment the high-water mark collected on still starts the quiet period over.
+    const marked = quietCollector(5_000, 64 * MiB, 100 * MiB, 0, { afterBurstOnly: false, highWaterBytes: 900 * MiB });
+    expect(marked.look(0.9, 200 * MiB, 1_000, 950 * MiB)).toBe(true);
+    marked.collected(100 * MiB, 1_000);
+    expect(marked.look(0.1, 200 * MiB, 5_500, 800 * MiB)).toBe(false);
+    expect(marked.look(0.1, 200 * MiB, 6_000, 800 * MiB)).toBe(true);
   });
 
   it('gets V8\'s last-resort GC without --expose-gc, which gives a burst\'s heap back; no other context gets `gc`; a period of 0 starts nothing', () => {

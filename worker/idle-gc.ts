@@ -107,10 +107,12 @@ export function quietCollector(periodMs: number, growthBytes: number, heapBytes:
       // Growth from the lowest the heap has been since, V8's own collections included.
       heapAfter = Math.min(heapAfter, heap);
       const grown = heap - heapAfter >= growthBytes;
+      const isBusy = busy > IDLE_GC_BUSY_FRACTION;
+      // A busy moment counts toward the quiet rule whether or not the mark collects now.
+      if (isBusy) lastBusyAt = now;
       if (grown && rss >= highWaterBytes && now - lastCollectedAt >= periodMs) return true;
-      if (busy > IDLE_GC_BUSY_FRACTION) {
+      if (isBusy) {
         hadBurst = true;
-        lastBusyAt = now;
         return false;
       }
       return (hadBurst || !afterBurstOnly) && now - lastBusyAt >= periodMs && grown;

@@ -1,5 +1,5 @@
 // `npm run bench:temporal-start -- [--starts 1000] [--rounds 2] [--in-flight 20] [--phases starts,first-tasks]`:
-// what a new domain workflow costs the Temporal dev server in CPU, read from /proc/<pid>/stat
+// what a new domain workflow costs the Temporal dev server in CPU (bench/support/proc-sampler.ts)
 // around each variant (after a pause, so the server's own background work settles), variants
 // alternating round after round. Figures for docs/scale.md ("What a workflow start costs the dev
 // server").
@@ -11,7 +11,6 @@
 //   worker's slot, poll and cache settings), for four shapes of first task (workflows.ts): a
 //   local activity and a 14-day timer (a domain workflow's: attach, then the DNS wait), the timer
 //   only, the local activity only, neither.
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client, type WorkflowStartOptions } from '@temporalio/client';
@@ -21,7 +20,7 @@ import { HostgateDomainStatus, HostgateHostname, HostgateOrganizationId } from '
 import { domainWorkflowId } from '../../contracts/domain-workflow.ts';
 import { connectTemporal, ensureSearchAttributes } from '../../temporal/connection.ts';
 import { NEW_WORKFLOW_POLL_RATIO } from '../../worker/create-worker.ts';
-import { CLK_TCK } from '../support/proc-sampler.ts';
+import { treeUsage } from '../support/proc-sampler.ts';
 import { inParallel, intArg, onCleanup, progress, runBenchmark, sleep } from '../support/run.ts';
 import { printTable } from '../support/print.ts';
 import { temporalForBench } from '../support/setup.ts';
@@ -56,11 +55,6 @@ const FIRST_TASK_SHAPES: Record<string, string> = {
   'neither': 'nothing',
 };
 
-function serverCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) / CLK_TCK) * 1000;
-}
-
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const key = (name: string) => name.replace(/\(.*\)/, '').trim().replace(/\W+/g, '_');
 
@@ -80,13 +74,13 @@ await runBenchmark(async () => {
   /** Runs `work`, then a pause, and returns the dev server's CPU per workflow and the rate. */
   const measure = async (work: () => Promise<void>): Promise<{ ms: number; perSecond: number }> => {
     await sleep(1500);
-    const cpu0 = serverCpuMs(pid);
+    const cpu0 = treeUsage(pid).cpuSeconds;
     const t0 = performance.now();
     await work();
     const seconds = (performance.now() - t0) / 1000;
     // The server's work after the last answer (visibility, transfer tasks) belongs to the workflows.
     await sleep(1500);
-    return { ms: (serverCpuMs(pid) - cpu0) / starts, perSecond: starts / seconds };
+    return { ms: ((treeUsage(pid).cpuSeconds - cpu0) * 1000) / starts, perSecond: starts / seconds };
   };
   const startAll = (tag: string, taskQueue: string, workflowType: string, extras: Extras[]) =>
     inParallel(Array.from({ length: starts }, (_, i) => i), inFlight, async (i) => {
@@ -160,5 +154,5 @@ await runBenchmark(async () => {
       headline[`first_task_${key(name)}_per_s`] = Math.round(mean(r.rate));
     }
   }
-  return headline as Record<string, number>;
+  return headline;
 }, 'Temporal dev server');
