@@ -10,7 +10,7 @@ import { componentLabel, cpuPercent, type Component } from './meters.ts';
 import type { LifecycleOptions } from './options.ts';
 import type { LifecycleStack } from './stack.ts';
 
-export interface IdleHeadline { summary: string; workerCpuPct: number; dnsQueriesPerMin: number }
+export interface IdleHeadline { summary: string; workerCpuPct: number; dnsQueriesPerMin: number; atCap: boolean }
 
 /** Prints the report; returns the summary's line about the idle cost and its figures. */
 export async function reportIdle({ sql, acme, dbFile }: LifecycleStack, options: LifecycleOptions, run: IdleRun): Promise<IdleHeadline> {
@@ -33,14 +33,17 @@ export async function reportIdle({ sql, acme, dbFile }: LifecycleStack, options:
   const schedule: number[] = [0];
   for (let k = 1; schedule[schedule.length - 1]! < 48 * 3600_000; k++) schedule.push(schedule[schedule.length - 1]! + Math.min(DNS_BACKOFF_CAP, DNS_BACKOFF_FIRST * 2 ** (k - 1)));
   let expected = 0;
-  for (const { s } of startedRows) for (const offset of schedule) { const at = s + offset; if (at >= w0.at && at < w1.at) expected++; }
+  // At the cap (--idle-at-cap) every slot lies evenly within one mean capped delay of the window's start.
+  if (run.atCap) expected = Math.round(idleCount * Math.min(1, (windowS * 1000) / run.atCap.meanDelayMs));
+  else for (const { s } of startedRows) for (const offset of schedule) { const at = s + offset; if (at >= w0.at && at < w1.at) expected++; }
   const sinceCreate = (w0.at - idleStart) / 1000;
 
   const rssOf = (c: Component) => samples.slice(1).map((s) => s.rssMiB[c]);
   const workerPct = cpuPercent(w0, w1, 'worker');
   const temporalPct = cpuPercent(w0, w1, 'temporal');
   console.log('');
-  console.log(`Phase B — idle cost: ${int(idleCount)} pending_dns domains (+ ${burstCount + sequentialCount + 1} active), window of ${fixed(windowS, 0)} s starting ${fixed(sinceCreate, 0)} s after the first idle create:`);
+  const where = run.atCap ? `at the 1 h backoff cap (--idle-at-cap: every schedule row moved there before the window; ${int(run.atCap.belowCapAtEnd)} short of it at the end)` : `starting ${fixed(sinceCreate, 0)} s after the first idle create`;
+  console.log(`Phase B — idle cost: ${int(idleCount)} pending_dns domains (+ ${burstCount + sequentialCount + 1} active), window of ${fixed(windowS, 0)} s ${where}:`);
   printTable(['component', 'CPU avg % of a core', 'RSS min MiB', 'RSS max MiB'], [
     [componentLabel.worker, fixed(workerPct, 2), fixed(Math.min(...rssOf('worker')), 0), fixed(Math.max(...rssOf('worker')), 0)],
     [componentLabel.temporal, fixed(temporalPct, 2), fixed(Math.min(...rssOf('temporal')), 0), fixed(Math.max(...rssOf('temporal')), 0)],
@@ -51,9 +54,11 @@ export async function reportIdle({ sql, acme, dbFile }: LifecycleStack, options:
   console.log(`  whole machine busy ${fixed(((w1.machineBusy - w0.machineBusy) / windowS) * 100, 1)} % of a core on average in the window (other processes included; ${os.cpus().length * 100} % = all cores)`);
   console.log(`  baseline before the idle domains existed: worker ${fixed(baselineWorker, 2)} %, Temporal ${fixed(cpuPercent(b0, b1, 'temporal'), 2)} %, Postgres ${fixed(cpuPercent(b0, b1, 'postgres'), 2)} % (RSS worker ${fixed(b1.rssMiB.worker, 0)} MiB, Temporal ${fixed(b1.rssMiB.temporal, 0)} MiB)`);
   console.log(`  DNS: ${int(windowQueries.length)} queries in the window = ${fixed(queriesPerMin, 0)} per minute (${[...byType].map(([t, n]) => `${t} ${int(n)}`).join(', ')}); ${int(checks)} checks (${fixed((checks / windowS) * 60, 0)}/min, ${fixed(checks / idleCount, 2)} per domain)`);
-  console.log(`  the backoff schedule (5 s doubling to 1 h, no jitter) predicts ≈ ${int(expected)} checks in this window; at the 1 h cap the same domains would make ${fixed(idleCount / 60, 0)} checks/min (${fixed((idleCount / 60) * (windowQueries.length / Math.max(checks, 1)), 0)} DNS queries/min)`);
+  if (run.atCap) console.log(`  at the cap the schedule predicts ≈ ${int(expected)} checks in this window (every domain once per ${fixed(run.atCap.meanDelayMs / 60_000, 1)} min on average)`);
+  else console.log(`  the backoff schedule (5 s doubling to 1 h, no jitter) predicts ≈ ${int(expected)} checks in this window; at the 1 h cap the same domains would make ${fixed(idleCount / 60, 0)} checks/min (${fixed((idleCount / 60) * (windowQueries.length / Math.max(checks, 1)), 0)} DNS queries/min)`);
   const extraWorkerS = (workerPct - baselineWorker) / 100 * windowS;
-  if (checks >= 50) {
+  if (run.atCap) console.log(`  worker CPU at the cap: ${fixed(workerPct, 2)} % of a core for ${int(idleCount)} domains (measured; baseline without them ${fixed(baselineWorker, 2)} %)`);
+  else if (checks >= 50) {
     const perCheckMs = (extraWorkerS / checks) * 1000;
     const steady = baselineWorker + ((idleCount / 3600) * perCheckMs / 1000) * 100;
     console.log(`  worker CPU above baseline per check ≈ ${fixed(perCheckMs, 1)} ms → at the 1 h cap ≈ ${fixed(steady, 2)} % of a core for ${int(idleCount)} domains (extrapolated)`);
@@ -67,6 +72,6 @@ export async function reportIdle({ sql, acme, dbFile }: LifecycleStack, options:
   printTable(['table', 'seq scans', 'rows read by seq scans', 'index scans'], statRows);
   const sqliteBytes = ['', '-wal', '-shm'].reduce((s, ext) => s + (existsSync(dbFile + ext) ? statSync(dbFile + ext).size : 0), 0);
   console.log(`  Temporal SQLite file (with WAL) now ${fixed(sqliteBytes / 2 ** 20, 1)} MiB`);
-  const summary = `idle: worker ${fixed(workerPct, 2)} % of a core, RSS ${fixed(Math.min(...rssOf('worker')), 0)}–${fixed(Math.max(...rssOf('worker')), 0)} MiB, ${fixed(queriesPerMin, 0)} DNS queries/min for ${int(idleCount)} pending domains`;
-  return { summary, workerCpuPct: workerPct, dnsQueriesPerMin: queriesPerMin };
+  const summary = `idle${run.atCap ? ' at the 1 h backoff cap' : ''}: worker ${fixed(workerPct, 2)} % of a core, RSS ${fixed(Math.min(...rssOf('worker')), 0)}–${fixed(Math.max(...rssOf('worker')), 0)} MiB, ${fixed(queriesPerMin, 0)} DNS queries/min for ${int(idleCount)} pending domains`;
+  return { summary, workerCpuPct: workerPct, dnsQueriesPerMin: queriesPerMin, atCap: run.atCap !== null };
 }

@@ -8,6 +8,8 @@ import { fixed, int, secs } from './figures.ts';
 import { cpuPercent, printCpu, type Reading } from './meters.ts';
 import { BASELINE_SECONDS, IDLE_CREATE_CONCURRENCY, SAMPLE_MS, type LifecycleOptions } from './options.ts';
 import type { LifecycleStack } from './stack.ts';
+import { DNS_BACKOFF_CAP, DNS_BACKOFF_FIRST } from '../../model/domain-backoff.ts';
+import { nextCheckDelay } from '../../model/dns-check-schedule.ts';
 
 export interface TableStats { relname: string; seq_scan: number; seq_tup_read: number; idx_scan: number }
 
@@ -25,6 +27,43 @@ export interface IdleRun {
   stats1: TableStats[];
   /** acme.dns.queries index at the window's start. */
   dnsIndex0: number;
+  /** --idle-at-cap: the schedule the window started from, and the rows still short of the cap at its end. */
+  atCap: AtCap | null;
+}
+
+export interface AtCap {
+  /** Checks written on each row: the next one waits the capped delay. */
+  checks: number;
+  /** The mean of that delay (jitter included): the slots are spread over it. */
+  meanDelayMs: number;
+  moved: number;
+  /** Rows whose next delay was not yet the cap at the window's end (a check in flight at the move). */
+  belowCapAtEnd: number;
+}
+
+/**
+ * The first check number whose delay is the cap: 5 s doubling passes 1 h at the 11th (5 × 2^10 s),
+ * ≈ 85 minutes of backoff into a wait.
+ */
+export function firstCheckAtCap(): number {
+  return 1 + Math.ceil(Math.log2(DNS_BACKOFF_CAP / DNS_BACKOFF_FIRST));
+}
+
+/**
+ * Writes the idle domains' schedule rows as the checker leaves them once the backoff has reached
+ * its cap: `checks` past the doubling and the next slot spread evenly over one mean capped delay,
+ * the phase a steady state has. The workflows are already as they stay (one 14-day timer each).
+ */
+async function moveScheduleToCap({ sql }: LifecycleStack, idleIds: string[]): Promise<Omit<AtCap, 'belowCapAtEnd'>> {
+  const checks = firstCheckAtCap() - 1;
+  let total = 0;
+  const samples = 10_000;
+  for (let i = 0; i < samples; i++) total += nextCheckDelay(checks + 1);
+  const meanDelayMs = total / samples;
+  const { rowCount } = await sql.query(`
+    update dns_check_schedule set checks = $2, next_check_at = hg_now() + random() * make_interval(secs => $3 / 1000.0)
+    where domain_id = any($1::text[])`, [idleIds, checks, meanDelayMs]);
+  return { checks, meanDelayMs, moved: rowCount ?? 0 };
 }
 
 export async function runIdle(stack: LifecycleStack, domains: Domains, read: () => Promise<Reading>, options: LifecycleOptions): Promise<IdleRun> {
@@ -111,10 +150,16 @@ export async function runIdle(stack: LifecycleStack, domains: Domains, read: () 
     }
   }
 
+  let atCap: Omit<AtCap, 'belowCapAtEnd'> | null = null;
+  if (options.idleAtCap) {
+    atCap = await moveScheduleToCap(stack, idleIds);
+    progress(`  --idle-at-cap: ${int(atCap.moved)} schedule rows set to ${atCap.checks} checks made (the next waits the 1 h cap, ±20 % jitter: ${fixed(atCap.meanDelayMs / 60_000, 1)} min on average), their next slots spread over that`);
+  }
+
   // The window.
   const tableStats = async () => (await sql.query<TableStats>(`
     select relname, seq_scan::float8 as seq_scan, seq_tup_read::float8 as seq_tup_read, coalesce(idx_scan, 0)::float8 as idx_scan
-    from pg_stat_user_tables where relname in ('domains', 'workflow_outbox', 'events', 'domain_status_history') order by relname`)).rows;
+    from pg_stat_user_tables where schemaname = current_schema() and relname in ('domains', 'workflow_outbox', 'events', 'domain_status_history') order by relname`)).rows;
   progress(`sampling for ${idleSeconds} s (every ${SAMPLE_MS / 1000} s)…`);
   const stats0 = await tableStats();
   const w0 = await read();
@@ -130,5 +175,10 @@ export async function runIdle(stack: LifecycleStack, domains: Domains, read: () 
     progress(`  +${String(Math.round((now.at - w0.at) / 1000)).padStart(4)} s: worker ${fixed(cpuPercent(prev, now, 'worker')).padStart(5)} % RSS ${fixed(now.rssMiB.worker, 0)} MiB; Temporal ${fixed(cpuPercent(prev, now, 'temporal')).padStart(5)} % RSS ${fixed(now.rssMiB.temporal, 0)} MiB; Postgres ${fixed(cpuPercent(prev, now, 'postgres')).padStart(5)} %; DNS ${String(now.dnsQueries - prev.dnsQueries).padStart(5)} queries`);
   }
   const stats1 = await tableStats();
-  return { b0, b1, idleIds, idleStart, samples, stats0, stats1, dnsIndex0 };
+  let belowCap: AtCap | null = null;
+  if (atCap) {
+    const { rows: [b] } = await sql.query<{ n: number }>(`select count(*)::int as n from dns_check_schedule where domain_id = any($1::text[]) and checks < $2`, [idleIds, atCap.checks]);
+    belowCap = { ...atCap, belowCapAtEnd: b!.n };
+  }
+  return { b0, b1, idleIds, idleStart, samples, stats0, stats1, dnsIndex0, atCap: belowCap };
 }

@@ -28,6 +28,12 @@ export interface LifecycleOptions {
   idleSeconds: number;
   settleSeconds: number;
   skipIdle: boolean;
+  /**
+   * Phase B's window at the backoff's cap: before it, the bench writes every idle domain's DNS
+   * check schedule as ≈ 85 minutes of backoff would leave it (checks past the doubling, next slot
+   * spread over the coming hour), so the steady state is measured instead of extrapolated.
+   */
+  idleAtCap: boolean;
   /** Where the worker writes its V8 CPU profile, if anywhere. */
   profileWorker: string | undefined;
   temporalInMemory: boolean;
@@ -48,6 +54,7 @@ export function parseOptions(): LifecycleOptions {
       'idle-seconds': { type: 'string', default: '300' },
       'settle-seconds': { type: 'string', default: '60' },
       'skip-idle': { type: 'boolean', default: false },
+      'idle-at-cap': { type: 'boolean', default: false },
       'profile-worker': { type: 'string' },
       // Diagnosis only: how much of the burst the dev server's SQLite file costs (npm start uses the file).
       'temporal-in-memory': { type: 'boolean', default: false },
@@ -58,7 +65,7 @@ export function parseOptions(): LifecycleOptions {
     },
   });
   if (args.help) {
-    console.log('usage: npm run bench:lifecycle -- [--domains n (200)] [--sequential n (10)] [--idle-domains n (5000)] [--idle-seconds s (300)] [--settle-seconds s (60)] [--skip-idle] [--profile-worker dir (writes the worker\'s V8 CPU profile there)] [--temporal-in-memory (diagnosis)] [--slow-dns-ms min-max --pending n (5000) --verified n (20): slow-resolver mode, replaces phases A and B]');
+    console.log('usage: npm run bench:lifecycle -- [--domains n (200)] [--sequential n (10)] [--idle-domains n (5000)] [--idle-seconds s (300)] [--settle-seconds s (60)] [--idle-at-cap (the window at the 1 h backoff cap)] [--skip-idle] [--profile-worker dir (writes the worker\'s V8 CPU profile there)] [--temporal-in-memory (diagnosis)] [--slow-dns-ms min-max --pending n (5000) --verified n (20): slow-resolver mode, replaces phases A and B]');
     process.exit(0);
   }
   return {
@@ -68,6 +75,7 @@ export function parseOptions(): LifecycleOptions {
     idleSeconds: intArg('idle-seconds', args['idle-seconds'], 10, 24 * 3600),
     settleSeconds: intArg('settle-seconds', args['settle-seconds'], 0, 24 * 3600),
     skipIdle: args['skip-idle'],
+    idleAtCap: args['idle-at-cap'],
     profileWorker: args['profile-worker'],
     temporalInMemory: args['temporal-in-memory'],
     slowDns: args['slow-dns-ms'] === undefined ? null : slowDnsArgs(args['slow-dns-ms'], args.pending, args.verified),

@@ -26,7 +26,7 @@ export async function printSummary({ sql, worker }: LifecycleStack, options: Lif
     burst_p99_s: s(a.burstDist.p99), burst_max_s: s(a.burstDist.max), activated_per_s: Math.round(a.activatedPerSecond * 10) / 10,
     not_active: a.notActive, target_p50_s: LATENCY_TARGET_MS / 1000, verdict: a.verdict,
     one_at_a_time_p50_s: s(a.seqDist.p50), one_at_a_time_max_s: s(a.seqDist.max),
-    idle_domains: idle ? options.idleCount : null, idle_worker_cpu_pct: idle ? Math.round(idle.workerCpuPct * 100) / 100 : null,
+    idle_domains: idle ? options.idleCount : null, idle_worker_cpu_pct: idle ? Math.round(idle.workerCpuPct * 100) / 100 : null, idle_at_cap: idle ? idle.atCap : null,
     idle_dns_queries_per_min: idle ? Math.round(idle.dnsQueriesPerMin) : null, reconciler_requeues: dup!.extra,
   };
 }
