@@ -27,7 +27,7 @@ export interface IdleRun {
   stats1: TableStats[];
   /** acme.dns.queries index at the window's start. */
   dnsIndex0: number;
-  /** --idle-at-cap: the schedule the window started from, and the rows still short of the cap at its end. */
+  /** --idle-at-cap: the schedule the window started from. */
   atCap: AtCap | null;
 }
 
@@ -37,8 +37,6 @@ export interface AtCap {
   /** The mean of that delay (jitter included): the slots are spread over it. */
   meanDelayMs: number;
   moved: number;
-  /** Rows whose next delay was not yet the cap at the window's end (a check in flight at the move). */
-  belowCapAtEnd: number;
 }
 
 /**
@@ -54,7 +52,7 @@ export function firstCheckAtCap(): number {
  * its cap: `checks` past the doubling and the next slot spread evenly over one mean capped delay,
  * the phase a steady state has. The workflows are already as they stay (one 14-day timer each).
  */
-async function moveScheduleToCap({ sql }: LifecycleStack, idleIds: string[]): Promise<Omit<AtCap, 'belowCapAtEnd'>> {
+async function moveScheduleToCap({ sql }: LifecycleStack, idleIds: string[]): Promise<AtCap> {
   const checks = firstCheckAtCap() - 1;
   let total = 0;
   const samples = 10_000;
@@ -150,7 +148,7 @@ export async function runIdle(stack: LifecycleStack, domains: Domains, read: () 
     }
   }
 
-  let atCap: Omit<AtCap, 'belowCapAtEnd'> | null = null;
+  let atCap: AtCap | null = null;
   if (options.idleAtCap) {
     atCap = await moveScheduleToCap(stack, idleIds);
     progress(`  --idle-at-cap: ${int(atCap.moved)} schedule rows set to ${atCap.checks} checks made (the next waits the 1 h cap, ±20 % jitter: ${fixed(atCap.meanDelayMs / 60_000, 1)} min on average), their next slots spread over that`);
@@ -175,10 +173,5 @@ export async function runIdle(stack: LifecycleStack, domains: Domains, read: () 
     progress(`  +${String(Math.round((now.at - w0.at) / 1000)).padStart(4)} s: worker ${fixed(cpuPercent(prev, now, 'worker')).padStart(5)} % RSS ${fixed(now.rssMiB.worker, 0)} MiB; Temporal ${fixed(cpuPercent(prev, now, 'temporal')).padStart(5)} % RSS ${fixed(now.rssMiB.temporal, 0)} MiB; Postgres ${fixed(cpuPercent(prev, now, 'postgres')).padStart(5)} %; DNS ${String(now.dnsQueries - prev.dnsQueries).padStart(5)} queries`);
   }
   const stats1 = await tableStats();
-  let belowCap: AtCap | null = null;
-  if (atCap) {
-    const { rows: [b] } = await sql.query<{ n: number }>(`select count(*)::int as n from dns_check_schedule where domain_id = any($1::text[]) and checks < $2`, [idleIds, atCap.checks]);
-    belowCap = { ...atCap, belowCapAtEnd: b!.n };
-  }
-  return { b0, b1, idleIds, idleStart, samples, stats0, stats1, dnsIndex0, atCap: belowCap };
+  return { b0, b1, idleIds, idleStart, samples, stats0, stats1, dnsIndex0, atCap };
 }
