@@ -67,8 +67,7 @@ export interface Config {
     maxCachedWorkflows: number | undefined; bundlePath: string | undefined;
     /** The worker process's memory budget (MiB): the workflow cache is sized from it. */
     memoryMb: number;
-    /** A full GC of each worker thread once it goes quiet (worker/idle-gc.ts): period, 0 = never; heap growth that makes it worth it. */
-    /** The quiet-time GC of each worker thread, and the RSS (90 % of the memory budget) above which it collects at once. */
+    /** The quiet-time GC of each worker thread (worker/idle-gc.ts): period, 0 = never; heap growth that makes it worth it; the RSS (90 % of the memory budget) above which it collects at once. */
     idleGc: { periodMs: number; growthMb: number; highWaterMb: number };
     /** Checks the DNS checker (worker/dns-checker.ts) runs at once. */
     dnsCheckerConcurrency: number;
@@ -169,12 +168,13 @@ export interface Config {
 /** Where `npm start` serves the edge's health endpoint unless told otherwise (docs/edge.md, "Several edges"). */
 export const LOCAL_EDGE_HEALTH_PORT = 8490;
 
-/** Where `npm start` serves each process's metrics unless told otherwise (docs/operations.md, "Metrics"). */
 /**
  * The share of HOSTGATE_WORKER_MEMORY_MB above which a worker thread collects at once, mid-burst
  * too (worker/idle-gc.ts): room for the collection to take effect before the budget is reached.
  */
 export const IDLE_GC_HIGH_WATER_SHARE = 0.9;
+
+/** Where `npm start` serves each process's metrics unless told otherwise (docs/operations.md, "Metrics"). */
 export const LOCAL_METRICS_PORTS = { api: 9464, worker: 9465, workerSdk: 9466, edge: 9467 } as const;
 
 function list(value: string): string[] {

@@ -45,9 +45,11 @@ export async function reportIdle({ sql, acme, dbFile }: LifecycleStack, options:
   // At the cap no domain is checked twice within a window shorter than the shortest capped delay
   // (48 min with the jitter): a second check means a slot written off the cap (a check in flight when
   // the bench moved the rows writes the slot of its old count).
-  const checkedNames = windowQueries.filter((q) => q.type === 'CNAME').map((q) => q.name.toLowerCase());
-  const again = checkedNames.length - new Set(checkedNames).size;
-  const where = run.atCap ? `at the 1 h backoff cap (--idle-at-cap: every schedule row moved there before the window; ${int(again)} of the window's checks were a domain's second)` : `starting ${fixed(sinceCreate, 0)} s after the first idle create`;
+  const secondChecks = () => {
+    const names = windowQueries.filter((q) => q.type === 'CNAME').map((q) => q.name.toLowerCase());
+    return names.length - new Set(names).size;
+  };
+  const where = run.atCap ? `at the 1 h backoff cap (--idle-at-cap: every schedule row moved there before the window; ${int(secondChecks())} of the window's checks were a domain's second)` : `starting ${fixed(sinceCreate, 0)} s after the first idle create`;
   console.log(`Phase B — idle cost: ${int(idleCount)} pending_dns domains (+ ${burstCount + sequentialCount + 1} active), window of ${fixed(windowS, 0)} s ${where}:`);
   printTable(['component', 'CPU avg % of a core', 'RSS min MiB', 'RSS max MiB'], [
     [componentLabel.worker, fixed(workerPct, 2), fixed(Math.min(...rssOf('worker')), 0), fixed(Math.max(...rssOf('worker')), 0)],

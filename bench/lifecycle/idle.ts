@@ -43,7 +43,7 @@ export interface AtCap {
  * The first check number whose delay is the cap: 5 s doubling passes 1 h at the 11th (5 × 2^10 s),
  * ≈ 85 minutes of backoff into a wait.
  */
-export function firstCheckAtCap(): number {
+function firstCheckAtCap(): number {
   return 1 + Math.ceil(Math.log2(DNS_BACKOFF_CAP / DNS_BACKOFF_FIRST));
 }
 
